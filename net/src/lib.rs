@@ -1,0 +1,1 @@
+//! Fair-play protocol for LAN games.

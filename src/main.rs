@@ -1,0 +1,2 @@
+//! The junqi desktop app.
+fn main() {}
