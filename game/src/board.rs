@@ -1,0 +1,648 @@
+//! The board as a graph: points, road edges, railway lines.
+//!
+//! The two-player board of RULES.md §2 is one instance ([`Board::classic`]);
+//! the four-player board of BOARD4.md will be another instance of the same
+//! type. Everything two-player-specific lives in the construction data, not in
+//! the move generator.
+
+use crate::piece::Side;
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The most points any board has (the four-player board has 129).
+pub const MAX_POINTS: usize = 129;
+
+/// A point of a board, by index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Point(pub u8);
+
+impl Point {
+    /// The index as `usize`.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What kind of point this is (RULES.md §2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PointKind {
+    /// 兵站: an ordinary point.
+    Station,
+    /// 行营: safe; entered only when empty; starts empty.
+    Camp,
+    /// 大本营: a piece that enters never leaves (unless HQ exit).
+    Headquarters,
+}
+
+/// Everything fixed about one point.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct PointInfo {
+    /// Station, camp or headquarters.
+    pub kind: PointKind,
+    /// The half it belongs to (`None` only for a four-player centre point).
+    pub half: Option<Side>,
+    /// Row 1 (front) … 6 (back) within its half.
+    pub row: u8,
+    /// Column 1 … 5 from the half owner's left.
+    pub col: u8,
+    /// Drawing position: x grows to the right as South sees the board.
+    pub x: f32,
+    /// Drawing position: y grows upwards (away from South).
+    pub y: f32,
+    /// Whether the point lies on a railway.
+    pub rail: bool,
+}
+
+/// A fixed-size set of points (one bit per point).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct PointSet([u64; 3]);
+
+impl PointSet {
+    /// The empty set.
+    pub const EMPTY: PointSet = PointSet([0; 3]);
+    /// Whether `p` is in the set.
+    #[inline]
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[p.index() >> 6] & (1 << (p.0 & 63)) != 0
+    }
+    /// Adds `p`; returns whether it was new.
+    #[inline]
+    pub fn insert(&mut self, p: Point) -> bool {
+        let w = &mut self.0[p.index() >> 6];
+        let bit = 1 << (p.0 & 63);
+        let new = *w & bit == 0;
+        *w |= bit;
+        new
+    }
+    /// Removes `p`.
+    #[inline]
+    pub fn remove(&mut self, p: Point) {
+        self.0[p.index() >> 6] &= !(1 << (p.0 & 63));
+    }
+    /// Number of points in the set.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 3]
+    }
+    /// The points in the set, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..3).flat_map(move |w| {
+            let mut bits = self.0[w];
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                Some(Point((w as u32 * 64 + b) as u8))
+            })
+        })
+    }
+}
+
+/// A straight run along one railway line from a point, in one direction.
+#[derive(Clone, Copy, Debug)]
+struct Ray {
+    start: u16,
+    len: u8,
+}
+
+/// A board: points, their road and railway connections.
+#[derive(Debug)]
+pub struct Board {
+    name: &'static str,
+    points: Vec<PointInfo>,
+    sides: Vec<Side>,
+    /// Per side, the point at (row - 1, col - 1).
+    halves: Vec<[[Option<Point>; 5]; 6]>,
+    road: Vec<ArrayVec<Point, 8>>,
+    rail: Vec<ArrayVec<Point, 6>>,
+    rays: Vec<ArrayVec<Ray, 6>>,
+    ray_points: Vec<Point>,
+    lines: Vec<Vec<Point>>,
+    road_edges: Vec<(Point, Point)>,
+    /// Per side, its 25 setup points (non-camp points of its half, by row then column).
+    setup_points: Vec<Vec<Point>>,
+}
+
+/// How a point name failed to parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown point {name:?}: expected a side letter and row/column digits such as S53 or N13")]
+pub struct PointNameError {
+    /// The text that failed.
+    pub name: String,
+}
+
+impl Board {
+    /// The classic two-player board of RULES.md §2.
+    pub fn classic() -> &'static Board {
+        static CLASSIC: OnceLock<Board> = OnceLock::new();
+        CLASSIC.get_or_init(build_classic)
+    }
+
+    /// A short name of this board.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Whether the board has no points (never true for a real board).
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty()
+    }
+
+    /// All points.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        (0..self.points.len()).map(|i| Point(i as u8))
+    }
+
+    /// The sides that play on this board, in seating order.
+    pub fn sides(&self) -> &[Side] {
+        &self.sides
+    }
+
+    /// Fixed facts about a point.
+    #[inline]
+    pub fn info(&self, p: Point) -> &PointInfo {
+        &self.points[p.index()]
+    }
+
+    /// The kind of a point.
+    #[inline]
+    pub fn kind(&self, p: Point) -> PointKind {
+        self.points[p.index()].kind
+    }
+
+    /// The point at row `row` (1 = front) and column `col` (1 = left) of `side`'s half.
+    pub fn point(&self, side: Side, row: u8, col: u8) -> Option<Point> {
+        let half = self.halves.get(self.side_slot(side)?)?;
+        if !(1..=6).contains(&row) || !(1..=5).contains(&col) {
+            return None;
+        }
+        half[row as usize - 1][col as usize - 1]
+    }
+
+    fn side_slot(&self, side: Side) -> Option<usize> {
+        self.sides.iter().position(|&s| s == side)
+    }
+
+    /// The 25 points where `side` sets up its pieces (its half without camps),
+    /// by row then column. A piece's slot in dark and open games is its index here.
+    pub fn setup_points(&self, side: Side) -> &[Point] {
+        self.side_slot(side)
+            .map(|i| self.setup_points[i].as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Road neighbours (one step; includes camp diagonals; excludes railway edges).
+    #[inline]
+    pub fn road_neighbours(&self, p: Point) -> &[Point] {
+        &self.road[p.index()]
+    }
+
+    /// Railway neighbours (what an engineer may step to along the rails).
+    #[inline]
+    pub fn rail_neighbours(&self, p: Point) -> &[Point] {
+        &self.rail[p.index()]
+    }
+
+    /// Straight railway runs from `p`, one per direction along each line through it.
+    #[inline]
+    pub fn rail_rays(&self, p: Point) -> impl Iterator<Item = &[Point]> + '_ {
+        self.rays[p.index()]
+            .iter()
+            .map(|r| &self.ray_points[r.start as usize..r.start as usize + r.len as usize])
+    }
+
+    /// The railway lines, each a sequence of points a straight move follows.
+    pub fn rail_lines(&self) -> &[Vec<Point>] {
+        &self.lines
+    }
+
+    /// Every road edge once (for drawing).
+    pub fn road_edges(&self) -> &[(Point, Point)] {
+        &self.road_edges
+    }
+
+    /// Whether `a` and `b` are joined by a road edge.
+    pub fn is_road_edge(&self, a: Point, b: Point) -> bool {
+        self.road[a.index()].contains(&b)
+    }
+
+    /// Whether `to` is reachable from `from` in a straight line along one
+    /// railway line with every point in between in `empty`.
+    pub fn straight_rail_path(
+        &self,
+        from: Point,
+        to: Point,
+        empty: impl Fn(Point) -> bool,
+    ) -> bool {
+        self.rail_rays(from).any(|ray| {
+            for &q in ray {
+                if q == to {
+                    return true;
+                }
+                if !empty(q) {
+                    return false;
+                }
+            }
+            false
+        })
+    }
+
+    /// The point's name: side letter, row, column (`S53`).
+    pub fn name_of(&self, p: Point) -> PointName {
+        let i = self.info(p);
+        PointName {
+            side: i.half.unwrap_or(Side::South),
+            row: i.row,
+            col: i.col,
+        }
+    }
+
+    /// Parses a point name such as `S53` or `n13`.
+    pub fn parse_point(&self, s: &str) -> Result<Point, PointNameError> {
+        let err = || PointNameError {
+            name: s.to_string(),
+        };
+        let mut chars = s.trim().chars();
+        let side = chars.next().and_then(Side::from_letter).ok_or_else(err)?;
+        let digits: Vec<u32> = chars
+            .map(|c| c.to_digit(10))
+            .collect::<Option<_>>()
+            .ok_or_else(err)?;
+        if digits.len() != 2 {
+            return Err(err());
+        }
+        self.point(side, digits[0] as u8, digits[1] as u8)
+            .ok_or_else(err)
+    }
+
+    /// The point facing `p` across the board (left-right mirrored within its half).
+    pub fn mirror(&self, p: Point) -> Point {
+        let i = self.info(p);
+        i.half
+            .and_then(|s| self.point(s, i.row, 6 - i.col))
+            .unwrap_or(p)
+    }
+}
+
+/// A printable point name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PointName {
+    /// The half.
+    pub side: Side,
+    /// Row within the half.
+    pub row: u8,
+    /// Column within the half.
+    pub col: u8,
+}
+
+impl fmt::Display for PointName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}{}", self.side.letter(), self.row, self.col)
+    }
+}
+
+/// Points serialize by name on the classic board (`"S53"`).
+impl Serialize for Point {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.collect_str(&Board::classic().name_of(*self))
+        } else {
+            s.serialize_u8(self.0)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Point {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if d.is_human_readable() {
+            let s = String::deserialize(d)?;
+            Board::classic()
+                .parse_point(&s)
+                .map_err(serde::de::Error::custom)
+        } else {
+            let i = u8::deserialize(d)?;
+            if (i as usize) < MAX_POINTS {
+                Ok(Point(i))
+            } else {
+                Err(serde::de::Error::custom(format!(
+                    "point index {i} out of range"
+                )))
+            }
+        }
+    }
+}
+
+/// The kind of a point at (row, col) of a standard half.
+fn half_kind(row: u8, col: u8) -> PointKind {
+    match (row, col) {
+        (2, 2) | (2, 4) | (3, 3) | (4, 2) | (4, 4) => PointKind::Camp,
+        (6, 2) | (6, 4) => PointKind::Headquarters,
+        _ => PointKind::Station,
+    }
+}
+
+/// Whether (row, col) - (row2, col2) inside one half is a railway segment.
+fn half_rail_edge(a: (u8, u8), b: (u8, u8)) -> bool {
+    let same_row = a.0 == b.0 && a.1.abs_diff(b.1) == 1;
+    let same_col = a.1 == b.1 && a.0.abs_diff(b.0) == 1;
+    (same_row && (a.0 == 1 || a.0 == 5))
+        || (same_col && (a.1 == 1 || a.1 == 5) && a.0.max(b.0) <= 5)
+}
+
+/// Builds a board from points, road edges and railway lines.
+struct Builder {
+    name: &'static str,
+    points: Vec<PointInfo>,
+    sides: Vec<Side>,
+    halves: Vec<[[Option<Point>; 5]; 6]>,
+    road_edges: Vec<(Point, Point)>,
+    lines: Vec<Vec<Point>>,
+}
+
+impl Builder {
+    /// Adds one standard 6 x 5 half; `place(row, col)` gives the drawing position.
+    fn add_half(&mut self, side: Side, place: impl Fn(u8, u8) -> (f32, f32)) {
+        let mut grid = [[None; 5]; 6];
+        for row in 1..=6u8 {
+            for col in 1..=5u8 {
+                let (x, y) = place(row, col);
+                let p = Point(self.points.len() as u8);
+                let rail = row == 1 || row == 5 || ((col == 1 || col == 5) && row <= 5);
+                self.points.push(PointInfo {
+                    kind: half_kind(row, col),
+                    half: Some(side),
+                    row,
+                    col,
+                    x,
+                    y,
+                    rail,
+                });
+                grid[row as usize - 1][col as usize - 1] = Some(p);
+            }
+        }
+        let at = |r: u8, c: u8| grid[r as usize - 1][c as usize - 1].expect("full grid");
+        for row in 1..=6u8 {
+            for col in 1..=5u8 {
+                for (r2, c2) in [(row, col + 1), (row + 1, col)] {
+                    if r2 <= 6 && c2 <= 5 && !half_rail_edge((row, col), (r2, c2)) {
+                        self.road_edges.push((at(row, col), at(r2, c2)));
+                    }
+                }
+                if half_kind(row, col) == PointKind::Camp {
+                    for (dr, dc) in [(-1i8, -1i8), (-1, 1), (1, -1), (1, 1)] {
+                        let (r2, c2) = ((row as i8 + dr) as u8, (col as i8 + dc) as u8);
+                        self.road_edges.push((at(row, col), at(r2, c2)));
+                    }
+                }
+            }
+        }
+        for row in [1u8, 5] {
+            self.lines.push((1..=5).map(|c| at(row, c)).collect());
+        }
+        self.sides.push(side);
+        self.halves.push(grid);
+    }
+
+    fn at(&self, side: Side, row: u8, col: u8) -> Point {
+        let slot = self
+            .sides
+            .iter()
+            .position(|&s| s == side)
+            .expect("side added");
+        self.halves[slot][row as usize - 1][col as usize - 1].expect("point exists")
+    }
+
+    fn finish(self) -> Board {
+        let n = self.points.len();
+        assert!(n <= MAX_POINTS, "board too large");
+        let mut road: Vec<ArrayVec<Point, 8>> = vec![ArrayVec::new(); n];
+        let mut road_edges = Vec::new();
+        for &(a, b) in &self.road_edges {
+            if !road[a.index()].contains(&b) {
+                road[a.index()].push(b);
+                road[b.index()].push(a);
+                road_edges.push((a, b));
+            }
+        }
+        let mut rail: Vec<ArrayVec<Point, 6>> = vec![ArrayVec::new(); n];
+        let mut rays: Vec<ArrayVec<Ray, 6>> = vec![ArrayVec::new(); n];
+        let mut ray_points = Vec::new();
+        for line in &self.lines {
+            for w in line.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                if !rail[a.index()].contains(&b) {
+                    rail[a.index()].push(b);
+                    rail[b.index()].push(a);
+                }
+            }
+            for (i, &p) in line.iter().enumerate() {
+                let forward: Vec<Point> = line[i + 1..].to_vec();
+                let backward: Vec<Point> = line[..i].iter().rev().copied().collect();
+                for run in [forward, backward] {
+                    if !run.is_empty() {
+                        rays[p.index()].push(Ray {
+                            start: ray_points.len() as u16,
+                            len: run.len() as u8,
+                        });
+                        ray_points.extend(run);
+                    }
+                }
+            }
+        }
+        let setup_points = self
+            .halves
+            .iter()
+            .map(|grid| {
+                grid.iter()
+                    .flatten()
+                    .flatten()
+                    .copied()
+                    .filter(|p| self.points[p.index()].kind != PointKind::Camp)
+                    .collect()
+            })
+            .collect();
+        Board {
+            name: self.name,
+            points: self.points,
+            sides: self.sides,
+            halves: self.halves,
+            road,
+            rail,
+            rays,
+            ray_points,
+            lines: self.lines,
+            road_edges,
+            setup_points,
+        }
+    }
+}
+
+fn build_classic() -> Board {
+    let mut b = Builder {
+        name: "classic",
+        points: Vec::new(),
+        sides: Vec::new(),
+        halves: Vec::new(),
+        road_edges: Vec::new(),
+        lines: Vec::new(),
+    };
+    // South sits at the bottom: its row 6 is y = 0; North faces it, so North's
+    // column 1 is on South's right.
+    b.add_half(Side::South, |r, c| (c as f32 - 1.0, 6.0 - r as f32));
+    b.add_half(Side::North, |r, c| (5.0 - c as f32, 5.0 + r as f32));
+    let (s, n) = (Side::South, Side::North);
+    // The two long side railways: South's column 1 runs into North's column 5
+    // and vice versa; column 3 crosses by a single segment.
+    let left: Vec<Point> = (1..=5)
+        .rev()
+        .map(|r| b.at(s, r, 1))
+        .chain((1..=5).map(|r| b.at(n, r, 5)))
+        .collect();
+    let right: Vec<Point> = (1..=5)
+        .rev()
+        .map(|r| b.at(s, r, 5))
+        .chain((1..=5).map(|r| b.at(n, r, 1)))
+        .collect();
+    let middle = vec![b.at(s, 1, 3), b.at(n, 1, 3)];
+    b.lines.extend([left, right, middle]);
+    b.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(name: &str) -> Point {
+        Board::classic().parse_point(name).unwrap()
+    }
+
+    fn names(ps: &[Point]) -> Vec<String> {
+        let mut v: Vec<String> = ps
+            .iter()
+            .map(|&q| Board::classic().name_of(q).to_string())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn classic_board_has_60_points_with_the_right_kinds() {
+        let b = Board::classic();
+        assert_eq!(b.len(), 60);
+        let camps = b.points().filter(|&q| b.kind(q) == PointKind::Camp).count();
+        let hqs = b
+            .points()
+            .filter(|&q| b.kind(q) == PointKind::Headquarters)
+            .count();
+        assert_eq!((camps, hqs), (10, 4));
+        assert_eq!(b.kind(p("S22")), PointKind::Camp);
+        assert_eq!(b.kind(p("N33")), PointKind::Camp);
+        assert_eq!(b.kind(p("S62")), PointKind::Headquarters);
+        assert_eq!(b.kind(p("S63")), PointKind::Station);
+        assert_eq!(b.setup_points(Side::South).len(), 25);
+        assert_eq!(b.setup_points(Side::North).len(), 25);
+    }
+
+    #[test]
+    fn point_names_round_trip() {
+        let b = Board::classic();
+        for q in b.points() {
+            assert_eq!(b.parse_point(&b.name_of(q).to_string()), Ok(q));
+        }
+        assert!(b.parse_point("S73").is_err());
+        assert!(b.parse_point("X11").is_err());
+        assert!(b.parse_point("S1").is_err());
+        assert!(b.parse_point("").is_err());
+    }
+
+    #[test]
+    fn camp_33_has_eight_road_neighbours() {
+        let b = Board::classic();
+        assert_eq!(
+            names(b.road_neighbours(p("S33"))),
+            ["S22", "S23", "S24", "S32", "S34", "S42", "S43", "S44"]
+        );
+    }
+
+    #[test]
+    fn front_corner_is_rail_only_except_its_camp_diagonal() {
+        let b = Board::classic();
+        assert_eq!(names(b.road_neighbours(p("S11"))), ["S22"]);
+        assert_eq!(names(b.rail_neighbours(p("S11"))), ["N15", "S12", "S21"]);
+        assert_eq!(names(b.rail_neighbours(p("S13"))), ["N13", "S12", "S14"]);
+    }
+
+    #[test]
+    fn headquarters_neighbours() {
+        let b = Board::classic();
+        assert_eq!(names(b.road_neighbours(p("S62"))), ["S52", "S61", "S63"]);
+        assert!(b.rail_neighbours(p("S62")).is_empty());
+        // Row 5 to row 6 is road, not railway.
+        assert_eq!(names(b.road_neighbours(p("S51"))), ["S42", "S61"]);
+    }
+
+    #[test]
+    fn columns_two_and_four_do_not_cross_the_mountain() {
+        let b = Board::classic();
+        for q in ["S12", "S14"] {
+            assert!(
+                b.rail_neighbours(p(q))
+                    .iter()
+                    .all(|&r| b.info(r).half == Some(Side::South))
+            );
+            assert!(
+                b.road_neighbours(p(q))
+                    .iter()
+                    .all(|&r| b.info(r).half == Some(Side::South))
+            );
+        }
+    }
+
+    #[test]
+    fn long_side_railway_is_straight_across_the_board() {
+        let b = Board::classic();
+        let ray: Vec<Point> = b
+            .rail_rays(p("S51"))
+            .find(|r| r.contains(&p("S41")))
+            .unwrap()
+            .to_vec();
+        assert_eq!(ray.len(), 9);
+        assert_eq!(*ray.last().unwrap(), p("N55"));
+        assert!(b.straight_rail_path(p("S51"), p("N55"), |_| true));
+        assert!(b.straight_rail_path(p("S51"), p("S55"), |_| true));
+        assert!(!b.straight_rail_path(p("S51"), p("S15"), |_| true));
+    }
+
+    #[test]
+    fn geometry_puts_facing_columns_together() {
+        let b = Board::classic();
+        assert_eq!(b.info(p("S11")).x, b.info(p("N15")).x);
+        assert_eq!(b.info(p("S13")).x, b.info(p("N13")).x);
+        assert!(b.info(p("N11")).y > b.info(p("S11")).y);
+    }
+
+    #[test]
+    fn road_and_rail_edges_never_overlap() {
+        let b = Board::classic();
+        for q in b.points() {
+            for r in b.road_neighbours(q) {
+                assert!(!b.rail_neighbours(q).contains(r));
+            }
+        }
+        // 2 x (49 orthogonal - 16 rail + 16 diagonals)
+        assert_eq!(b.road_edges().len(), 2 * (49 - 16 + 16));
+    }
+}

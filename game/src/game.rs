@@ -1,0 +1,533 @@
+//! A whole game: setup → play → over, with the referee's public announcements,
+//! timeouts, resigning, draw offers, and a record that replays exactly.
+
+use crate::board::{Board, Point, PointKind};
+use crate::layout::{Layout, LayoutErrors};
+use crate::piece::{PieceId, Rank, Side};
+use crate::position::{DrawReason, Effect, GameResult, IllegalMove, Move, Position, WinReason};
+use crate::rules::{Announcement, Mode, Rules};
+use crate::view::PlayerView;
+use rand::Rng;
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+/// Something a player does on the clock.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// A move (only by the side to move).
+    Move(Move),
+    /// The side to move ran out of time (reported by whoever keeps the clock).
+    Timeout,
+    /// Give up (refused in the first plies, see [`Rules::resign_after_plies`]).
+    Resign,
+    /// Offer a draw; it stands until answered or until the next move.
+    OfferDraw,
+    /// Accept the opponent's standing draw offer.
+    AcceptDraw,
+    /// Decline the opponent's standing draw offer.
+    DeclineDraw,
+}
+
+/// What the referee announces to both players. Holds nothing a player of a
+/// dark game may not know, so a remote peer can keep a view from these alone.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// Open games: a side's whole layout is shown (after both have set up).
+    Revealed {
+        /// Whose.
+        side: Side,
+        /// The layout.
+        layout: Layout,
+    },
+    /// A move to an empty point.
+    Moved {
+        /// Who moved.
+        side: Side,
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+    },
+    /// An attack and its announced result.
+    Battle {
+        /// The attacker's side.
+        side: Side,
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+        /// The referee's announcement.
+        announcement: Announcement,
+        /// The attacker's rank where everyone sees it (open and flip games).
+        attacker_rank: Option<Rank>,
+        /// The defender's rank where everyone sees it (open and flip games, scouting).
+        defender_rank: Option<Rank>,
+        /// Flip games: the defender's identity when it was face down until this attack.
+        defender_id: Option<PieceId>,
+    },
+    /// Flip games: a piece was turned over by a flip move.
+    Flipped {
+        /// Who turned it.
+        side: Side,
+        /// Where.
+        at: Point,
+        /// Whose colour it is.
+        owner: Side,
+        /// Its rank.
+        rank: Rank,
+        /// Its identity in the shuffle.
+        id: PieceId,
+    },
+    /// Flip games: an attack on a face-down piece of the attacker's own colour
+    /// (or on a flag still guarded by mines) turned it over and ended the turn.
+    VoidAttack {
+        /// The attacker's side.
+        side: Side,
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+        /// Whose colour the turned piece is.
+        owner: Side,
+        /// Its rank.
+        rank: Rank,
+        /// Its identity in the shuffle.
+        id: PieceId,
+    },
+    /// A commander died: its side's flag is shown where it stands.
+    FlagRevealed {
+        /// Whose flag.
+        side: Side,
+        /// Where.
+        at: Point,
+    },
+    /// The side to move ran out of time; the turn passes.
+    TimedOut {
+        /// Who.
+        side: Side,
+        /// Its timeouts so far.
+        count: u8,
+    },
+    /// A draw offer.
+    DrawOffered {
+        /// Who offers.
+        side: Side,
+    },
+    /// A draw offer was declined (or lapsed by a move).
+    DrawDeclined {
+        /// Who declined.
+        side: Side,
+    },
+    /// The game ended.
+    GameOver {
+        /// How.
+        result: GameResult,
+    },
+}
+
+/// Why an action was refused (the game is left untouched).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum ActionError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// Only the side to move may move or time out.
+    #[error("it is not {0}'s turn")]
+    NotYourTurn(Side),
+    /// An illegal move.
+    #[error("illegal move: {0}")]
+    Illegal(#[from] IllegalMove),
+    /// Resigning is not allowed this early.
+    #[error("resigning is not allowed in the first {0} moves")]
+    ResignTooEarly(u16),
+    /// There is no draw offer from the opponent to answer, or one already stands.
+    #[error("no draw offer to answer")]
+    NoDrawOffer,
+    /// A draw offer by this side already stands.
+    #[error("a draw offer already stands")]
+    DrawAlreadyOffered,
+}
+
+/// How a game was set up, enough to replay it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Setup {
+    /// Dark and open games: both layouts.
+    Layouts {
+        /// South's layout.
+        south: Layout,
+        /// North's layout.
+        north: Layout,
+    },
+    /// Flip games: the shuffle (see [`Position::new_flip`]).
+    Flip {
+        /// Piece ids on the 50 non-camp points.
+        arrangement: Vec<u8>,
+    },
+}
+
+/// Why a game could not be set up or replayed.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A layout breaks the setup rules.
+    #[error("{side}'s layout: {errors}")]
+    Layout {
+        /// Whose.
+        side: Side,
+        /// What it breaks.
+        errors: LayoutErrors,
+    },
+    /// The flip arrangement is not a permutation of the 50 pieces.
+    #[error("the flip arrangement is not a permutation of 0..50")]
+    BadArrangement,
+    /// The setup does not fit the mode.
+    #[error("setup kind does not fit the game mode")]
+    WrongMode,
+    /// An action in the record was refused.
+    #[error("record action {index}: {error}")]
+    Action {
+        /// Which action.
+        index: usize,
+        /// Why.
+        error: ActionError,
+    },
+}
+
+/// A game's full record: rules, setup and every action in order.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Record {
+    /// The rules.
+    pub rules: Rules,
+    /// Who moved first.
+    pub first: Side,
+    /// The setup.
+    pub setup: Setup,
+    /// Each action with the side that took it.
+    pub actions: Vec<(Side, Action)>,
+}
+
+/// A game in progress with the whole truth: for a local referee.
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    record: Record,
+    events: Vec<Event>,
+    /// Index into `events` where each action's events start.
+    action_starts: Vec<usize>,
+    timeouts: [u8; 2],
+    draw_offer: Option<Side>,
+    result: Option<GameResult>,
+}
+
+impl Game {
+    /// A dark or open game from both layouts (each checked against `rules`).
+    pub fn new(
+        rules: Rules,
+        south: Layout,
+        north: Layout,
+        first: Side,
+    ) -> Result<Game, SetupError> {
+        if rules.mode == Mode::Flip {
+            return Err(SetupError::WrongMode);
+        }
+        let check = |side, l: &Layout| {
+            l.validate(&rules)
+                .map_err(|errors| SetupError::Layout { side, errors })
+        };
+        let (s, n) = (check(Side::South, &south)?, check(Side::North, &north)?);
+        let position = Position::new(rules, &s, &n, first);
+        let mut game = Game::start(
+            position,
+            Record {
+                rules,
+                first,
+                setup: Setup::Layouts { south, north },
+                actions: Vec::new(),
+            },
+        );
+        if rules.mode == Mode::Open
+            && let Setup::Layouts { south, north } = &game.record.setup
+        {
+            let reveal = [(Side::South, *south), (Side::North, *north)];
+            game.events.extend(
+                reveal
+                    .into_iter()
+                    .map(|(side, layout)| Event::Revealed { side, layout }),
+            );
+        }
+        Ok(game)
+    }
+
+    /// A flip game from a given arrangement of the 50 pieces.
+    pub fn new_flip(rules: Rules, arrangement: [u8; 50], first: Side) -> Result<Game, SetupError> {
+        let position =
+            Position::new_flip(rules, &arrangement, first).ok_or(SetupError::BadArrangement)?;
+        let rules = *position.rules();
+        Ok(Game::start(
+            position,
+            Record {
+                rules,
+                first,
+                setup: Setup::Flip {
+                    arrangement: arrangement.to_vec(),
+                },
+                actions: Vec::new(),
+            },
+        ))
+    }
+
+    /// A flip game shuffled from the caller's random source.
+    pub fn new_flip_shuffled(rules: Rules, first: Side, rng: &mut impl Rng) -> Game {
+        let mut arrangement: [u8; 50] = std::array::from_fn(|i| i as u8);
+        arrangement.shuffle(rng);
+        Game::new_flip(rules, arrangement, first).expect("a shuffle is a permutation")
+    }
+
+    fn start(position: Position, record: Record) -> Game {
+        Game {
+            position,
+            record,
+            events: Vec::new(),
+            action_starts: Vec::new(),
+            timeouts: [0; 2],
+            draw_offer: None,
+            result: None,
+        }
+    }
+
+    /// Replays a record up to `upto` actions (all when `None`).
+    pub fn replay(record: &Record, upto: Option<usize>) -> Result<Game, SetupError> {
+        let mut game = match &record.setup {
+            Setup::Layouts { south, north } => {
+                Game::new(record.rules, *south, *north, record.first)?
+            }
+            Setup::Flip { arrangement } => {
+                let arr: [u8; 50] = arrangement
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| SetupError::BadArrangement)?;
+                Game::new_flip(record.rules, arr, record.first)?
+            }
+        };
+        let n = upto
+            .unwrap_or(record.actions.len())
+            .min(record.actions.len());
+        for (index, &(side, action)) in record.actions[..n].iter().enumerate() {
+            game.apply(side, action)
+                .map_err(|error| SetupError::Action { index, error })?;
+        }
+        Ok(game)
+    }
+
+    /// The whole truth (for the referee, tests and audits only).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.record.rules
+    }
+    /// The record so far.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+    /// Every public event so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+    /// The result, once the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+    /// Timeouts collected by `side`.
+    pub fn timeouts(&self, side: Side) -> u8 {
+        self.timeouts[side.index()]
+    }
+    /// The side with a standing draw offer.
+    pub fn draw_offer(&self) -> Option<Side> {
+        self.draw_offer
+    }
+    /// The side to move.
+    pub fn turn(&self) -> Side {
+        self.position.turn()
+    }
+
+    /// What `side` knows: its own pieces and every public event so far.
+    pub fn view(&self, side: Side) -> PlayerView {
+        let mut view = match &self.record.setup {
+            Setup::Layouts { south, north } => {
+                let own = if side == Side::South { south } else { north };
+                let own = own
+                    .validate(&self.record.rules)
+                    .expect("validated at start");
+                PlayerView::new(self.record.rules, side, &own, self.record.first)
+            }
+            Setup::Flip { .. } => PlayerView::new_flip(self.record.rules, side, self.record.first),
+        };
+        for e in &self.events {
+            view.apply(e)
+                .expect("the referee's own events are consistent");
+        }
+        view
+    }
+
+    /// Applies an action by `side`. Returns the events it caused; a refused
+    /// action leaves the game untouched.
+    pub fn apply(&mut self, side: Side, action: Action) -> Result<Vec<Event>, ActionError> {
+        if self.result.is_some() {
+            return Err(ActionError::GameOver);
+        }
+        let turn = self.position.turn();
+        let mut out = Vec::new();
+        match action {
+            Action::Move(m) => {
+                if side != turn {
+                    return Err(ActionError::NotYourTurn(side));
+                }
+                let effect = self.position.play(m)?;
+                if let Some(offerer) = self.draw_offer.take() {
+                    out.push(Event::DrawDeclined {
+                        side: offerer.opponent(),
+                    });
+                }
+                self.announce(side, effect, &mut out);
+                if let Some(result) = self.position.result() {
+                    self.finish(result, &mut out);
+                }
+            }
+            Action::Timeout => {
+                if side != turn {
+                    return Err(ActionError::NotYourTurn(side));
+                }
+                let count = &mut self.timeouts[side.index()];
+                *count += 1;
+                let count = *count;
+                self.position.pass();
+                out.push(Event::TimedOut { side, count });
+                if count > self.record.rules.max_timeouts {
+                    self.finish(
+                        GameResult::Win {
+                            winner: side.opponent(),
+                            reason: WinReason::Timeouts,
+                        },
+                        &mut out,
+                    );
+                } else if let Some(result) = self.position.result() {
+                    self.finish(result, &mut out);
+                }
+            }
+            Action::Resign => {
+                if self.position.ply() < self.record.rules.resign_after_plies {
+                    return Err(ActionError::ResignTooEarly(
+                        self.record.rules.resign_after_plies,
+                    ));
+                }
+                self.finish(
+                    GameResult::Win {
+                        winner: side.opponent(),
+                        reason: WinReason::Resignation,
+                    },
+                    &mut out,
+                );
+            }
+            Action::OfferDraw => {
+                if self.draw_offer.is_some() {
+                    return Err(ActionError::DrawAlreadyOffered);
+                }
+                self.draw_offer = Some(side);
+                out.push(Event::DrawOffered { side });
+            }
+            Action::AcceptDraw | Action::DeclineDraw => {
+                if self.draw_offer != Some(side.opponent()) {
+                    return Err(ActionError::NoDrawOffer);
+                }
+                self.draw_offer = None;
+                if action == Action::AcceptDraw {
+                    self.finish(
+                        GameResult::Draw {
+                            reason: DrawReason::Agreed,
+                        },
+                        &mut out,
+                    );
+                } else {
+                    out.push(Event::DrawDeclined { side });
+                }
+            }
+        }
+        self.record.actions.push((side, action));
+        self.action_starts.push(self.events.len());
+        self.events.extend_from_slice(&out);
+        Ok(out)
+    }
+
+    fn finish(&mut self, result: GameResult, out: &mut Vec<Event>) {
+        self.result = Some(result);
+        self.draw_offer = None;
+        out.push(Event::GameOver { result });
+    }
+
+    /// Turns the referee's effect into public announcements.
+    fn announce(&self, side: Side, effect: Effect, out: &mut Vec<Event>) {
+        let rules = &self.record.rules;
+        let public_ranks = rules.mode != Mode::Dark;
+        match effect {
+            Effect::Moved { from, to } => out.push(Event::Moved { side, from, to }),
+            Effect::Flipped { at, piece } => out.push(Event::Flipped {
+                side,
+                at,
+                owner: piece.side,
+                rank: piece.rank,
+                id: piece.id,
+            }),
+            Effect::VoidAttack { from, to, revealed } => out.push(Event::VoidAttack {
+                side,
+                from,
+                to,
+                owner: revealed.side,
+                rank: revealed.rank,
+                id: revealed.id,
+            }),
+            Effect::Battle {
+                from,
+                to,
+                attacker,
+                defender,
+                defender_was_face_down,
+                ..
+            } => {
+                let announcement = rules.announce(attacker.rank, defender.rank);
+                out.push(Event::Battle {
+                    side,
+                    from,
+                    to,
+                    announcement,
+                    attacker_rank: public_ranks.then_some(attacker.rank),
+                    defender_rank: (public_ranks || announcement.defender_revealed)
+                        .then_some(defender.rank),
+                    defender_id: defender_was_face_down.then_some(defender.id),
+                });
+                if rules.mode == Mode::Dark {
+                    for (died, owner) in [
+                        (announcement.attacker_commander_died, attacker.side),
+                        (announcement.defender_commander_died, defender.side),
+                    ] {
+                        if died && let Some(at) = self.flag_point(owner) {
+                            out.push(Event::FlagRevealed { side: owner, at });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where `side`'s flag stands, if it is on the board.
+    fn flag_point(&self, side: Side) -> Option<Point> {
+        let board: &Board = self.position.board();
+        self.position.pieces().find_map(|(p, pc)| {
+            (pc.side == side && pc.rank == Rank::Flag && board.kind(p) == PointKind::Headquarters)
+                .then_some(p)
+        })
+    }
+}

@@ -1,0 +1,29 @@
+//! Junqi (军棋) rules engine: the board graph, layouts, legal moves, combat,
+//! the game with its counters and results, and what each player may know.
+//!
+//! Pure Rust: no I/O, no clock, no global random source. Callers pass random
+//! number generators and report time-outs.
+
+mod board;
+mod game;
+mod layout;
+mod piece;
+mod position;
+mod rules;
+mod view;
+
+pub use board::{
+    Board, MAX_POINTS, Point, PointInfo, PointKind, PointName, PointNameError, PointSet,
+};
+pub use game::{Action, ActionError, Event, Game, Record, Setup, SetupError};
+pub use layout::{
+    Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,
+    NamedLayout, classic_layouts, parse_layouts_file,
+};
+pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, ranks_in};
+pub use position::{
+    DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, Position, WinReason,
+};
+pub use rules::Announcement;
+pub use rules::{Clash, FlagCapture, MineRule, Mode, Outcome, Rules};
+pub use view::{Hidden, PieceKnowledge, PlayerView, Seen, ViewError};

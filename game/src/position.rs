@@ -1,0 +1,731 @@
+//! The whole truth of a game in progress: every piece, the side to move, the
+//! counters; legal move generation and playing moves (RULES.md §4–§7).
+
+use crate::board::{Board, MAX_POINTS, Point, PointKind, PointSet};
+use crate::layout::Deployment;
+use crate::piece::{Piece, PieceId, Rank, Side};
+use crate::rules::{Clash, Mode, Outcome, Rules};
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One move: a step (a move or an attack along road or railway) or, in flip
+/// games, turning a face-down piece over.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Move {
+    /// Move the piece on `from` to `to` (an attack if `to` holds an enemy or face-down piece).
+    Step {
+        /// Where the piece stands.
+        from: Point,
+        /// Where it goes.
+        to: Point,
+    },
+    /// Flip games: turn the face-down piece on `at` face up.
+    Flip {
+        /// The face-down piece.
+        at: Point,
+    },
+}
+
+/// The most legal moves any position of the supported boards has.
+pub const MAX_MOVES: usize = 384;
+/// A list of moves; generating it does not allocate.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// What playing a move did, as the referee saw it (ranks included).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Effect {
+    /// A move to an empty point.
+    Moved {
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+    },
+    /// An attack.
+    Battle {
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+        /// The attacking piece.
+        attacker: Piece,
+        /// The defending piece (face up afterwards in flip games).
+        defender: Piece,
+        /// The verdict.
+        clash: Clash,
+        /// Flip games: the defender was face down and got turned over.
+        defender_was_face_down: bool,
+    },
+    /// Flip games: a face-up piece attacked a face-down piece of its own
+    /// colour, or a flag still guarded by mines: the piece is turned over and
+    /// nothing else happens.
+    VoidAttack {
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+        /// The piece turned over.
+        revealed: Piece,
+    },
+    /// Flip games: a piece was turned over.
+    Flipped {
+        /// Where.
+        at: Point,
+        /// What it is.
+        piece: Piece,
+    },
+}
+
+/// Why a move was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum IllegalMove {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// There is no piece of the side to move there (or it is face down).
+    #[error("no piece of the side to move on the starting point")]
+    NotYourPiece,
+    /// Landmines and the flag never move; pieces in a headquarters stay.
+    #[error("this piece cannot move")]
+    Immovable,
+    /// The target is not reachable or not attackable.
+    #[error("the piece cannot reach that point")]
+    Unreachable,
+    /// Flip is only for face-down pieces in flip games.
+    #[error("nothing face down to flip there")]
+    NotFlippable,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameResult {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Side,
+        /// Why.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: DrawReason,
+    },
+}
+
+/// Why a side won.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinReason {
+    /// The loser's flag was captured.
+    FlagCaptured,
+    /// The loser could not move on its turn (无棋可走).
+    NoLegalMove,
+    /// Flip games: the loser has no movable piece left.
+    NoMovablePieces,
+    /// The loser ran out of time too often.
+    Timeouts,
+    /// The loser resigned.
+    Resignation,
+    /// The loser broke the fair-play protocol or left the game.
+    Forfeit,
+}
+
+/// Why a game was drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawReason {
+    /// Neither side can move.
+    NoMovesEither,
+    /// Too many plies without an attack.
+    QuietMoves,
+    /// Both players agreed.
+    Agreed,
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameResult::Win { winner, reason } => write!(f, "{winner} wins ({reason:?})"),
+            GameResult::Draw { reason } => write!(f, "draw ({reason:?})"),
+        }
+    }
+}
+
+/// A position: the referee's whole truth.
+#[derive(Clone)]
+pub struct Position {
+    board: &'static Board,
+    rules: Rules,
+    squares: [Option<Piece>; MAX_POINTS],
+    turn: Side,
+    ply: u16,
+    quiet: u16,
+    flag_captured: Option<Side>,
+    /// Flip games: whether the first flip has fixed who plays which colour.
+    colours_fixed: bool,
+    /// Flip games: the first player's colour is the second army of [`Rank::army`].
+    colours_swapped: bool,
+    /// Landmines left per side (face up or down), for the flip games' flag guard.
+    mines: [u8; 2],
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.board, other.board)
+            && self.rules == other.rules
+            && self.squares[..self.board.len()] == other.squares[..other.board.len()]
+            && self.turn == other.turn
+            && self.ply == other.ply
+            && self.quiet == other.quiet
+            && self.flag_captured == other.flag_captured
+            && self.colours_fixed == other.colours_fixed
+            && self.colours_swapped == other.colours_swapped
+            && self.mines == other.mines
+    }
+}
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Position {{ turn: {}, ply: {}, quiet: {} }}",
+            self.turn, self.ply, self.quiet
+        )?;
+        for p in self.board.points() {
+            if let Some(pc) = self.squares[p.index()] {
+                writeln!(
+                    f,
+                    "  {} {} {}{}",
+                    self.board.name_of(p),
+                    pc.side,
+                    pc.rank.key(),
+                    if pc.face_up { "" } else { " (face down)" }
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Position {
+    /// A dark or open game on the classic board from two deployments.
+    pub fn new(rules: Rules, south: &Deployment, north: &Deployment, first: Side) -> Position {
+        let board = Board::classic();
+        let mut pos = Position::empty(board, rules, first);
+        for (side, dep) in [(Side::South, south), (Side::North, north)] {
+            for (slot, (p, rank)) in dep.placements(board, side).into_iter().enumerate() {
+                pos.set(
+                    p,
+                    Some(Piece {
+                        side,
+                        rank,
+                        face_up: true,
+                        id: PieceId((side.index() * 25 + slot) as u8),
+                    }),
+                );
+            }
+        }
+        pos
+    }
+
+    /// A flip game on the classic board: `arrangement[i]` is the piece id
+    /// (colour `id / 25`, rank `Rank::army()[id % 25]`) face down on the
+    /// `i`-th non-camp point (South's 25 setup points, then North's).
+    /// Returns `None` unless `arrangement` is a permutation of 0…49.
+    pub fn new_flip(rules: Rules, arrangement: &[u8; 50], first: Side) -> Option<Position> {
+        let mut seen = [false; 50];
+        for &id in arrangement {
+            if id >= 50 || std::mem::replace(&mut seen[id as usize], true) {
+                return None;
+            }
+        }
+        let board = Board::classic();
+        let mut pos = Position::empty(
+            board,
+            Rules {
+                mode: Mode::Flip,
+                ..rules
+            },
+            first,
+        );
+        let army = Rank::army();
+        let points = board
+            .setup_points(Side::South)
+            .iter()
+            .chain(board.setup_points(Side::North));
+        for (&p, &id) in points.zip(arrangement.iter()) {
+            pos.set(
+                p,
+                Some(Piece {
+                    side: Side::TWO[id as usize / 25],
+                    rank: army[id as usize % 25],
+                    face_up: false,
+                    id: PieceId(id),
+                }),
+            );
+        }
+        Some(pos)
+    }
+
+    /// An empty board (for tests and position files).
+    pub fn empty(board: &'static Board, rules: Rules, turn: Side) -> Position {
+        Position {
+            board,
+            rules,
+            squares: [None; MAX_POINTS],
+            turn,
+            ply: 0,
+            quiet: 0,
+            flag_captured: None,
+            colours_fixed: rules.mode != Mode::Flip,
+            colours_swapped: false,
+            mines: [0; 2],
+        }
+    }
+
+    /// Puts (or removes) a piece; for building positions by hand.
+    pub fn set(&mut self, p: Point, piece: Option<Piece>) {
+        if let Some(old) = self.squares[p.index()]
+            && old.rank == Rank::Landmine
+        {
+            self.mines[old.side.index() & 1] = self.mines[old.side.index() & 1].saturating_sub(1);
+        }
+        if let Some(new) = piece
+            && new.rank == Rank::Landmine
+        {
+            self.mines[new.side.index() & 1] += 1;
+        }
+        self.squares[p.index()] = piece;
+    }
+
+    /// Overrides the count of `side`'s landmines left (a view that knows the
+    /// count but not where they are uses this when it builds a position).
+    pub fn set_mines_left(&mut self, side: Side, count: u8) {
+        self.mines[side.index()] = count;
+    }
+
+    /// Sets the counters; for building positions by hand.
+    pub fn set_counters(&mut self, ply: u16, quiet_plies: u16) {
+        self.ply = ply;
+        self.quiet = quiet_plies;
+    }
+
+    /// Flip games: marks the colours as already decided (for positions built by hand).
+    pub fn set_colours_fixed(&mut self, fixed: bool) {
+        self.colours_fixed = fixed;
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'static Board {
+        self.board
+    }
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// What stands on `p`.
+    #[inline]
+    pub fn at(&self, p: Point) -> Option<Piece> {
+        self.squares[p.index()]
+    }
+    /// The side to move.
+    pub fn turn(&self) -> Side {
+        self.turn
+    }
+    /// Plies played so far.
+    pub fn ply(&self) -> u16 {
+        self.ply
+    }
+    /// Plies since the last attack.
+    pub fn quiet_plies(&self) -> u16 {
+        self.quiet
+    }
+    /// Whose flag was captured, if any.
+    pub fn flag_captured(&self) -> Option<Side> {
+        self.flag_captured
+    }
+    /// Flip games: whether the first flip has decided the colours.
+    pub fn colours_fixed(&self) -> bool {
+        self.colours_fixed
+    }
+    /// Flip games: whether the first player plays the colour whose ids are 25…49.
+    pub fn colours_swapped(&self) -> bool {
+        self.colours_swapped
+    }
+
+    /// Every piece with its point.
+    pub fn pieces(&self) -> impl Iterator<Item = (Point, Piece)> + '_ {
+        self.board
+            .points()
+            .filter_map(|p| self.squares[p.index()].map(|pc| (p, pc)))
+    }
+
+    /// Passes the turn without a move (a timeout).
+    pub fn pass(&mut self) {
+        self.turn = self.turn.opponent();
+        self.ply += 1;
+        self.quiet += 1;
+    }
+
+    /// Whether a piece on `from` is allowed to move at all.
+    #[inline]
+    fn can_move_from(&self, from: Point, piece: Piece) -> bool {
+        piece.face_up
+            && piece.rank.is_movable()
+            && (self.board.kind(from) != PointKind::Headquarters
+                || self.rules.may_leave_headquarters())
+    }
+
+    /// Whether `mover` may end its move on `to` (empty, or an attack it may make).
+    #[inline]
+    fn may_end_on(&self, mover: Piece, to: Point) -> bool {
+        match self.squares[to.index()] {
+            None => true,
+            Some(_) if self.board.kind(to) == PointKind::Camp => false,
+            Some(target) if !target.face_up => !self.rules.facedown_immune,
+            Some(target) if target.side == mover.side => false,
+            Some(target) => self.may_attack_face_up(mover, target),
+        }
+    }
+
+    /// Flip-game restrictions on attacking a face-up enemy.
+    #[inline]
+    fn may_attack_face_up(&self, mover: Piece, target: Piece) -> bool {
+        if self.rules.mode != Mode::Flip {
+            return true;
+        }
+        if target.rank == Rank::Flag && self.mines_left(target.side) > 0 {
+            return false;
+        }
+        if self.rules.no_suicide {
+            if target.rank == Rank::Landmine {
+                return mover.rank == Rank::Engineer;
+            }
+            return self.rules.clash(mover.rank, target.rank).outcome != Outcome::DefenderWins;
+        }
+        true
+    }
+
+    /// Landmines of `side` still on the board (face up or down).
+    #[inline]
+    pub fn mines_left(&self, side: Side) -> u8 {
+        self.mines[side.index()]
+    }
+
+    /// Appends the legal destinations of the piece on `from` to `out`.
+    fn piece_moves(&self, from: Point, piece: Piece, out: &mut MoveList) {
+        if !self.can_move_from(from, piece) {
+            return;
+        }
+        let board = self.board;
+        let mut seen = PointSet::EMPTY;
+        let mut push = |to: Point, out: &mut MoveList| {
+            if seen.insert(to) {
+                out.push(Move::Step { from, to });
+            }
+        };
+        if board.info(from).rail {
+            if self.rules.rail_runner(piece.rank) {
+                // Breadth-first over empty railway points; occupied points end the path.
+                let mut visited = PointSet::EMPTY;
+                visited.insert(from);
+                let mut queue = [from; MAX_POINTS];
+                let (mut head, mut tail) = (0, 1);
+                while head < tail {
+                    let q = queue[head];
+                    head += 1;
+                    for &n in board.rail_neighbours(q) {
+                        if !visited.insert(n) {
+                            continue;
+                        }
+                        if self.squares[n.index()].is_none() {
+                            push(n, out);
+                            queue[tail] = n;
+                            tail += 1;
+                        } else if self.may_end_on(piece, n) {
+                            push(n, out);
+                        }
+                    }
+                }
+            } else {
+                for ray in board.rail_rays(from) {
+                    for &q in ray {
+                        if self.squares[q.index()].is_none() {
+                            push(q, out);
+                        } else {
+                            if self.may_end_on(piece, q) {
+                                push(q, out);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        for &to in board.road_neighbours(from) {
+            if self.may_end_on(piece, to) {
+                push(to, out);
+            }
+        }
+    }
+
+    /// The legal moves of the side to move (empty once the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut out = MoveList::new();
+        if self.flag_captured.is_none() {
+            self.moves_of(self.turn, &mut out);
+        }
+        out
+    }
+
+    /// Appends every move `side` could make if it were its turn.
+    fn moves_of(&self, side: Side, out: &mut MoveList) {
+        let flip = self.rules.mode == Mode::Flip;
+        for p in self.board.points() {
+            if let Some(pc) = self.squares[p.index()] {
+                if !pc.face_up {
+                    if flip {
+                        out.push(Move::Flip { at: p });
+                    }
+                } else if pc.side == side {
+                    self.piece_moves(p, pc, out);
+                }
+            }
+        }
+    }
+
+    /// Whether `side` would have any legal move if it were its turn.
+    pub fn has_legal_move(&self, side: Side) -> bool {
+        let mut out = MoveList::new();
+        self.moves_of(side, &mut out);
+        !out.is_empty()
+    }
+
+    /// The legal moves of the piece on `from` (for the app: where it may go).
+    pub fn moves_from(&self, from: Point) -> MoveList {
+        let mut out = MoveList::new();
+        if let Some(pc) = self.squares[from.index()]
+            && pc.side == self.turn
+            && self.flag_captured.is_none()
+        {
+            self.piece_moves(from, pc, &mut out);
+        }
+        out
+    }
+
+    /// Checks a move against the rules directly (path by path, independently
+    /// of the generator); `Ok` exactly when [`Position::legal_moves`] has it.
+    pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
+        if self.flag_captured.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        match m {
+            Move::Flip { at } => match self.squares.get(at.index()).copied().flatten() {
+                Some(pc)
+                    if !pc.face_up
+                        && self.rules.mode == Mode::Flip
+                        && at.index() < self.board.len() =>
+                {
+                    Ok(())
+                }
+                _ => Err(IllegalMove::NotFlippable),
+            },
+            Move::Step { from, to } => {
+                if from.index() >= self.board.len() || to.index() >= self.board.len() {
+                    return Err(IllegalMove::Unreachable);
+                }
+                let piece = match self.squares[from.index()] {
+                    Some(pc) if pc.side == self.turn && pc.face_up => pc,
+                    _ => return Err(IllegalMove::NotYourPiece),
+                };
+                if !self.can_move_from(from, piece) {
+                    return Err(IllegalMove::Immovable);
+                }
+                if from == to || !self.may_end_on(piece, to) {
+                    return Err(IllegalMove::Unreachable);
+                }
+                let board = self.board;
+                let empty = |q: Point| self.squares[q.index()].is_none();
+                let by_road = board.is_road_edge(from, to);
+                let by_rail = board.info(from).rail
+                    && board.info(to).rail
+                    && (board.straight_rail_path(from, to, empty)
+                        || (self.rules.rail_runner(piece.rank) && self.rail_connected(from, to)));
+                if by_road || by_rail {
+                    Ok(())
+                } else {
+                    Err(IllegalMove::Unreachable)
+                }
+            }
+        }
+    }
+
+    /// Whether `to` is reachable from `from` along railway through empty points only.
+    fn rail_connected(&self, from: Point, to: Point) -> bool {
+        let mut visited = PointSet::EMPTY;
+        let mut stack: Vec<Point> = vec![from];
+        visited.insert(from);
+        while let Some(q) = stack.pop() {
+            for &n in self.board.rail_neighbours(q) {
+                if n == to {
+                    return true;
+                }
+                if self.squares[n.index()].is_none() && visited.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the move is legal.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check(m).is_ok()
+    }
+
+    /// Plays a legal move; an illegal one is refused and the position is untouched.
+    pub fn play(&mut self, m: Move) -> Result<Effect, IllegalMove> {
+        self.check(m)?;
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (e.g. from [`Position::legal_moves`]).
+    pub fn play_unchecked(&mut self, m: Move) -> Effect {
+        let effect = match m {
+            Move::Flip { at } => {
+                let mut pc = self.squares[at.index()].expect("flip needs a piece");
+                pc.face_up = true;
+                if !self.colours_fixed {
+                    self.fix_colours(pc.side);
+                    pc.side = self.turn;
+                }
+                self.squares[at.index()] = Some(pc);
+                self.quiet += 1;
+                Effect::Flipped { at, piece: pc }
+            }
+            Move::Step { from, to } => {
+                let attacker = self.squares[from.index()].expect("move needs a piece");
+                match self.squares[to.index()] {
+                    None => {
+                        self.squares[to.index()] = Some(attacker);
+                        self.squares[from.index()] = None;
+                        self.quiet += 1;
+                        Effect::Moved { from, to }
+                    }
+                    Some(mut defender) => {
+                        let was_face_down = !defender.face_up;
+                        defender.face_up = true;
+                        let guarded_flag = self.rules.mode == Mode::Flip
+                            && defender.rank == Rank::Flag
+                            && self.mines_left(defender.side) > 0;
+                        if was_face_down && (defender.side == attacker.side || guarded_flag) {
+                            self.squares[to.index()] = Some(defender);
+                            self.quiet += 1;
+                            Effect::VoidAttack {
+                                from,
+                                to,
+                                revealed: defender,
+                            }
+                        } else {
+                            let clash = self.rules.clash(attacker.rank, defender.rank);
+                            self.squares[from.index()] = None;
+                            self.squares[to.index()] = match clash.outcome {
+                                Outcome::AttackerWins => Some(attacker),
+                                Outcome::DefenderWins => Some(defender),
+                                Outcome::BothRemoved => None,
+                            };
+                            if defender.rank == Rank::Landmine && clash.defender_removed() {
+                                self.mines[defender.side.index()] -= 1;
+                            }
+                            if clash.flag_captured {
+                                self.flag_captured = Some(defender.side);
+                            }
+                            self.quiet = 0;
+                            Effect::Battle {
+                                from,
+                                to,
+                                attacker,
+                                defender,
+                                clash,
+                                defender_was_face_down: was_face_down,
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        self.turn = self.turn.opponent();
+        self.ply += 1;
+        effect
+    }
+
+    /// Flip games: the first flip shows `colour`; the side to move takes it.
+    fn fix_colours(&mut self, colour: Side) {
+        self.colours_fixed = true;
+        if colour != self.turn {
+            self.colours_swapped = true;
+            for sq in self.squares.iter_mut().flatten() {
+                sq.side = sq.side.opponent();
+            }
+            self.mines.swap(0, 1);
+        }
+    }
+
+    /// Whether `side` still has a movable piece (face up or down) on the board.
+    pub fn has_movable_piece(&self, side: Side) -> bool {
+        self.pieces()
+            .any(|(_, pc)| pc.side == side && pc.rank.is_movable())
+    }
+
+    /// The result if the game is over by the board alone (flag, no moves,
+    /// quiet-move draw); `None` while it goes on.
+    pub fn result(&self) -> Option<GameResult> {
+        if let Some(loser) = self.flag_captured {
+            return Some(GameResult::Win {
+                winner: loser.opponent(),
+                reason: WinReason::FlagCaptured,
+            });
+        }
+        if self.rules.mode == Mode::Flip && self.colours_fixed {
+            let south = self.has_movable_piece(Side::South);
+            let north = self.has_movable_piece(Side::North);
+            match (south, north) {
+                (false, false) => {
+                    return Some(GameResult::Draw {
+                        reason: DrawReason::NoMovesEither,
+                    });
+                }
+                (true, false) | (false, true) => {
+                    return Some(GameResult::Win {
+                        winner: if south { Side::South } else { Side::North },
+                        reason: WinReason::NoMovablePieces,
+                    });
+                }
+                _ => {}
+            }
+        }
+        if !self.has_legal_move(self.turn) {
+            return Some(if self.has_legal_move(self.turn.opponent()) {
+                GameResult::Win {
+                    winner: self.turn.opponent(),
+                    reason: WinReason::NoLegalMove,
+                }
+            } else {
+                GameResult::Draw {
+                    reason: DrawReason::NoMovesEither,
+                }
+            });
+        }
+        if self.quiet >= self.rules.quiet_draw_plies {
+            return Some(GameResult::Draw {
+                reason: DrawReason::QuietMoves,
+            });
+        }
+        None
+    }
+}
