@@ -531,3 +531,212 @@ impl Game {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::classic_layouts;
+    use crate::piece::Side::{North as N, South as S};
+    use crate::view::Seen;
+
+    fn pt(name: &str) -> Point {
+        Board::classic().parse_point(name).unwrap()
+    }
+
+    fn classic(i: usize) -> Layout {
+        classic_layouts()[i].layout
+    }
+
+    fn dark_game() -> Game {
+        Game::new(Rules::default(), classic(0), classic(1), S).unwrap()
+    }
+
+    fn mv(from: &str, to: &str) -> Action {
+        Action::Move(Move::Step {
+            from: pt(from),
+            to: pt(to),
+        })
+    }
+
+    #[test]
+    fn illegal_layouts_are_refused_with_every_problem() {
+        let mut bad = classic(0);
+        bad.set(2, 2, Some(Rank::Engineer));
+        let err = Game::new(Rules::default(), classic(0), bad, S).unwrap_err();
+        assert!(matches!(err, SetupError::Layout { side: N, .. }));
+        assert!(Game::new(Rules::for_mode(Mode::Flip), classic(0), classic(1), S).is_err());
+    }
+
+    #[test]
+    fn only_the_side_to_move_moves() {
+        let mut g = dark_game();
+        assert_eq!(g.apply(N, mv("N51", "N41")), Err(ActionError::NotYourTurn(N)));
+        assert_eq!(g.apply(S, Action::Timeout).unwrap().len(), 1);
+        assert_eq!(g.turn(), N);
+    }
+
+    #[test]
+    fn resigning_is_refused_in_the_first_20_plies() {
+        let mut g = dark_game();
+        assert_eq!(g.apply(S, Action::Resign), Err(ActionError::ResignTooEarly(20)));
+        for _ in 0..20 {
+            let side = g.turn();
+            let m = g.position().legal_moves()[0];
+            // Use quiet moves only where possible, to keep both armies.
+            g.apply(side, Action::Move(m)).unwrap();
+            if g.result().is_some() {
+                return;
+            }
+        }
+        let ev = g.apply(N, Action::Resign).unwrap();
+        assert_eq!(
+            ev,
+            vec![Event::GameOver {
+                result: GameResult::Win {
+                    winner: S,
+                    reason: WinReason::Resignation
+                }
+            }]
+        );
+        assert_eq!(g.apply(S, mv("S51", "S41")), Err(ActionError::GameOver));
+    }
+
+    #[test]
+    fn more_than_three_timeouts_lose() {
+        let mut g = dark_game();
+        for i in 1..=3u8 {
+            g.apply(S, Action::Timeout).unwrap();
+            assert_eq!(g.timeouts(S), i);
+            g.apply(N, mv(["N51", "N41", "N51"][i as usize - 1], ["N41", "N51", "N41"][i as usize - 1]))
+                .ok();
+            if g.turn() == N {
+                g.apply(N, Action::Timeout).unwrap();
+            }
+        }
+        assert!(g.result().is_none());
+        let ev = g.apply(S, Action::Timeout).unwrap();
+        assert!(matches!(
+            ev.last(),
+            Some(Event::GameOver {
+                result: GameResult::Win {
+                    winner: N,
+                    reason: WinReason::Timeouts
+                }
+            })
+        ));
+    }
+
+    #[test]
+    fn draw_offers() {
+        let mut g = dark_game();
+        assert_eq!(g.apply(S, Action::AcceptDraw), Err(ActionError::NoDrawOffer));
+        g.apply(S, Action::OfferDraw).unwrap();
+        assert_eq!(g.apply(S, Action::OfferDraw), Err(ActionError::DrawAlreadyOffered));
+        assert_eq!(g.apply(S, Action::AcceptDraw), Err(ActionError::NoDrawOffer));
+        g.apply(N, Action::DeclineDraw).unwrap();
+        assert_eq!(g.draw_offer(), None);
+        g.apply(N, Action::OfferDraw).unwrap();
+        let ev = g.apply(S, Action::AcceptDraw).unwrap();
+        assert_eq!(
+            ev,
+            vec![Event::GameOver {
+                result: GameResult::Draw {
+                    reason: DrawReason::Agreed
+                }
+            }]
+        );
+    }
+
+    #[test]
+    fn views_learn_ranks_from_battles() {
+        // South: layout 001 with its commander moved to 15; North (001) has a division on 11.
+        let south = classic(0).swapped((1, 5), (3, 5));
+        assert_eq!(south.get(1, 5), Some(Rank::Commander));
+        assert_eq!(classic(0).get(1, 1), Some(Rank::Division));
+        let mut g = Game::new(Rules::default(), south, classic(0), S).unwrap();
+        let ev = g.apply(S, mv("S15", "N11")).unwrap();
+        assert!(matches!(ev[0], Event::Battle { announcement, .. }
+            if announcement.outcome == crate::rules::Outcome::AttackerWins));
+        // North saw its division lose to the attacker: a corps or the commander.
+        let view_n = g.view(N);
+        let attacker_id = match view_n.at(pt("N11")) {
+            Some(Seen::Piece { id, side: S, rank: None }) => id,
+            other => panic!("{other:?}"),
+        };
+        let poss = view_n.piece(attacker_id).unwrap().possible;
+        assert_eq!(poss, Rank::Commander.bit() | Rank::Corps.bit());
+        // South saw its commander win: the defender was anything it beats, never a bomb or mine.
+        let view_s = g.view(S);
+        let lost = view_s.pieces().find(|k| k.side == N && k.at.is_none()).unwrap();
+        assert_eq!(lost.possible & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Commander.bit()), 0);
+    }
+
+    #[test]
+    fn bomb_on_commander_shows_its_flag() {
+        // South: 001 with a bomb on 21. North: 001 with its commander on 15, facing South's 11.
+        let south = classic(0).swapped((2, 1), (2, 3));
+        let north = classic(0).swapped((1, 5), (3, 5));
+        assert_eq!(south.get(2, 1), Some(Rank::Bomb));
+        let mut g = Game::new(Rules::default(), south, north, S).unwrap();
+        g.apply(S, Action::Timeout).unwrap();
+        // North's commander takes South's division on 11 along the long railway.
+        g.apply(N, mv("N15", "S11")).unwrap();
+        let ev = g.apply(S, mv("S21", "S11")).unwrap();
+        assert!(matches!(ev[0], Event::Battle { announcement, .. } if announcement.defender_commander_died));
+        assert!(ev.contains(&Event::FlagRevealed { side: N, at: pt("N62") }));
+        let view_s = g.view(S);
+        assert_eq!(
+            view_s.at(pt("N62")),
+            Some(Seen::Piece {
+                side: N,
+                id: PieceId(25 + 21),
+                rank: Some(Rank::Flag)
+            })
+        );
+        // The dead commander is known to South too.
+        let dead = view_s.pieces().find(|k| k.side == N && k.at.is_none()).unwrap();
+        assert_eq!(dead.known(), Some(Rank::Commander));
+    }
+
+    #[test]
+    fn open_games_reveal_both_layouts() {
+        let g = Game::new(Rules::for_mode(Mode::Open), classic(0), classic(1), S).unwrap();
+        let v = g.view(S);
+        assert_eq!(
+            v.at(pt("N62")),
+            Some(Seen::Piece {
+                side: N,
+                id: PieceId(25 + 21),
+                rank: Some(classic(1).get(6, 2).unwrap())
+            })
+        );
+    }
+
+    #[test]
+    fn records_serialize_and_replay_to_any_ply() {
+        let mut g = dark_game();
+        for _ in 0..30 {
+            if g.result().is_some() {
+                break;
+            }
+            let m = *g.position().legal_moves().last().unwrap();
+            g.apply(g.turn(), Action::Move(m)).unwrap();
+        }
+        let json = serde_json::to_string(g.record()).unwrap();
+        let back: Record = serde_json::from_str(&json).unwrap();
+        assert_eq!(&back, g.record());
+        let half = Game::replay(&back, Some(10)).unwrap();
+        assert_eq!(half.position().ply(), 10);
+        let mut again = half.clone();
+        for &(side, a) in &back.actions[10..] {
+            again.apply(side, a).unwrap();
+        }
+        assert_eq!(again.position(), g.position());
+        let mut broken = back.clone();
+        broken.actions.insert(0, (N, Action::Resign));
+        assert!(matches!(
+            Game::replay(&broken, None),
+            Err(SetupError::Action { index: 0, .. })
+        ));
+    }
+}

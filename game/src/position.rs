@@ -729,3 +729,373 @@ impl Position {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{FlagCapture, MineRule};
+    use Rank::*;
+    use Side::{North as N, South as S};
+
+    fn pt(name: &str) -> Point {
+        Board::classic().parse_point(name).unwrap()
+    }
+
+    /// A position from (point, side, rank) triples; South to move.
+    fn position(rules: Rules, pieces: &[(&str, Side, Rank)]) -> Position {
+        let mut pos = Position::empty(Board::classic(), rules, S);
+        for (i, &(p, side, rank)) in pieces.iter().enumerate() {
+            pos.set(
+                pt(p),
+                Some(Piece {
+                    side,
+                    rank,
+                    face_up: true,
+                    id: PieceId(i as u8),
+                }),
+            );
+        }
+        pos
+    }
+
+    /// The sorted destination names of the piece on `from`.
+    fn targets(pos: &Position, from: &str) -> Vec<String> {
+        let mut v: Vec<String> = pos
+            .moves_from(pt(from))
+            .iter()
+            .map(|m| match *m {
+                Move::Step { to, .. } => Board::classic().name_of(to).to_string(),
+                Move::Flip { at } => format!("flip {}", Board::classic().name_of(at)),
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn step(from: &str, to: &str) -> Move {
+        Move::Step {
+            from: pt(from),
+            to: pt(to),
+        }
+    }
+
+    #[test]
+    fn road_step_from_a_station() {
+        let pos = position(Rules::default(), &[("S43", S, Platoon)]);
+        // 43 touches camps 42, 44, 33 by road (no diagonals from a station) and 53 on row 5.
+        assert_eq!(targets(&pos, "S43"), ["S33", "S42", "S44", "S53"]);
+    }
+
+    #[test]
+    fn railway_runs_straight_and_stops_at_the_first_piece() {
+        let pos = position(
+            Rules::default(),
+            &[("S51", S, Corps), ("S21", S, Platoon), ("S54", N, Engineer)],
+        );
+        // Column 1 up to 31 (21 is own), row 5 to 52, 53 and the attack on 54; road 42 (camp) and 61.
+        assert_eq!(targets(&pos, "S51"), ["S31", "S41", "S42", "S52", "S53", "S54", "S61"]);
+    }
+
+    #[test]
+    fn long_railway_crosses_the_mountain_straight() {
+        let pos = position(Rules::default(), &[("S51", S, Corps)]);
+        let t = targets(&pos, "S51");
+        assert!(t.contains(&"N55".to_string()));
+        assert!(t.contains(&"S55".to_string()));
+        // Turning the corner at 11 into row 1 is not straight.
+        assert!(!t.contains(&"S12".to_string()));
+        assert!(!t.contains(&"N14".to_string()));
+    }
+
+    #[test]
+    fn engineers_turn_corners_through_empty_rail_points() {
+        let pos = position(
+            Rules::default(),
+            &[("S51", S, Engineer), ("S13", N, Bomb), ("S11", S, Platoon)],
+        );
+        let t = targets(&pos, "S51");
+        // Row 5, up column 5, across into North's half, along North's row 1.
+        for p in ["S55", "S15", "S14", "S13", "N11", "N13", "N15", "N55", "N51", "S21"] {
+            assert!(t.contains(&p.to_string()), "{p} missing from {t:?}");
+        }
+        // 12 lies behind the enemy on 13 and the own piece on 11.
+        assert!(!t.contains(&"S12".to_string()));
+        assert!(pos.is_legal(step("S51", "S13")));
+        assert!(!pos.is_legal(step("S51", "S12")));
+        // The same paths are not open to other pieces.
+        let pos2 = position(Rules::default(), &[("S51", S, Corps)]);
+        assert!(!pos2.is_legal(step("S51", "S12")));
+        assert!(!pos2.is_legal(step("S51", "N11")));
+    }
+
+    #[test]
+    fn camps_are_entered_only_when_empty_and_never_attacked() {
+        let pos = position(
+            Rules::default(),
+            &[("S43", S, Commander), ("S42", N, Platoon), ("S33", N, Engineer)],
+        );
+        let t = targets(&pos, "S43");
+        assert!(!t.contains(&"S42".to_string()));
+        assert!(!t.contains(&"S33".to_string()));
+        assert!(t.contains(&"S44".to_string()));
+        assert_eq!(pos.check(step("S43", "S42")), Err(IllegalMove::Unreachable));
+    }
+
+    #[test]
+    fn camp_diagonals_work_both_ways() {
+        let pos = position(Rules::default(), &[("S33", S, Platoon), ("S11", S, Company)]);
+        assert_eq!(
+            targets(&pos, "S33"),
+            ["S22", "S23", "S24", "S32", "S34", "S42", "S43", "S44"]
+        );
+        assert!(targets(&pos, "S11").contains(&"S22".to_string()));
+    }
+
+    #[test]
+    fn mines_flags_and_headquarters_pieces_never_move() {
+        let pos = position(
+            Rules::default(),
+            &[("S51", S, Landmine), ("S62", S, Flag), ("S64", S, Corps)],
+        );
+        assert!(pos.legal_moves().is_empty());
+        assert_eq!(pos.check(step("S51", "S41")), Err(IllegalMove::Immovable));
+        assert_eq!(pos.check(step("S64", "S54")), Err(IllegalMove::Immovable));
+        let exit = Rules {
+            hq_exit: true,
+            ..Rules::default()
+        };
+        let pos = position(exit, &[("S51", S, Landmine), ("S62", S, Flag), ("S64", S, Corps)]);
+        assert_eq!(targets(&pos, "S64"), ["S54", "S63", "S65"]);
+        assert!(targets(&pos, "S62").is_empty());
+    }
+
+    #[test]
+    fn a_piece_that_enters_a_headquarters_is_locked() {
+        let mut pos = position(Rules::default(), &[("N52", S, Division), ("S11", N, Platoon)]);
+        pos.play(step("N52", "N62")).unwrap();
+        pos.play(step("S11", "S21")).unwrap();
+        assert!(targets(&pos, "N62").is_empty());
+    }
+
+    #[test]
+    fn flying_bombs_run_like_engineers() {
+        let rules = Rules {
+            flying_bombs: true,
+            ..Rules::default()
+        };
+        let pos = position(rules, &[("S51", S, Bomb)]);
+        assert!(targets(&pos, "S51").contains(&"S12".to_string()));
+        let plain = position(Rules::default(), &[("S51", S, Bomb)]);
+        assert!(!targets(&plain, "S51").contains(&"S12".to_string()));
+    }
+
+    #[test]
+    fn no_own_targets() {
+        let pos = position(Rules::default(), &[("S53", S, Corps), ("S43", S, Platoon)]);
+        assert!(!targets(&pos, "S53").contains(&"S43".to_string()));
+        assert_eq!(pos.check(step("S53", "S43")), Err(IllegalMove::Unreachable));
+    }
+
+    #[test]
+    fn battles_apply_the_table() {
+        let mut pos = position(Rules::default(), &[("S13", S, Division), ("N13", N, Brigade)]);
+        let e = pos.play(step("S13", "N13")).unwrap();
+        assert!(matches!(e, Effect::Battle { clash, .. } if clash.outcome == Outcome::AttackerWins));
+        assert_eq!(pos.at(pt("N13")).unwrap().rank, Division);
+        assert_eq!(pos.at(pt("S13")), None);
+        assert_eq!(pos.quiet_plies(), 0);
+
+        let mut pos = position(Rules::default(), &[("S13", S, Engineer), ("N13", N, Landmine)]);
+        pos.play(step("S13", "N13")).unwrap();
+        assert_eq!(pos.at(pt("N13")).unwrap().rank, Engineer);
+
+        let mut pos = position(Rules::default(), &[("S13", S, Corps), ("N13", N, Landmine)]);
+        pos.play(step("S13", "N13")).unwrap();
+        assert_eq!(pos.at(pt("N13")).unwrap().rank, Landmine);
+        assert_eq!(pos.at(pt("S13")), None);
+
+        let trades = Rules {
+            mines: MineRule::Trades,
+            ..Rules::default()
+        };
+        let mut pos = position(trades, &[("S13", S, Corps), ("N13", N, Landmine)]);
+        pos.play(step("S13", "N13")).unwrap();
+        assert_eq!(pos.at(pt("N13")), None);
+    }
+
+    #[test]
+    fn capturing_the_flag_ends_the_game() {
+        let mut pos = position(
+            Rules::default(),
+            &[("N52", S, Platoon), ("N62", N, Flag), ("N11", N, Corps)],
+        );
+        pos.play(step("N52", "N62")).unwrap();
+        assert_eq!(pos.flag_captured(), Some(N));
+        assert_eq!(
+            pos.result(),
+            Some(GameResult::Win {
+                winner: S,
+                reason: WinReason::FlagCaptured
+            })
+        );
+        assert!(pos.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn refused_flag_attack_kills_the_attacker() {
+        let rules = Rules {
+            flag_capture: FlagCapture::NotCommander,
+            ..Rules::default()
+        };
+        let mut pos = position(rules, &[("N52", S, Commander), ("N62", N, Flag), ("N11", N, Corps)]);
+        pos.play(step("N52", "N62")).unwrap();
+        assert_eq!(pos.flag_captured(), None);
+        assert_eq!(pos.at(pt("N62")).unwrap().rank, Flag);
+        assert_eq!(pos.at(pt("N52")), None);
+    }
+
+    #[test]
+    fn no_legal_move_loses_and_nobody_moving_draws() {
+        let pos = position(Rules::default(), &[("S51", S, Landmine), ("N11", N, Corps)]);
+        assert_eq!(
+            pos.result(),
+            Some(GameResult::Win {
+                winner: N,
+                reason: WinReason::NoLegalMove
+            })
+        );
+        let pos = position(Rules::default(), &[("S51", S, Landmine), ("N51", N, Landmine)]);
+        assert_eq!(
+            pos.result(),
+            Some(GameResult::Draw {
+                reason: DrawReason::NoMovesEither
+            })
+        );
+    }
+
+    #[test]
+    fn quiet_moves_draw() {
+        let mut pos = position(Rules::default(), &[("S53", S, Corps), ("N53", N, Corps)]);
+        pos.set_counters(59, 59);
+        assert_eq!(pos.result(), None);
+        pos.play(step("S53", "S43")).unwrap();
+        assert_eq!(
+            pos.result(),
+            Some(GameResult::Draw {
+                reason: DrawReason::QuietMoves
+            })
+        );
+    }
+
+    #[test]
+    fn illegal_play_leaves_the_position_untouched() {
+        let mut pos = position(Rules::default(), &[("S53", S, Corps), ("N53", N, Corps)]);
+        let before = pos.clone();
+        assert_eq!(pos.play(step("N53", "N43")), Err(IllegalMove::NotYourPiece));
+        assert_eq!(pos.play(step("S53", "S31")), Err(IllegalMove::Unreachable));
+        assert_eq!(pos.play(Move::Flip { at: pt("S53") }), Err(IllegalMove::NotFlippable));
+        assert_eq!(pos, before);
+    }
+
+    fn face_down(pos: &mut Position, p: &str, side: Side, rank: Rank, id: u8) {
+        pos.set(
+            pt(p),
+            Some(Piece {
+                side,
+                rank,
+                face_up: false,
+                id: PieceId(id),
+            }),
+        );
+    }
+
+    #[test]
+    fn flip_attacks_on_face_down_pieces() {
+        let rules = Rules::for_mode(Mode::Flip);
+        let mut pos = position(rules, &[("S53", S, Corps)]);
+        pos.set_colours_fixed(true);
+        face_down(&mut pos, "S43", S, Platoon, 40);
+        face_down(&mut pos, "S52", N, Platoon, 41);
+        face_down(&mut pos, "N11", N, Engineer, 42);
+        // Own colour under the tile: void, the piece is turned over, the turn ends.
+        let e = pos.play(step("S53", "S43")).unwrap();
+        assert!(matches!(e, Effect::VoidAttack { .. }));
+        assert!(pos.at(pt("S43")).unwrap().face_up);
+        assert_eq!(pos.at(pt("S53")).unwrap().rank, Corps);
+        assert_eq!(pos.turn(), N);
+        pos.play(Move::Flip { at: pt("N11") }).unwrap();
+        // Enemy under the tile: a real battle.
+        let e = pos.play(step("S53", "S52")).unwrap();
+        assert!(matches!(e, Effect::Battle { defender_was_face_down: true, .. }));
+        assert_eq!(pos.at(pt("S52")).unwrap().rank, Corps);
+
+        let immune = Rules {
+            facedown_immune: true,
+            ..rules
+        };
+        let mut pos = position(immune, &[("S53", S, Corps)]);
+        pos.set_colours_fixed(true);
+        face_down(&mut pos, "S43", N, Platoon, 40);
+        assert!(!targets(&pos, "S53").contains(&"S43".to_string()));
+    }
+
+    #[test]
+    fn flip_flag_is_guarded_while_its_mines_live() {
+        let rules = Rules::for_mode(Mode::Flip);
+        let mut pos = position(rules, &[("N52", S, Corps), ("N62", N, Flag), ("N11", N, Landmine)]);
+        pos.set_colours_fixed(true);
+        assert!(!targets(&pos, "N52").contains(&"N62".to_string()));
+        let mut pos = position(rules, &[("N52", S, Corps), ("N62", N, Flag), ("N11", N, Platoon)]);
+        pos.set_colours_fixed(true);
+        assert!(targets(&pos, "N52").contains(&"N62".to_string()));
+        pos.play(step("N52", "N62")).unwrap();
+        assert_eq!(pos.flag_captured(), Some(N));
+    }
+
+    #[test]
+    fn flip_pieces_leave_headquarters_and_flip_no_suicide() {
+        let rules = Rules {
+            no_suicide: true,
+            ..Rules::for_mode(Mode::Flip)
+        };
+        let mut pos = position(
+            rules,
+            &[("S62", S, Platoon), ("S61", N, Corps), ("S63", N, Landmine), ("S52", N, Engineer)],
+        );
+        pos.set_colours_fixed(true);
+        let t = targets(&pos, "S62");
+        assert!(!t.contains(&"S61".to_string()), "suicide attack allowed");
+        assert!(!t.contains(&"S63".to_string()), "only engineers attack mines");
+        assert!(t.contains(&"S52".to_string()));
+    }
+
+    #[test]
+    fn first_flip_decides_colours() {
+        let rules = Rules::for_mode(Mode::Flip);
+        let arrangement: [u8; 50] = std::array::from_fn(|i| (49 - i) as u8);
+        let mut pos = Position::new_flip(rules, &arrangement, S).unwrap();
+        assert!(!pos.colours_fixed());
+        // The first non-camp point of South's half holds id 49: North's colour (the flag).
+        let first = Board::classic().setup_points(S)[0];
+        let e = pos.play(Move::Flip { at: first }).unwrap();
+        assert!(matches!(e, Effect::Flipped { piece, .. } if piece.side == S));
+        assert!(pos.colours_swapped());
+        assert_eq!(pos.mines_left(S), 3);
+        assert_eq!(pos.turn(), N);
+        assert!(Position::new_flip(rules, &[0; 50], S).is_none());
+    }
+
+    #[test]
+    fn flip_side_without_movable_pieces_loses() {
+        let rules = Rules::for_mode(Mode::Flip);
+        let mut pos = position(rules, &[("S53", S, Corps), ("N53", N, Landmine)]);
+        pos.set_colours_fixed(true);
+        assert_eq!(
+            pos.result(),
+            Some(GameResult::Win {
+                winner: S,
+                reason: WinReason::NoMovablePieces
+            })
+        );
+    }
+}

@@ -616,3 +616,152 @@ impl PlayerView {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Action, Game};
+    use crate::layout::classic_layouts;
+    use crate::position::Move;
+    use Side::{North as N, South as S};
+
+    fn pt(name: &str) -> Point {
+        Board::classic().parse_point(name).unwrap()
+    }
+
+    fn step(from: &str, to: &str) -> Action {
+        Action::Move(Move::Step {
+            from: pt(from),
+            to: pt(to),
+        })
+    }
+
+    #[test]
+    fn setup_rules_narrow_enemy_pieces() {
+        let l = classic_layouts();
+        let g = Game::new(Rules::default(), l[0].layout, l[1].layout, S).unwrap();
+        let v = g.view(S);
+        let at = |name: &str| match v.at(pt(name)) {
+            Some(Seen::Piece { id, .. }) => v.piece(id).unwrap().possible,
+            _ => panic!(),
+        };
+        assert_eq!(at("N11") & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()), 0);
+        assert_ne!(at("N62") & Rank::Flag.bit(), 0);
+        assert_ne!(at("N51") & Rank::Landmine.bit(), 0);
+        assert_eq!(at("N51") & Rank::Flag.bit(), 0);
+        // Own pieces are known exactly.
+        assert!(matches!(v.at(pt("S11")), Some(Seen::Piece { rank: Some(Rank::Division), .. })));
+    }
+
+    #[test]
+    fn a_move_proves_a_movable_piece_and_foreign_moves_are_refused() {
+        // North 001 has an engineer on 54 (row 5: 旅 雷 师 兵 连); clear a path for it.
+        let l = classic_layouts();
+        let mut g = Game::new(Rules::default(), l[0].layout, l[0].layout, S).unwrap();
+        let v0 = g.view(S);
+        let n54 = match v0.at(pt("N54")) {
+            Some(Seen::Piece { id, .. }) => id,
+            _ => panic!(),
+        };
+        // North's 55 (company) steps down to 65? No: 65 is occupied; step 55 -> 44 is not a road.
+        // Use the engineer's own straight steps first: 54 -> 44 is a camp (road), then back.
+        g.apply(S, Action::Timeout).unwrap();
+        g.apply(N, step("N54", "N44")).unwrap();
+        let v = g.view(S);
+        let k = v.piece(n54).unwrap();
+        assert!(k.moved && !k.turned_corner);
+        assert_eq!(k.possible & (Rank::Landmine.bit() | Rank::Flag.bit()), 0);
+        // A long rail move with a turn: from 55 up column 5 is straight; build a position
+        // by hand for the turn instead.
+        let mut v2 = g.view(S);
+        let bad = Event::Moved {
+            side: S,
+            from: pt("N11"),
+            to: pt("N21"),
+        };
+        let before = v2.events().len();
+        assert!(v2.apply(&bad).is_err(), "a move of the wrong side's piece is refused");
+        assert_eq!(v2.events().len(), before);
+    }
+
+    #[test]
+    fn corner_turns_in_random_games_only_by_engineers() {
+        use rand::SeedableRng;
+        use rand::seq::IndexedRandom;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+        let mut corners = 0;
+        for _ in 0..30 {
+            let rules = Rules::default();
+            let mut g = Game::new(
+                rules,
+                crate::Layout::random(&rules, &mut rng),
+                crate::Layout::random(&rules, &mut rng),
+                S,
+            )
+            .unwrap();
+            while g.result().is_none() {
+                let m = *g.position().legal_moves().choose(&mut rng).unwrap();
+                g.apply(g.turn(), Action::Move(m)).unwrap();
+            }
+            let v = g.view(S);
+            for k in v.pieces().filter(|k| k.side == N && k.turned_corner) {
+                corners += 1;
+                assert_eq!(k.possible, Rank::Engineer.bit());
+            }
+        }
+        assert!(corners > 0, "random games should show some engineer corner turns");
+    }
+
+    #[test]
+    fn determinize_fills_only_hidden_pieces() {
+        let l = classic_layouts();
+        let g = Game::new(Rules::default(), l[0].layout, l[1].layout, S).unwrap();
+        let v = g.view(S);
+        assert_eq!(v.hidden().len(), 25);
+        let pos = v.determinize(|_| (N, Rank::Platoon));
+        for (p, pc) in pos.pieces() {
+            if pc.side == S {
+                assert_eq!(Some(pc), g.position().at(p));
+            } else {
+                assert_eq!(pc.rank, Rank::Platoon);
+            }
+        }
+        assert_eq!(v.legal_moves(), g.position().legal_moves());
+    }
+
+    #[test]
+    fn forged_outcomes_are_refused() {
+        let l = classic_layouts();
+        // South 001 with commander on 15; North 001 has a division on 11.
+        let south = l[0].layout.swapped((1, 5), (3, 5));
+        let mut g = Game::new(Rules::default(), south, l[0].layout, S).unwrap();
+        let mut v = g.view(S);
+        let ev = g.apply(S, step("S15", "N11")).unwrap();
+        let Event::Battle {
+            side,
+            from,
+            to,
+            announcement,
+            ..
+        } = ev[0]
+        else {
+            panic!()
+        };
+        // A forged announcement that the commander lost to a non-mine, non-bomb is impossible
+        // for South, who knows its own rank: only a mine could beat it, and row 1 holds none.
+        let forged = Event::Battle {
+            side,
+            from,
+            to,
+            announcement: crate::Announcement {
+                outcome: Outcome::DefenderWins,
+                ..announcement
+            },
+            attacker_rank: None,
+            defender_rank: None,
+            defender_id: None,
+        };
+        assert!(v.apply(&forged).is_err());
+        v.apply(&ev[0]).unwrap();
+    }
+}
