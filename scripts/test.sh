@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
 # Reuse a target directory outside the clone when one is given (CI cache).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
-cargo test --workspace --locked "$@"
+cargo test --workspace "$@"
