@@ -90,6 +90,34 @@ impl PointSet {
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 3]
     }
+    /// The points in either set.
+    #[inline]
+    pub fn union(&self, other: &PointSet) -> PointSet {
+        PointSet(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+    /// The points in both sets.
+    #[inline]
+    pub fn intersection(&self, other: &PointSet) -> PointSet {
+        PointSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+    /// The points in `self` but not in `other`.
+    #[inline]
+    pub fn difference(&self, other: &PointSet) -> PointSet {
+        PointSet(std::array::from_fn(|i| self.0[i] & !other.0[i]))
+    }
+    /// Calls `f` for each point in the set, in index order (faster than `iter`).
+    #[inline(always)]
+    pub fn for_each(&self, mut f: impl FnMut(Point)) {
+        for (w, &word) in self.0.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                f(Point((w as u32 * 64 + b) as u8));
+            }
+        }
+    }
+
     /// The points in the set, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
         (0..3).flat_map(move |w| {
@@ -129,6 +157,10 @@ pub struct Board {
     road_edges: Vec<(Point, Point)>,
     /// Per side, its 25 setup points (non-camp points of its half, by row then column).
     setup_points: Vec<Vec<Point>>,
+    camps: PointSet,
+    headquarters: PointSet,
+    road_masks: Vec<PointSet>,
+    rail_masks: Vec<PointSet>,
 }
 
 /// How a point name failed to parse.
@@ -181,6 +213,42 @@ impl Board {
     #[inline]
     pub fn kind(&self, p: Point) -> PointKind {
         self.points[p.index()].kind
+    }
+
+    /// Whether `p` is a camp.
+    #[inline]
+    pub fn is_camp(&self, p: Point) -> bool {
+        self.camps.contains(p)
+    }
+
+    /// All camps.
+    #[inline]
+    pub fn camps_set(&self) -> PointSet {
+        self.camps
+    }
+
+    /// All headquarters.
+    #[inline]
+    pub fn headquarters_set(&self) -> PointSet {
+        self.headquarters
+    }
+
+    /// Whether `p` is a headquarters.
+    #[inline]
+    pub fn is_headquarters(&self, p: Point) -> bool {
+        self.headquarters.contains(p)
+    }
+
+    /// Road neighbours as a set.
+    #[inline]
+    pub fn road_mask(&self, p: Point) -> &PointSet {
+        &self.road_masks[p.index()]
+    }
+
+    /// Railway neighbours as a set.
+    #[inline]
+    pub fn rail_mask(&self, p: Point) -> &PointSet {
+        &self.rail_masks[p.index()]
     }
 
     /// The point at row `row` (1 = front) and column `col` (1 = left) of `side`'s half.
@@ -474,7 +542,29 @@ impl Builder {
                     .collect()
             })
             .collect();
+        let mut camps = PointSet::EMPTY;
+        let mut headquarters = PointSet::EMPTY;
+        for (i, info) in self.points.iter().enumerate() {
+            match info.kind {
+                PointKind::Camp => camps.insert(Point(i as u8)),
+                PointKind::Headquarters => headquarters.insert(Point(i as u8)),
+                PointKind::Station => false,
+            };
+        }
+        let to_mask = |v: &[Point]| {
+            let mut s = PointSet::EMPTY;
+            for &p in v {
+                s.insert(p);
+            }
+            s
+        };
+        let road_masks = road.iter().map(|v| to_mask(v)).collect();
+        let rail_masks = rail.iter().map(|v| to_mask(v)).collect();
         Board {
+            road_masks,
+            rail_masks,
+            camps,
+            headquarters,
             name: self.name,
             points: self.points,
             sides: self.sides,

@@ -1,7 +1,7 @@
 //! The whole truth of a game in progress: every piece, the side to move, the
 //! counters; legal move generation and playing moves (RULES.md §4–§7).
 
-use crate::board::{Board, MAX_POINTS, Point, PointKind, PointSet};
+use crate::board::{Board, MAX_POINTS, Point, PointSet};
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::rules::{Clash, Mode, Outcome, Rules};
@@ -171,6 +171,10 @@ pub struct Position {
     colours_swapped: bool,
     /// Landmines left per side (face up or down), for the flip games' flag guard.
     mines: [u8; 2],
+    /// Points held by each side (face up or down); derived from `squares`.
+    by_side: [PointSet; 2],
+    /// Points holding a face-down piece; derived from `squares`.
+    face_down: PointSet,
 }
 
 impl PartialEq for Position {
@@ -285,6 +289,8 @@ impl Position {
             colours_fixed: rules.mode != Mode::Flip,
             colours_swapped: false,
             mines: [0; 2],
+            by_side: [PointSet::EMPTY; 2],
+            face_down: PointSet::EMPTY,
         }
     }
 
@@ -299,6 +305,15 @@ impl Position {
             && new.rank == Rank::Landmine
         {
             self.mines[new.side.index() & 1] += 1;
+        }
+        self.by_side[0].remove(p);
+        self.by_side[1].remove(p);
+        self.face_down.remove(p);
+        if let Some(new) = piece {
+            self.by_side[new.side.index() & 1].insert(p);
+            if !new.face_up {
+                self.face_down.insert(p);
+            }
         }
         self.squares[p.index()] = piece;
     }
@@ -365,6 +380,22 @@ impl Position {
             .filter_map(|p| self.squares[p.index()].map(|pc| (p, pc)))
     }
 
+    /// Whether the derived point sets and mine counts agree with the squares
+    /// (a self-check for tests).
+    pub fn is_consistent(&self) -> bool {
+        let mut fresh = Position::empty(self.board, self.rules, self.turn);
+        for (p, pc) in self.pieces() {
+            fresh.set(p, Some(pc));
+        }
+        let mines_ok = self.rules.mode != Mode::Flip || fresh.mines == self.mines;
+        fresh.by_side == self.by_side && fresh.face_down == self.face_down && mines_ok
+    }
+
+    /// The points held by `side` (face up or down).
+    pub fn points_of(&self, side: Side) -> PointSet {
+        self.by_side[side.index() & 1]
+    }
+
     /// Passes the turn without a move (a timeout).
     pub fn pass(&mut self) {
         self.turn = self.turn.opponent();
@@ -377,16 +408,15 @@ impl Position {
     fn can_move_from(&self, from: Point, piece: Piece) -> bool {
         piece.face_up
             && piece.rank.is_movable()
-            && (self.board.kind(from) != PointKind::Headquarters
-                || self.rules.may_leave_headquarters())
+            && (!self.board.is_headquarters(from) || self.rules.may_leave_headquarters())
     }
 
     /// Whether `mover` may end its move on `to` (empty, or an attack it may make).
-    #[inline]
+    #[inline(always)]
     fn may_end_on(&self, mover: Piece, to: Point) -> bool {
         match self.squares[to.index()] {
             None => true,
-            Some(_) if self.board.kind(to) == PointKind::Camp => false,
+            Some(_) if self.board.is_camp(to) => false,
             Some(target) if !target.face_up => !self.rules.facedown_immune,
             Some(target) if target.side == mover.side => false,
             Some(target) => self.may_attack_face_up(mover, target),
@@ -417,49 +447,64 @@ impl Position {
         self.mines[side.index()]
     }
 
+    /// Points a piece of `side` may never end on: its own face-up pieces,
+    /// occupied camps, and face-down pieces where those are immune.
+    #[inline]
+    fn blocked_for(&self, side: Side) -> PointSet {
+        let own_up = self.by_side[side.index() & 1].difference(&self.face_down);
+        let occupied = self.by_side[0].union(&self.by_side[1]);
+        let mut blocked = own_up.union(&occupied.intersection(&self.board.camps_set()));
+        if self.rules.facedown_immune {
+            blocked = blocked.union(&self.face_down);
+        }
+        blocked
+    }
+
     /// Appends the legal destinations of the piece on `from` to `out`.
-    fn piece_moves(&self, from: Point, piece: Piece, out: &mut MoveList) {
+    #[inline]
+    fn piece_moves(&self, from: Point, piece: Piece, blocked: &PointSet, out: &mut MoveList) {
         if !self.can_move_from(from, piece) {
             return;
         }
+        self.piece_moves_unchecked(from, piece, blocked, out);
+    }
+
+    /// [`Position::piece_moves`] for a piece known to be free to move.
+    #[inline(always)]
+    fn piece_moves_unchecked(
+        &self,
+        from: Point,
+        piece: Piece,
+        blocked: &PointSet,
+        out: &mut MoveList,
+    ) {
         let board = self.board;
-        let mut seen = PointSet::EMPTY;
-        let mut push = |to: Point, out: &mut MoveList| {
-            if seen.insert(to) {
-                out.push(Move::Step { from, to });
-            }
-        };
+        let occupied = self.by_side[0].union(&self.by_side[1]);
+        let mut targets = board.road_mask(from).difference(blocked);
         if board.info(from).rail {
             if self.rules.rail_runner(piece.rank) {
-                // Breadth-first over empty railway points; occupied points end the path.
-                let mut visited = PointSet::EMPTY;
-                visited.insert(from);
-                let mut queue = [from; MAX_POINTS];
-                let (mut head, mut tail) = (0, 1);
-                while head < tail {
-                    let q = queue[head];
-                    head += 1;
-                    for &n in board.rail_neighbours(q) {
-                        if !visited.insert(n) {
-                            continue;
-                        }
-                        if self.squares[n.index()].is_none() {
-                            push(n, out);
-                            queue[tail] = n;
-                            tail += 1;
-                        } else if self.may_end_on(piece, n) {
-                            push(n, out);
-                        }
-                    }
+                // Flood over the railway: empty points pass the path on,
+                // occupied points end it.
+                let mut reach = PointSet::EMPTY;
+                reach.insert(from);
+                let mut frontier = reach;
+                while !frontier.is_empty() {
+                    let mut next = PointSet::EMPTY;
+                    frontier.for_each(|q| next = next.union(board.rail_mask(q)));
+                    let new = next.difference(&reach);
+                    reach = reach.union(&new);
+                    frontier = new.difference(&occupied);
                 }
+                reach.remove(from);
+                targets = targets.union(&reach.difference(blocked));
             } else {
                 for ray in board.rail_rays(from) {
                     for &q in ray {
-                        if self.squares[q.index()].is_none() {
-                            push(q, out);
+                        if !occupied.contains(q) {
+                            targets.insert(q);
                         } else {
-                            if self.may_end_on(piece, q) {
-                                push(q, out);
+                            if !blocked.contains(q) {
+                                targets.insert(q);
                             }
                             break;
                         }
@@ -467,35 +512,54 @@ impl Position {
                 }
             }
         }
-        for &to in board.road_neighbours(from) {
-            if self.may_end_on(piece, to) {
-                push(to, out);
-            }
+        if self.rules.mode == Mode::Flip {
+            // Flip games restrict attacks on some face-up enemies.
+            targets.for_each(|to| {
+                if let Some(target) = self.squares[to.index()]
+                    && target.face_up
+                    && !self.may_attack_face_up(piece, target)
+                {
+                    return;
+                }
+                out.push(Move::Step { from, to });
+            });
+        } else {
+            targets.for_each(|to| out.push(Move::Step { from, to }));
         }
     }
 
     /// The legal moves of the side to move (empty once the game is over).
     pub fn legal_moves(&self) -> MoveList {
         let mut out = MoveList::new();
-        if self.flag_captured.is_none() {
-            self.moves_of(self.turn, &mut out);
-        }
+        self.legal_moves_into(&mut out);
         out
+    }
+
+    /// Replaces the contents of `out` with the legal moves of the side to move
+    /// (the fast path for loops that reuse one list).
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
+        out.clear();
+        if self.flag_captured.is_none() {
+            self.moves_of(self.turn, out);
+        }
     }
 
     /// Appends every move `side` could make if it were its turn.
     fn moves_of(&self, side: Side, out: &mut MoveList) {
-        let flip = self.rules.mode == Mode::Flip;
-        for p in self.board.points() {
-            if let Some(pc) = self.squares[p.index()] {
-                if !pc.face_up {
-                    if flip {
-                        out.push(Move::Flip { at: p });
-                    }
-                } else if pc.side == side {
-                    self.piece_moves(p, pc, out);
-                }
+        let blocked = self.blocked_for(side);
+        let mut movers = self.by_side[side.index() & 1].difference(&self.face_down);
+        if !self.rules.may_leave_headquarters() {
+            movers = movers.difference(&self.board.headquarters_set());
+        }
+        movers.for_each(|p| {
+            if let Some(pc) = self.squares[p.index()]
+                && pc.rank.is_movable()
+            {
+                self.piece_moves_unchecked(p, pc, &blocked, out);
             }
+        });
+        if self.rules.mode == Mode::Flip {
+            out.extend(self.face_down.iter().map(|at| Move::Flip { at }));
         }
     }
 
@@ -513,7 +577,7 @@ impl Position {
             && pc.side == self.turn
             && self.flag_captured.is_none()
         {
-            self.piece_moves(from, pc, &mut out);
+            self.piece_moves(from, pc, &self.blocked_for(pc.side), &mut out);
         }
         out
     }
@@ -605,6 +669,7 @@ impl Position {
                     pc.side = self.turn;
                 }
                 self.squares[at.index()] = Some(pc);
+                self.face_down.remove(at);
                 self.quiet += 1;
                 Effect::Flipped { at, piece: pc }
             }
@@ -614,6 +679,9 @@ impl Position {
                     None => {
                         self.squares[to.index()] = Some(attacker);
                         self.squares[from.index()] = None;
+                        let own = &mut self.by_side[attacker.side.index() & 1];
+                        own.remove(from);
+                        own.insert(to);
                         self.quiet += 1;
                         Effect::Moved { from, to }
                     }
@@ -625,6 +693,7 @@ impl Position {
                             && self.mines_left(defender.side) > 0;
                         if was_face_down && (defender.side == attacker.side || guarded_flag) {
                             self.squares[to.index()] = Some(defender);
+                            self.face_down.remove(to);
                             self.quiet += 1;
                             Effect::VoidAttack {
                                 from,
@@ -641,6 +710,12 @@ impl Position {
                             };
                             if defender.rank == Rank::Landmine && clash.defender_removed() {
                                 self.mines[defender.side.index()] -= 1;
+                            }
+                            self.face_down.remove(to);
+                            self.by_side[attacker.side.index() & 1].remove(from);
+                            self.by_side[defender.side.index() & 1].remove(to);
+                            if let Some(winner) = self.squares[to.index()] {
+                                self.by_side[winner.side.index() & 1].insert(to);
                             }
                             if clash.flag_captured {
                                 self.flag_captured = Some(defender.side);
@@ -673,6 +748,7 @@ impl Position {
                 sq.side = sq.side.opponent();
             }
             self.mines.swap(0, 1);
+            self.by_side.swap(0, 1);
         }
     }
 
@@ -793,7 +869,10 @@ mod tests {
             &[("S51", S, Corps), ("S21", S, Platoon), ("S54", N, Engineer)],
         );
         // Column 1 up to 31 (21 is own), row 5 to 52, 53 and the attack on 54; road 42 (camp) and 61.
-        assert_eq!(targets(&pos, "S51"), ["S31", "S41", "S42", "S52", "S53", "S54", "S61"]);
+        assert_eq!(
+            targets(&pos, "S51"),
+            ["S31", "S41", "S42", "S52", "S53", "S54", "S61"]
+        );
     }
 
     #[test]
@@ -815,7 +894,9 @@ mod tests {
         );
         let t = targets(&pos, "S51");
         // Row 5, up column 5, across into North's half, along North's row 1.
-        for p in ["S55", "S15", "S14", "S13", "N11", "N13", "N15", "N55", "N51", "S21"] {
+        for p in [
+            "S55", "S15", "S14", "S13", "N11", "N13", "N15", "N55", "N51", "S21",
+        ] {
             assert!(t.contains(&p.to_string()), "{p} missing from {t:?}");
         }
         // 12 lies behind the enemy on 13 and the own piece on 11.
@@ -832,7 +913,11 @@ mod tests {
     fn camps_are_entered_only_when_empty_and_never_attacked() {
         let pos = position(
             Rules::default(),
-            &[("S43", S, Commander), ("S42", N, Platoon), ("S33", N, Engineer)],
+            &[
+                ("S43", S, Commander),
+                ("S42", N, Platoon),
+                ("S33", N, Engineer),
+            ],
         );
         let t = targets(&pos, "S43");
         assert!(!t.contains(&"S42".to_string()));
@@ -843,7 +928,10 @@ mod tests {
 
     #[test]
     fn camp_diagonals_work_both_ways() {
-        let pos = position(Rules::default(), &[("S33", S, Platoon), ("S11", S, Company)]);
+        let pos = position(
+            Rules::default(),
+            &[("S33", S, Platoon), ("S11", S, Company)],
+        );
         assert_eq!(
             targets(&pos, "S33"),
             ["S22", "S23", "S24", "S32", "S34", "S42", "S43", "S44"]
@@ -864,14 +952,20 @@ mod tests {
             hq_exit: true,
             ..Rules::default()
         };
-        let pos = position(exit, &[("S51", S, Landmine), ("S62", S, Flag), ("S64", S, Corps)]);
+        let pos = position(
+            exit,
+            &[("S51", S, Landmine), ("S62", S, Flag), ("S64", S, Corps)],
+        );
         assert_eq!(targets(&pos, "S64"), ["S54", "S63", "S65"]);
         assert!(targets(&pos, "S62").is_empty());
     }
 
     #[test]
     fn a_piece_that_enters_a_headquarters_is_locked() {
-        let mut pos = position(Rules::default(), &[("N52", S, Division), ("S11", N, Platoon)]);
+        let mut pos = position(
+            Rules::default(),
+            &[("N52", S, Division), ("S11", N, Platoon)],
+        );
         pos.play(step("N52", "N62")).unwrap();
         pos.play(step("S11", "S21")).unwrap();
         assert!(targets(&pos, "N62").is_empty());
@@ -898,14 +992,22 @@ mod tests {
 
     #[test]
     fn battles_apply_the_table() {
-        let mut pos = position(Rules::default(), &[("S13", S, Division), ("N13", N, Brigade)]);
+        let mut pos = position(
+            Rules::default(),
+            &[("S13", S, Division), ("N13", N, Brigade)],
+        );
         let e = pos.play(step("S13", "N13")).unwrap();
-        assert!(matches!(e, Effect::Battle { clash, .. } if clash.outcome == Outcome::AttackerWins));
+        assert!(
+            matches!(e, Effect::Battle { clash, .. } if clash.outcome == Outcome::AttackerWins)
+        );
         assert_eq!(pos.at(pt("N13")).unwrap().rank, Division);
         assert_eq!(pos.at(pt("S13")), None);
         assert_eq!(pos.quiet_plies(), 0);
 
-        let mut pos = position(Rules::default(), &[("S13", S, Engineer), ("N13", N, Landmine)]);
+        let mut pos = position(
+            Rules::default(),
+            &[("S13", S, Engineer), ("N13", N, Landmine)],
+        );
         pos.play(step("S13", "N13")).unwrap();
         assert_eq!(pos.at(pt("N13")).unwrap().rank, Engineer);
 
@@ -947,7 +1049,10 @@ mod tests {
             flag_capture: FlagCapture::NotCommander,
             ..Rules::default()
         };
-        let mut pos = position(rules, &[("N52", S, Commander), ("N62", N, Flag), ("N11", N, Corps)]);
+        let mut pos = position(
+            rules,
+            &[("N52", S, Commander), ("N62", N, Flag), ("N11", N, Corps)],
+        );
         pos.play(step("N52", "N62")).unwrap();
         assert_eq!(pos.flag_captured(), None);
         assert_eq!(pos.at(pt("N62")).unwrap().rank, Flag);
@@ -964,7 +1069,10 @@ mod tests {
                 reason: WinReason::NoLegalMove
             })
         );
-        let pos = position(Rules::default(), &[("S51", S, Landmine), ("N51", N, Landmine)]);
+        let pos = position(
+            Rules::default(),
+            &[("S51", S, Landmine), ("N51", N, Landmine)],
+        );
         assert_eq!(
             pos.result(),
             Some(GameResult::Draw {
@@ -993,7 +1101,10 @@ mod tests {
         let before = pos.clone();
         assert_eq!(pos.play(step("N53", "N43")), Err(IllegalMove::NotYourPiece));
         assert_eq!(pos.play(step("S53", "S31")), Err(IllegalMove::Unreachable));
-        assert_eq!(pos.play(Move::Flip { at: pt("S53") }), Err(IllegalMove::NotFlippable));
+        assert_eq!(
+            pos.play(Move::Flip { at: pt("S53") }),
+            Err(IllegalMove::NotFlippable)
+        );
         assert_eq!(pos, before);
     }
 
@@ -1026,7 +1137,13 @@ mod tests {
         pos.play(Move::Flip { at: pt("N11") }).unwrap();
         // Enemy under the tile: a real battle.
         let e = pos.play(step("S53", "S52")).unwrap();
-        assert!(matches!(e, Effect::Battle { defender_was_face_down: true, .. }));
+        assert!(matches!(
+            e,
+            Effect::Battle {
+                defender_was_face_down: true,
+                ..
+            }
+        ));
         assert_eq!(pos.at(pt("S52")).unwrap().rank, Corps);
 
         let immune = Rules {
@@ -1042,10 +1159,16 @@ mod tests {
     #[test]
     fn flip_flag_is_guarded_while_its_mines_live() {
         let rules = Rules::for_mode(Mode::Flip);
-        let mut pos = position(rules, &[("N52", S, Corps), ("N62", N, Flag), ("N11", N, Landmine)]);
+        let mut pos = position(
+            rules,
+            &[("N52", S, Corps), ("N62", N, Flag), ("N11", N, Landmine)],
+        );
         pos.set_colours_fixed(true);
         assert!(!targets(&pos, "N52").contains(&"N62".to_string()));
-        let mut pos = position(rules, &[("N52", S, Corps), ("N62", N, Flag), ("N11", N, Platoon)]);
+        let mut pos = position(
+            rules,
+            &[("N52", S, Corps), ("N62", N, Flag), ("N11", N, Platoon)],
+        );
         pos.set_colours_fixed(true);
         assert!(targets(&pos, "N52").contains(&"N62".to_string()));
         pos.play(step("N52", "N62")).unwrap();
@@ -1060,12 +1183,20 @@ mod tests {
         };
         let mut pos = position(
             rules,
-            &[("S62", S, Platoon), ("S61", N, Corps), ("S63", N, Landmine), ("S52", N, Engineer)],
+            &[
+                ("S62", S, Platoon),
+                ("S61", N, Corps),
+                ("S63", N, Landmine),
+                ("S52", N, Engineer),
+            ],
         );
         pos.set_colours_fixed(true);
         let t = targets(&pos, "S62");
         assert!(!t.contains(&"S61".to_string()), "suicide attack allowed");
-        assert!(!t.contains(&"S63".to_string()), "only engineers attack mines");
+        assert!(
+            !t.contains(&"S63".to_string()),
+            "only engineers attack mines"
+        );
         assert!(t.contains(&"S52".to_string()));
     }
 

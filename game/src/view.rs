@@ -369,18 +369,17 @@ impl PlayerView {
     /// Applies one public event. An event that does not fit is refused and
     /// the view is left as it was.
     pub fn apply(&mut self, event: &Event) -> Result<(), ViewError> {
+        // Keep the history out of the snapshot so a rollback costs O(board), not O(game).
+        let mut events = std::mem::take(&mut self.events);
         let saved = self.clone();
         let r = self.apply_inner(event);
-        match r {
-            Ok(()) => {
-                self.events.push(*event);
-                Ok(())
-            }
-            Err(e) => {
-                *self = saved;
-                Err(e)
-            }
+        if r.is_err() {
+            *self = saved;
+        } else {
+            events.push(*event);
         }
+        self.events = events;
+        r
     }
 
     fn apply_inner(&mut self, event: &Event) -> Result<(), ViewError> {
@@ -645,12 +644,21 @@ mod tests {
             Some(Seen::Piece { id, .. }) => v.piece(id).unwrap().possible,
             _ => panic!(),
         };
-        assert_eq!(at("N11") & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()), 0);
+        assert_eq!(
+            at("N11") & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()),
+            0
+        );
         assert_ne!(at("N62") & Rank::Flag.bit(), 0);
         assert_ne!(at("N51") & Rank::Landmine.bit(), 0);
         assert_eq!(at("N51") & Rank::Flag.bit(), 0);
         // Own pieces are known exactly.
-        assert!(matches!(v.at(pt("S11")), Some(Seen::Piece { rank: Some(Rank::Division), .. })));
+        assert!(matches!(
+            v.at(pt("S11")),
+            Some(Seen::Piece {
+                rank: Some(Rank::Division),
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -680,7 +688,10 @@ mod tests {
             to: pt("N21"),
         };
         let before = v2.events().len();
-        assert!(v2.apply(&bad).is_err(), "a move of the wrong side's piece is refused");
+        assert!(
+            v2.apply(&bad).is_err(),
+            "a move of the wrong side's piece is refused"
+        );
         assert_eq!(v2.events().len(), before);
     }
 
@@ -709,7 +720,10 @@ mod tests {
                 assert_eq!(k.possible, Rank::Engineer.bit());
             }
         }
-        assert!(corners > 0, "random games should show some engineer corner turns");
+        assert!(
+            corners > 0,
+            "random games should show some engineer corner turns"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ fn new_game(mode: Mode, rng: &mut Pcg64Mcg) -> Game {
 
 fn check_views(game: &Game, views: &[PlayerView; 2]) {
     let pos = game.position();
+    assert!(pos.is_consistent());
     for view in views {
         // The view's moves are exactly the referee's for the side to move.
         if view.turn() == view.me() && game.result().is_none() {
