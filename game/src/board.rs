@@ -159,6 +159,8 @@ pub struct Board {
     setup_points: Vec<Vec<Point>>,
     camps: PointSet,
     headquarters: PointSet,
+    /// Four-player centre points by keypad number (index 1…9).
+    centre: [Option<Point>; 10],
     road_masks: Vec<PointSet>,
     rail_masks: Vec<PointSet>,
 }
@@ -176,6 +178,13 @@ impl Board {
     pub fn classic() -> &'static Board {
         static CLASSIC: OnceLock<Board> = OnceLock::new();
         CLASSIC.get_or_init(build_classic)
+    }
+
+    /// The four-player board of BOARD4.md (129 points). Not yet playable:
+    /// it shows that the graph type holds it.
+    pub fn four_player() -> &'static Board {
+        static FOUR: OnceLock<Board> = OnceLock::new();
+        FOUR.get_or_init(build_four_player)
     }
 
     /// A short name of this board.
@@ -328,32 +337,44 @@ impl Board {
         })
     }
 
-    /// The point's name: side letter, row, column (`S53`).
+    /// The point's name: side letter, row, column (`S53`), or `C` and the
+    /// keypad number for a four-player centre point (`C5`).
     pub fn name_of(&self, p: Point) -> PointName {
         let i = self.info(p);
         PointName {
-            side: i.half.unwrap_or(Side::South),
+            half: i.half,
             row: i.row,
             col: i.col,
         }
     }
 
-    /// Parses a point name such as `S53` or `n13`.
+    /// Parses a point name such as `S53`, `n13`, `E:35` or `C5`.
     pub fn parse_point(&self, s: &str) -> Result<Point, PointNameError> {
         let err = || PointNameError {
             name: s.to_string(),
         };
-        let mut chars = s.trim().chars();
-        let side = chars.next().and_then(Side::from_letter).ok_or_else(err)?;
+        let mut chars = s.trim().chars().filter(|&c| c != ':');
+        let letter = chars.next().ok_or_else(err)?;
         let digits: Vec<u32> = chars
             .map(|c| c.to_digit(10))
             .collect::<Option<_>>()
             .ok_or_else(err)?;
-        if digits.len() != 2 {
-            return Err(err());
+        if letter.eq_ignore_ascii_case(&'C') {
+            return match digits[..] {
+                [k] => self
+                    .centre
+                    .get(k as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(err),
+                _ => Err(err()),
+            };
         }
-        self.point(side, digits[0] as u8, digits[1] as u8)
-            .ok_or_else(err)
+        let side = Side::from_letter(letter).ok_or_else(err)?;
+        match digits[..] {
+            [row, col] => self.point(side, row as u8, col as u8).ok_or_else(err),
+            _ => Err(err()),
+        }
     }
 
     /// The point facing `p` across the board (left-right mirrored within its half).
@@ -368,17 +389,20 @@ impl Board {
 /// A printable point name.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PointName {
-    /// The half.
-    pub side: Side,
-    /// Row within the half.
+    /// The half (`None` for a four-player centre point).
+    pub half: Option<Side>,
+    /// Row within the half (0 for a centre point).
     pub row: u8,
-    /// Column within the half.
+    /// Column within the half (the keypad number 1…9 for a centre point).
     pub col: u8,
 }
 
 impl fmt::Display for PointName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}{}", self.side.letter(), self.row, self.col)
+        match self.half {
+            Some(side) => write!(f, "{}{}{}", side.letter(), self.row, self.col),
+            None => write!(f, "C{}", self.col),
+        }
     }
 }
 
@@ -484,6 +508,47 @@ impl Builder {
         self.halves.push(grid);
     }
 
+    /// Adds a four-player centre point (keypad number `k`).
+    fn add_centre(&mut self, k: u8, x: f32, y: f32) {
+        self.points.push(PointInfo {
+            kind: PointKind::Station,
+            half: None,
+            row: 0,
+            col: k,
+            x,
+            y,
+            rail: true,
+        });
+    }
+
+    /// A railway line written as point names (`"S:13 C:8 C:5"`).
+    fn line(&mut self, names: &str) {
+        let line = names
+            .split_whitespace()
+            .map(|n| {
+                let n = n.replace(':', "");
+                let mut c = n.chars();
+                let letter = c.next().expect("name");
+                let digits: Vec<u8> = c.map(|d| d.to_digit(10).expect("digit") as u8).collect();
+                if letter == 'C' {
+                    let i = self
+                        .points
+                        .iter()
+                        .position(|p| p.half.is_none() && p.col == digits[0])
+                        .expect("centre point");
+                    Point(i as u8)
+                } else {
+                    self.at(
+                        Side::from_letter(letter).expect("side"),
+                        digits[0],
+                        digits[1],
+                    )
+                }
+            })
+            .collect();
+        self.lines.push(line);
+    }
+
     fn at(&self, side: Side, row: u8, col: u8) -> Point {
         let slot = self
             .sides
@@ -560,7 +625,14 @@ impl Builder {
         };
         let road_masks = road.iter().map(|v| to_mask(v)).collect();
         let rail_masks = rail.iter().map(|v| to_mask(v)).collect();
+        let mut centre = [None; 10];
+        for (i, info) in self.points.iter().enumerate() {
+            if info.half.is_none() {
+                centre[info.col as usize] = Some(Point(i as u8));
+            }
+        }
         Board {
+            centre,
             road_masks,
             rail_masks,
             camps,
@@ -578,6 +650,45 @@ impl Builder {
             setup_points,
         }
     }
+}
+
+/// The four-player board of BOARD4.md: four standard halves round a 3 x 3
+/// centre of railway points, with curved corner railways.
+fn build_four_player() -> Board {
+    let mut b = Builder {
+        name: "four-player",
+        points: Vec::new(),
+        sides: Vec::new(),
+        halves: Vec::new(),
+        road_edges: Vec::new(),
+        lines: Vec::new(),
+    };
+    // BOARD4.md §1.3 places the board on a 17 x 17 grid with y growing south;
+    // drawing coordinates here grow north, so y is flipped.
+    let up = |x: u8, y: u8| (x as f32, 16.0 - y as f32);
+    b.add_half(Side::South, |r, c| up(5 + c, 10 + r));
+    b.add_half(Side::East, |r, c| up(10 + r, 11 - c));
+    b.add_half(Side::North, |r, c| up(11 - c, 6 - r));
+    b.add_half(Side::West, |r, c| up(6 - r, 5 + c));
+    for k in 1..=9u8 {
+        let (x, y) = up(6 + 2 * ((k - 1) % 3), 6 + 2 * ((k - 1) / 3));
+        b.add_centre(k, x, y);
+    }
+    for line in [
+        "S:13 C:8 C:5 C:2 N:13",
+        "W:13 C:4 C:5 C:6 E:13",
+        "S:51 S:41 S:31 S:21 S:11 C:7 C:4 C:1 N:15 N:25 N:35 N:45 N:55",
+        "S:55 S:45 S:35 S:25 S:15 C:9 C:6 C:3 N:11 N:21 N:31 N:41 N:51",
+        "W:51 W:41 W:31 W:21 W:11 C:1 C:2 C:3 E:15 E:25 E:35 E:45 E:55",
+        "W:55 W:45 W:35 W:25 W:15 C:7 C:8 C:9 E:11 E:21 E:31 E:41 E:51",
+        "S:55 S:45 S:35 S:25 S:15 E:11 E:21 E:31 E:41 E:51",
+        "E:55 E:45 E:35 E:25 E:15 N:11 N:21 N:31 N:41 N:51",
+        "N:55 N:45 N:35 N:25 N:15 W:11 W:21 W:31 W:41 W:51",
+        "W:55 W:45 W:35 W:25 W:15 S:11 S:21 S:31 S:41 S:51",
+    ] {
+        b.line(line);
+    }
+    b.finish()
 }
 
 fn build_classic() -> Board {
@@ -722,6 +833,63 @@ mod tests {
         assert_eq!(b.info(p("S11")).x, b.info(p("N15")).x);
         assert_eq!(b.info(p("S13")).x, b.info(p("N13")).x);
         assert!(b.info(p("N11")).y > b.info(p("S11")).y);
+    }
+
+    #[test]
+    fn four_player_board_matches_board4_counts() {
+        let b = Board::four_player();
+        assert_eq!(b.len(), 129);
+        let rail_points = b.points().filter(|&q| b.info(q).rail).count();
+        assert_eq!(rail_points, 73);
+        let rail_edges: usize = b
+            .points()
+            .map(|q| b.rail_neighbours(q).len())
+            .sum::<usize>()
+            / 2;
+        assert_eq!(rail_edges, 92);
+        assert_eq!(b.road_edges().len(), 196);
+        assert_eq!(b.rail_lines().len(), 18);
+        let camps = b.points().filter(|&q| b.kind(q) == PointKind::Camp).count();
+        let hqs = b
+            .points()
+            .filter(|&q| b.kind(q) == PointKind::Headquarters)
+            .count();
+        assert_eq!((camps, hqs), (20, 8));
+        // Degrees "all / railway" of BOARD4.md §4, the same for every half.
+        let degrees: [[(usize, usize); 5]; 6] = [
+            [(5, 4), (3, 2), (6, 3), (3, 2), (5, 4)],
+            [(3, 2), (8, 0), (4, 0), (8, 0), (3, 2)],
+            [(5, 2), (4, 0), (8, 0), (4, 0), (5, 2)],
+            [(3, 2), (8, 0), (4, 0), (8, 0), (3, 2)],
+            [(4, 2), (4, 2), (6, 2), (4, 2), (4, 2)],
+            [(2, 0), (3, 0), (3, 0), (3, 0), (2, 0)],
+        ];
+        for side in [Side::South, Side::East, Side::North, Side::West] {
+            for row in 1..=6u8 {
+                for col in 1..=5u8 {
+                    let q = b.point(side, row, col).unwrap();
+                    let rail = b.rail_neighbours(q).len();
+                    let all = rail + b.road_neighbours(q).len();
+                    assert_eq!(
+                        (all, rail),
+                        degrees[row as usize - 1][col as usize - 1],
+                        "{side} {row}{col}"
+                    );
+                }
+            }
+        }
+        for k in 1..=9 {
+            let c = b.parse_point(&format!("C{k}")).unwrap();
+            assert_eq!(b.rail_neighbours(c).len(), 4);
+            assert_eq!(b.name_of(c).to_string(), format!("C{k}"));
+        }
+        // BOARD4.md §3 examples: straight along a curve line; a turn at C7 is not.
+        let p = |n: &str| b.parse_point(n).unwrap();
+        assert!(b.straight_rail_path(p("S:35"), p("E:31"), |_| true));
+        assert!(b.straight_rail_path(p("S:55"), p("N:51"), |_| true));
+        assert!(b.straight_rail_path(p("S:13"), p("N:13"), |_| true));
+        assert!(!b.straight_rail_path(p("S:11"), p("C:8"), |_| true));
+        assert!(!b.straight_rail_path(p("S:12"), p("C:8"), |_| true));
     }
 
     #[test]

@@ -910,6 +910,41 @@ mod tests {
     }
 
     #[test]
+    fn the_generator_runs_unchanged_on_the_four_player_board() {
+        let b = Board::four_player();
+        let q = |n: &str| b.parse_point(n).unwrap();
+        let mut pos = Position::empty(b, Rules::default(), S);
+        let piece = |rank| {
+            Some(Piece {
+                side: S,
+                rank,
+                face_up: true,
+                id: PieceId(0),
+            })
+        };
+        pos.set(q("S:51"), piece(Engineer));
+        // An engineer on an empty board reaches every other railway point, plus its road step.
+        let rail_points = b.points().filter(|&p| b.info(p).rail).count();
+        assert_eq!(pos.moves_from(q("S:51")).len(), rail_points - 1 + 2);
+        // A straight mover follows the curve line from S:35 to E:31 (BOARD4.md §3).
+        pos.set(q("S:51"), None);
+        pos.set(q("S:35"), piece(Corps));
+        let moves = pos.moves_from(q("S:35"));
+        assert!(moves.contains(&Move::Step {
+            from: q("S:35"),
+            to: q("E:31")
+        }));
+        assert!(moves.contains(&Move::Step {
+            from: q("S:35"),
+            to: q("N:51")
+        }));
+        assert!(!moves.contains(&Move::Step {
+            from: q("S:35"),
+            to: q("C:8")
+        }));
+    }
+
+    #[test]
     fn camps_are_entered_only_when_empty_and_never_attacked() {
         let pos = position(
             Rules::default(),
