@@ -570,7 +570,10 @@ mod tests {
     #[test]
     fn only_the_side_to_move_moves() {
         let mut g = dark_game();
-        assert_eq!(g.apply(N, mv("N51", "N41")), Err(ActionError::NotYourTurn(N)));
+        assert_eq!(
+            g.apply(N, mv("N51", "N41")),
+            Err(ActionError::NotYourTurn(N))
+        );
         assert_eq!(g.apply(S, Action::Timeout).unwrap().len(), 1);
         assert_eq!(g.turn(), N);
     }
@@ -578,7 +581,10 @@ mod tests {
     #[test]
     fn resigning_is_refused_in_the_first_20_plies() {
         let mut g = dark_game();
-        assert_eq!(g.apply(S, Action::Resign), Err(ActionError::ResignTooEarly(20)));
+        assert_eq!(
+            g.apply(S, Action::Resign),
+            Err(ActionError::ResignTooEarly(20))
+        );
         for _ in 0..20 {
             let side = g.turn();
             let m = g.position().legal_moves()[0];
@@ -607,8 +613,14 @@ mod tests {
         for i in 1..=3u8 {
             g.apply(S, Action::Timeout).unwrap();
             assert_eq!(g.timeouts(S), i);
-            g.apply(N, mv(["N51", "N41", "N51"][i as usize - 1], ["N41", "N51", "N41"][i as usize - 1]))
-                .ok();
+            g.apply(
+                N,
+                mv(
+                    ["N51", "N41", "N51"][i as usize - 1],
+                    ["N41", "N51", "N41"][i as usize - 1],
+                ),
+            )
+            .ok();
             if g.turn() == N {
                 g.apply(N, Action::Timeout).unwrap();
             }
@@ -629,10 +641,19 @@ mod tests {
     #[test]
     fn draw_offers() {
         let mut g = dark_game();
-        assert_eq!(g.apply(S, Action::AcceptDraw), Err(ActionError::NoDrawOffer));
+        assert_eq!(
+            g.apply(S, Action::AcceptDraw),
+            Err(ActionError::NoDrawOffer)
+        );
         g.apply(S, Action::OfferDraw).unwrap();
-        assert_eq!(g.apply(S, Action::OfferDraw), Err(ActionError::DrawAlreadyOffered));
-        assert_eq!(g.apply(S, Action::AcceptDraw), Err(ActionError::NoDrawOffer));
+        assert_eq!(
+            g.apply(S, Action::OfferDraw),
+            Err(ActionError::DrawAlreadyOffered)
+        );
+        assert_eq!(
+            g.apply(S, Action::AcceptDraw),
+            Err(ActionError::NoDrawOffer)
+        );
         g.apply(N, Action::DeclineDraw).unwrap();
         assert_eq!(g.draw_offer(), None);
         g.apply(N, Action::OfferDraw).unwrap();
@@ -660,15 +681,25 @@ mod tests {
         // North saw its division lose to the attacker: a corps or the commander.
         let view_n = g.view(N);
         let attacker_id = match view_n.at(pt("N11")) {
-            Some(Seen::Piece { id, side: S, rank: None }) => id,
+            Some(Seen::Piece {
+                id,
+                side: S,
+                rank: None,
+            }) => id,
             other => panic!("{other:?}"),
         };
         let poss = view_n.piece(attacker_id).unwrap().possible;
         assert_eq!(poss, Rank::Commander.bit() | Rank::Corps.bit());
         // South saw its commander win: the defender was anything it beats, never a bomb or mine.
         let view_s = g.view(S);
-        let lost = view_s.pieces().find(|k| k.side == N && k.at.is_none()).unwrap();
-        assert_eq!(lost.possible & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Commander.bit()), 0);
+        let lost = view_s
+            .pieces()
+            .find(|k| k.side == N && k.at.is_none())
+            .unwrap();
+        assert_eq!(
+            lost.possible & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Commander.bit()),
+            0
+        );
     }
 
     #[test]
@@ -682,8 +713,13 @@ mod tests {
         // North's commander takes South's division on 11 along the long railway.
         g.apply(N, mv("N15", "S11")).unwrap();
         let ev = g.apply(S, mv("S21", "S11")).unwrap();
-        assert!(matches!(ev[0], Event::Battle { announcement, .. } if announcement.defender_commander_died));
-        assert!(ev.contains(&Event::FlagRevealed { side: N, at: pt("N62") }));
+        assert!(
+            matches!(ev[0], Event::Battle { announcement, .. } if announcement.defender_commander_died)
+        );
+        assert!(ev.contains(&Event::FlagRevealed {
+            side: N,
+            at: pt("N62")
+        }));
         let view_s = g.view(S);
         assert_eq!(
             view_s.at(pt("N62")),
@@ -694,7 +730,10 @@ mod tests {
             })
         );
         // The dead commander is known to South too.
-        let dead = view_s.pieces().find(|k| k.side == N && k.at.is_none()).unwrap();
+        let dead = view_s
+            .pieces()
+            .find(|k| k.side == N && k.at.is_none())
+            .unwrap();
         assert_eq!(dead.known(), Some(Rank::Commander));
     }
 

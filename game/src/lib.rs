@@ -7,8 +7,11 @@
 mod board;
 mod game;
 mod layout;
+pub mod notation;
+mod perft;
 mod piece;
 mod position;
+mod position_file;
 mod rules;
 mod view;
 
@@ -20,10 +23,12 @@ pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,
     NamedLayout, classic_layouts, parse_layouts_file,
 };
+pub use perft::{perft, perft_divide};
 pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, ranks_in};
 pub use position::{
     DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, Position, WinReason,
 };
+pub use position_file::{PositionFileError, position_from_json, position_to_json};
 pub use rules::Announcement;
 pub use rules::{Clash, FlagCapture, MineRule, Mode, Outcome, Rules};
 pub use view::{Hidden, PieceKnowledge, PlayerView, Seen, ViewError};

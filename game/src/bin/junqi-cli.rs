@@ -1,0 +1,578 @@
+//! `junqi-cli`: check layouts, list moves, count perft, play random games and
+//! benchmark the engine from the command line.
+
+use junqi_game::notation::{format_move, record_movetext};
+use junqi_game::{
+    Action, Game, GameResult, Layout, Mode, Move, MoveList, Position, Rules, Side, perft,
+    perft_divide, position_from_json,
+};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Prints a line to standard output; a closed pipe (`junqi-cli moves … | head`)
+/// is not an error worth a panic, so write errors are ignored.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+const USAGE: &str = "\
+usage: junqi-cli COMMAND ...
+
+commands:
+  validate LAYOUT_FILE [--flying-bombs]
+        check a layout (six-line text, or JSON: {\"rows\": ...} or a layouts
+        file {\"layouts\": [...]}); prints every broken rule; exit 1 if invalid
+  moves POSITION_JSON
+        the legal moves of the side to move, one per line
+  perft POSITION_JSON DEPTH [--divide]
+        the number of leaf positions DEPTH plies deep
+  selfplay --games N --seed S [--mode dark|open|flip] [--records]
+        N games of uniformly random legal moves; prints a results summary
+        (and each game's movetext with --records)
+  bench [--json] [--seconds S] [--games N]
+        random games per second and move generation time, on one core
+        (--games N: play exactly N fast random games and stop, for profilers)
+
+exit status: 0 success, 1 invalid layout, 2 bad input or usage";
+
+/// A failure with its exit status.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        message: format!("{}\n\n{USAGE}", message.into()),
+    }
+}
+
+fn input(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 2,
+        message: message.into(),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "junqi-cli: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<u8, Failure> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(usage("no command given"));
+    };
+    match command.as_str() {
+        "validate" => validate(rest),
+        "moves" => moves(rest),
+        "perft" => perft_command(rest),
+        "selfplay" => selfplay(rest),
+        "bench" => bench(rest),
+        "help" | "--help" | "-h" => {
+            say!("{USAGE}");
+            Ok(0)
+        }
+        other => Err(usage(format!("unknown command {other:?}"))),
+    }
+}
+
+/// Splits arguments into positional ones and `--flag [value]` options.
+struct Args {
+    positional: Vec<String>,
+    options: BTreeMap<String, Option<String>>,
+}
+
+fn parse_args(
+    args: &[String],
+    flags: &[&str],
+    valued: &[&str],
+    positional: usize,
+) -> Result<Args, Failure> {
+    let mut out = Args {
+        positional: Vec::new(),
+        options: BTreeMap::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if let Some(name) = a.strip_prefix("--") {
+            if flags.contains(&name) {
+                out.options.insert(name.to_string(), None);
+            } else if valued.contains(&name) {
+                let v = it
+                    .next()
+                    .ok_or_else(|| usage(format!("--{name} needs a value")))?;
+                out.options.insert(name.to_string(), Some(v.clone()));
+            } else {
+                return Err(usage(format!("unknown option {a:?}")));
+            }
+        } else {
+            out.positional.push(a.clone());
+        }
+    }
+    if out.positional.len() != positional {
+        return Err(usage(format!(
+            "expected {positional} argument(s), found {}",
+            out.positional.len()
+        )));
+    }
+    Ok(out)
+}
+
+impl Args {
+    fn flag(&self, name: &str) -> bool {
+        self.options.contains_key(name)
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, Failure> {
+        match self.options.get(name) {
+            Some(Some(v)) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| usage(format!("--{name}: {v:?} is not a valid number"))),
+            _ => Ok(None),
+        }
+    }
+}
+
+fn read(path: &str) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|e| input(format!("cannot read {path}: {e}")))
+}
+
+fn validate(args: &[String]) -> Result<u8, Failure> {
+    let a = parse_args(args, &["flying-bombs"], &[], 1)?;
+    let path = &a.positional[0];
+    let text = read(path)?;
+    let rules = Rules {
+        flying_bombs: a.flag("flying-bombs"),
+        ..Rules::default()
+    };
+    let layouts = read_layouts(&text).map_err(|e| input(format!("{path}: {e}")))?;
+    let (mut bad, mut unreadable) = (0, 0);
+    for (name, layout) in &layouts {
+        let label = if name.is_empty() {
+            path.clone()
+        } else {
+            format!("{path}: layout {name}")
+        };
+        let layout = match layout {
+            Ok(l) => l,
+            Err(e) if layouts.len() == 1 => return Err(input(format!("{label}: {e}"))),
+            Err(e) => {
+                unreadable += 1;
+                say!("{label}: unreadable: {e}");
+                continue;
+            }
+        };
+        match layout.validate(&rules) {
+            Ok(_) => say!("{label}: valid"),
+            Err(errors) => {
+                bad += 1;
+                say!("{label}: invalid, {} problem(s):", errors.0.len());
+                for p in &errors.0 {
+                    say!("  {p}");
+                }
+            }
+        }
+    }
+    if layouts.len() > 1 {
+        say!(
+            "{} layout(s), {bad} invalid, {unreadable} unreadable",
+            layouts.len()
+        );
+    }
+    Ok(if unreadable > 0 {
+        2
+    } else if bad > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+/// A layout read from a file, or why it could not be read.
+type ReadLayout = (String, Result<Layout, String>);
+
+/// Reads a text layout, a JSON layout (`{"rows": …}`) or a JSON layouts file.
+fn read_layouts(text: &str) -> Result<Vec<ReadLayout>, String> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') {
+        let layout: Result<Layout, String> = text.parse().map_err(|e| format!("{e}"));
+        return Ok(vec![(String::new(), layout)]);
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    if let Some(list) = value.get("layouts") {
+        let list = list
+            .as_array()
+            .ok_or("\"layouts\" must be an array of layouts")?;
+        Ok(list
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let name = v
+                    .get("id")
+                    .or_else(|| v.get("name"))
+                    .and_then(|n| n.as_str())
+                    .map_or_else(|| format!("#{}", i + 1), str::to_string);
+                let layout =
+                    serde_json::from_value::<Layout>(strip_names(v)).map_err(|e| e.to_string());
+                (name, layout)
+            })
+            .collect())
+    } else {
+        let layout = serde_json::from_value::<Layout>(strip_names(&value))
+            .map_err(|e| format!("not a layout (expected {{\"rows\": [6 rows of 5]}}): {e}"));
+        Ok(vec![(String::new(), layout)])
+    }
+}
+
+/// A layout object without its `id`/`name` fields.
+fn strip_names(v: &serde_json::Value) -> serde_json::Value {
+    let mut v = v.clone();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("id");
+        o.remove("name");
+    }
+    v
+}
+
+fn load_position(path: &str) -> Result<Position, Failure> {
+    let text = read(path)?;
+    position_from_json(&text).map_err(|e| input(format!("{path}: {e}")))
+}
+
+fn moves(args: &[String]) -> Result<u8, Failure> {
+    let a = parse_args(args, &[], &[], 1)?;
+    let pos = load_position(&a.positional[0])?;
+    for &m in &pos.legal_moves() {
+        say!("{}", format_move(&pos, m));
+    }
+    Ok(0)
+}
+
+fn perft_command(args: &[String]) -> Result<u8, Failure> {
+    let a = parse_args(args, &["divide"], &[], 2)?;
+    let pos = load_position(&a.positional[0])?;
+    let depth: u32 = a.positional[1]
+        .parse()
+        .ok()
+        .filter(|&d| d <= 64)
+        .ok_or_else(|| usage(format!("DEPTH {:?} is not a number 0…64", a.positional[1])))?;
+    if a.flag("divide") {
+        let mut total = 0;
+        for (m, n) in perft_divide(&pos, depth) {
+            say!("{} {n}", format_move(&pos, m));
+            total += n;
+        }
+        say!("total {total}");
+    } else {
+        say!("{}", perft(&pos, depth));
+    }
+    Ok(0)
+}
+
+fn parse_mode(a: &Args) -> Result<Mode, Failure> {
+    match a.options.get("mode") {
+        None => Ok(Mode::Dark),
+        Some(Some(m)) => match m.as_str() {
+            "dark" => Ok(Mode::Dark),
+            "open" => Ok(Mode::Open),
+            "flip" => Ok(Mode::Flip),
+            other => Err(usage(format!(
+                "--mode {other:?}: expected dark, open or flip"
+            ))),
+        },
+        Some(None) => Err(usage("--mode needs a value")),
+    }
+}
+
+/// A new game with random layouts (or a random shuffle in flip games).
+fn new_game(rules: Rules, rng: &mut Pcg64Mcg) -> Game {
+    if rules.mode == Mode::Flip {
+        Game::new_flip_shuffled(rules, Side::South, rng)
+    } else {
+        let south = Layout::random(&rules, rng);
+        let north = Layout::random(&rules, rng);
+        Game::new(rules, south, north, Side::South).expect("random layouts are legal")
+    }
+}
+
+fn selfplay(args: &[String]) -> Result<u8, Failure> {
+    let a = parse_args(args, &["records"], &["games", "seed", "mode"], 0)?;
+    let games: u64 = a
+        .number("games")?
+        .ok_or_else(|| usage("--games N is required"))?;
+    let seed: u64 = a
+        .number("seed")?
+        .ok_or_else(|| usage("--seed S is required"))?;
+    let mode = parse_mode(&a)?;
+    let rules = Rules::for_mode(mode);
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut south, mut north, mut draws, mut plies) = (0u64, 0u64, 0u64, 0u64);
+    for _ in 0..games {
+        let mut game = new_game(rules, &mut rng);
+        while game.result().is_none() {
+            let side = game.turn();
+            let moves = game.position().legal_moves();
+            let m = *moves
+                .choose(&mut rng)
+                .expect("a game in progress has moves");
+            game.apply(side, Action::Move(m))
+                .expect("generated moves are legal");
+        }
+        plies += game.position().ply() as u64;
+        let result = game.result().expect("finished");
+        match result {
+            GameResult::Win { winner, reason } => {
+                if winner == Side::South {
+                    south += 1;
+                } else {
+                    north += 1;
+                }
+                *tally.entry(format!("{reason:?}")).or_default() += 1;
+            }
+            GameResult::Draw { reason } => {
+                draws += 1;
+                *tally.entry(format!("draw {reason:?}")).or_default() += 1;
+            }
+        }
+        if a.flag("records") {
+            let text = record_movetext(game.record()).expect("the record replays");
+            say!("{text} {{{result}}}");
+        }
+    }
+    let mode_name = format!("{mode:?}").to_lowercase();
+    say!("games: {games} ({mode_name}, seed {seed})");
+    say!("south wins: {south}");
+    say!("north wins: {north}");
+    say!("draws: {draws}");
+    for (reason, n) in &tally {
+        say!("  {reason}: {n}");
+    }
+    if games > 0 {
+        say!("average plies: {:.1}", plies as f64 / games as f64);
+    }
+    Ok(0)
+}
+
+/// Plays one complete random game on the `Position` level (no events, no
+/// record); returns the number of plies. The game ends as [`Game`] ends it
+/// by the board: flag taken, no legal move, quiet-move draw, and (flip)
+/// no movable piece.
+fn fast_random_game(rules: &Rules, rng: &mut Pcg64Mcg, moves: &mut MoveList) -> u32 {
+    let mut pos = if rules.mode == Mode::Flip {
+        let mut arrangement: [u8; 50] = std::array::from_fn(|i| i as u8);
+        rand::seq::SliceRandom::shuffle(&mut arrangement[..], rng);
+        Position::new_flip(*rules, &arrangement, Side::South).expect("a permutation")
+    } else {
+        let south = Layout::random(rules, rng).validate(rules).expect("legal");
+        let north = Layout::random(rules, rng).validate(rules).expect("legal");
+        Position::new(*rules, &south, &north, Side::South)
+    };
+    let mut plies = 0;
+    loop {
+        if pos.flag_captured().is_some() || pos.quiet_plies() >= rules.quiet_draw_plies {
+            return plies;
+        }
+        if rules.mode == Mode::Flip && pos.colours_fixed() && pos.result().is_some() {
+            return plies;
+        }
+        pos.legal_moves_into(moves);
+        if moves.is_empty() {
+            return plies;
+        }
+        let m = moves[rng.random_range(0..moves.len())];
+        pos.play_unchecked(m);
+        plies += 1;
+    }
+}
+
+fn bench(args: &[String]) -> Result<u8, Failure> {
+    let a = parse_args(args, &["json"], &["seconds", "games"], 0)?;
+    let seconds: f64 = a.number("seconds")?.unwrap_or(2.0);
+    if !(seconds > 0.0 && seconds < 3600.0) {
+        return Err(usage("--seconds must be between 0 and 3600"));
+    }
+    let budget = Duration::from_secs_f64(seconds);
+    let rules = Rules::default();
+    let mut rng = Pcg64Mcg::seed_from_u64(2024);
+    if let Some(n) = a.number::<u64>("games")? {
+        // Fixed work for profilers (callgrind): N fast games, nothing else.
+        let mut moves = MoveList::new();
+        let plies: u64 = (0..n)
+            .map(|_| fast_random_game(&rules, &mut rng, &mut moves) as u64)
+            .sum();
+        say!("{n} games, {plies} plies");
+        return Ok(0);
+    }
+
+    // 1. Complete random games on the Position level.
+    let (mut games, mut plies) = (0u64, 0u64);
+    let mut moves = MoveList::new();
+    let clock = Clock::start();
+    while clock.wall() < budget {
+        for _ in 0..64 {
+            plies += fast_random_game(&rules, &mut rng, &mut moves) as u64;
+            games += 1;
+        }
+    }
+    let fast = clock.stop();
+
+    // 2. Complete random games through `Game` (events, record, result checks).
+    let mut game_games = 0u64;
+    let clock = Clock::start();
+    while clock.wall() < budget / 2 {
+        let mut game = new_game(rules, &mut rng);
+        while game.result().is_none() {
+            let moves = game.position().legal_moves();
+            let m: Move = moves[rng.random_range(0..moves.len())];
+            game.apply(game.turn(), Action::Move(m)).expect("legal");
+        }
+        game_games += 1;
+    }
+    let game_api = clock.stop();
+
+    // 3. Move generation over positions sampled from random games (every
+    //    8th position, 4,000 in all: they stay in the caches).
+    let mut sample = Vec::new();
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    while sample.len() < 4_000 {
+        let south = Layout::random(&rules, &mut rng)
+            .validate(&rules)
+            .expect("legal");
+        let north = Layout::random(&rules, &mut rng)
+            .validate(&rules)
+            .expect("legal");
+        let mut pos = Position::new(rules, &south, &north, Side::South);
+        loop {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.result().is_some() {
+                break;
+            }
+            if pos.ply().is_multiple_of(8) {
+                sample.push(pos.clone());
+            }
+            pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    let (mut generated, mut total_moves) = (0u64, 0u64);
+    let clock = Clock::start();
+    while clock.wall() < budget / 2 {
+        for pos in &sample {
+            pos.legal_moves_into(&mut moves);
+            total_moves += std::hint::black_box(&moves).len() as u64;
+        }
+        generated += sample.len() as u64;
+    }
+    let movegen = clock.stop();
+
+    let per_sec = |n: u64, t: f64| (n as f64 / t).round();
+    let plies_per_game = plies as f64 / games as f64;
+    let ns = |t: f64| (t * 1e10 / generated as f64).round() / 10.0;
+    let moves_per_position = total_moves as f64 / generated as f64;
+    let clock_name = if fast.cpu.is_some() {
+        "thread_cpu"
+    } else {
+        "wall"
+    };
+    if a.flag("json") {
+        say!(
+            "{}",
+            serde_json::json!({
+                "random_games_per_sec": per_sec(games, fast.best()),
+                "random_games_per_sec_wall": per_sec(games, fast.wall),
+                "avg_plies_per_game": (plies_per_game * 10.0).round() / 10.0,
+                "game_api_games_per_sec": per_sec(game_games, game_api.best()),
+                "movegen_ns_per_position": ns(movegen.best()),
+                "movegen_ns_per_position_wall": ns(movegen.wall),
+                "avg_moves_per_position": (moves_per_position * 10.0).round() / 10.0,
+                "clock": clock_name,
+                "mode": "dark",
+                "threads": 1,
+            })
+        );
+    } else {
+        say!("times by {clock_name} clock (wall clock in brackets)");
+        say!(
+            "random games (Position level): {}/s ({}/s), {plies_per_game:.1} plies each",
+            per_sec(games, fast.best()),
+            per_sec(games, fast.wall)
+        );
+        say!(
+            "random games (Game with events): {}/s ({}/s)",
+            per_sec(game_games, game_api.best()),
+            per_sec(game_games, game_api.wall)
+        );
+        say!(
+            "move generation: {} ns/position ({} ns), {moves_per_position:.1} moves/position",
+            ns(movegen.best()),
+            ns(movegen.wall)
+        );
+    }
+    Ok(0)
+}
+
+/// Wall-clock and (on Linux) this thread's CPU time: on a shared machine the
+/// CPU time is what one core delivers; the wall clock also counts waiting.
+struct Clock {
+    wall: Instant,
+    cpu: Option<u64>,
+}
+
+/// What a [`Clock`] measured, in seconds.
+struct Elapsed {
+    wall: f64,
+    cpu: Option<f64>,
+}
+
+impl Elapsed {
+    /// CPU time where available, else wall time.
+    fn best(&self) -> f64 {
+        self.cpu.unwrap_or(self.wall)
+    }
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: thread_cpu_ns(),
+        }
+    }
+
+    fn wall(&self) -> Duration {
+        self.wall.elapsed()
+    }
+
+    fn stop(&self) -> Elapsed {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let cpu = match (self.cpu, thread_cpu_ns()) {
+            (Some(a), Some(b)) if b > a => Some((b - a) as f64 / 1e9),
+            _ => None,
+        };
+        Elapsed { wall, cpu }
+    }
+}
+
+/// Nanoseconds this thread has run on a CPU (Linux `schedstat`).
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}

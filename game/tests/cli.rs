@@ -1,0 +1,218 @@
+//! Runs the `junqi-cli` binary on good and broken files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name)
+}
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_junqi-cli"))
+        .args(args)
+        .output()
+        .expect("junqi-cli runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A failure with exit status `code`, a message, and no panic.
+fn assert_fails(o: &Output, code: i32, needles: &[&str]) {
+    let (out, err) = text(o);
+    assert_eq!(o.status.code(), Some(code), "stdout: {out}\nstderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for n in needles {
+        assert!(
+            out.contains(n) || err.contains(n),
+            "{n:?} missing\nstdout: {out}\nstderr: {err}"
+        );
+    }
+}
+
+fn path(name: &str) -> String {
+    data(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn validate_accepts_good_layouts() {
+    for f in ["data/good_layout.txt", "data/good_layout.json"] {
+        let o = cli(&["validate", &path(f)]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{f}: {out}{err}");
+        assert!(out.contains("valid"));
+    }
+    let classic = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../assets/layouts/classic_layouts.json")
+        .to_string_lossy()
+        .into_owned();
+    let o = cli(&["validate", &classic]);
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    assert!(
+        out.contains("72 layout(s), 0 invalid, 0 unreadable"),
+        "{out}"
+    );
+}
+
+#[test]
+fn validate_reports_every_broken_rule() {
+    let o = cli(&["validate", &path("data/broken_layout.txt")]);
+    assert_fails(
+        &o,
+        1,
+        &[
+            "invalid, 7 problem(s)",
+            "11: bombs may not stand in the front row",
+            "22: 工兵 stands in a camp",
+            "34: landmines stand only in rows 5 and 6",
+            "63: the flag must stand in a headquarters",
+            "3 × 炸弹",
+            "1 × 师长",
+            "4 × 地雷",
+        ],
+    );
+    // Flying bombs allow the front-row bomb.
+    let o = cli(&[
+        "validate",
+        &path("data/broken_layout.txt"),
+        "--flying-bombs",
+    ]);
+    assert_fails(&o, 1, &["invalid, 6 problem(s)"]);
+}
+
+#[test]
+fn validate_checks_every_layout_of_a_layouts_file() {
+    let o = cli(&["validate", &path("data/mixed_layouts.json")]);
+    assert_fails(
+        &o,
+        2,
+        &[
+            "layout good: valid",
+            "layout flag-forward: invalid, 1 problem(s)",
+            "15: the flag must stand in a headquarters",
+            "layout short: unreadable",
+            "3 layout(s), 1 invalid, 1 unreadable",
+        ],
+    );
+}
+
+#[test]
+fn validate_rejects_unreadable_files() {
+    assert_fails(
+        &cli(&["validate", &path("data/unknown_piece_layout.json")]),
+        2,
+        &["horse"],
+    );
+    assert_fails(
+        &cli(&["validate", &path("data/no_such_file.txt")]),
+        2,
+        &["cannot read"],
+    );
+    assert_fails(
+        &cli(&["validate", &path("data/bad_position.json")]),
+        2,
+        &["not a layout"],
+    );
+    assert_fails(
+        &cli(&["validate", &path("perft/rail_engineers.perft")]),
+        2,
+        &["layout text"],
+    );
+}
+
+#[test]
+fn moves_lists_the_legal_moves_in_notation() {
+    let o = cli(&["moves", &path("perft/rail_engineers.json")]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 24);
+    for m in ["S53-S41", "S53xS55", "S11xN35", "S11-S22", "S31-S21"] {
+        assert!(lines.contains(&m), "{m} missing: {out}");
+    }
+}
+
+#[test]
+fn perft_counts() {
+    let o = cli(&["perft", &path("perft/rail_engineers.json"), "2"]);
+    assert_eq!(text(&o).0.trim(), "642");
+    let o = cli(&["perft", &path("perft/classic_start.json"), "1", "--divide"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("S13xN13 1"));
+    assert!(out.ends_with("total 34\n"), "{out}");
+}
+
+#[test]
+fn broken_position_files_give_clear_errors() {
+    assert_fails(
+        &cli(&["moves", &path("data/bad_position.json")]),
+        2,
+        &["S73", "horse", "S53 is already taken"],
+    );
+    assert_fails(
+        &cli(&["perft", &path("data/truncated_position.json"), "2"]),
+        2,
+        &["JSON"],
+    );
+    assert_fails(
+        &cli(&["perft", &path("perft/rail_engineers.json"), "deep"]),
+        2,
+        &["DEPTH"],
+    );
+}
+
+#[test]
+fn selfplay_prints_a_summary() {
+    for mode in ["dark", "open", "flip"] {
+        let o = cli(&["selfplay", "--games", "3", "--seed", "5", "--mode", mode]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(out.contains(&format!("games: 3 ({mode}, seed 5)")), "{out}");
+        assert!(out.contains("average plies"));
+    }
+    let a = cli(&["selfplay", "--games", "2", "--seed", "9", "--records"]);
+    let b = cli(&["selfplay", "--games", "2", "--seed", "9", "--records"]);
+    assert_eq!(a.stdout, b.stdout, "a seed fixes the games");
+    assert!(text(&a).0.contains("S") && text(&a).0.contains("{"));
+    assert_fails(
+        &cli(&["selfplay", "--games", "2", "--seed", "1", "--mode", "chess"]),
+        2,
+        &["dark, open or flip"],
+    );
+    assert_fails(
+        &cli(&["selfplay", "--games", "x", "--seed", "1"]),
+        2,
+        &["--games"],
+    );
+    assert_fails(
+        &cli(&["selfplay", "--seed", "1"]),
+        2,
+        &["--games N is required"],
+    );
+}
+
+#[test]
+fn bench_prints_one_json_line() {
+    let o = cli(&["bench", "--json", "--seconds", "0.2"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out.lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(v["random_games_per_sec"].as_f64().unwrap() > 0.0);
+    assert!(v["movegen_ns_per_position"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn usage_errors() {
+    assert_fails(&cli(&[]), 2, &["no command", "usage"]);
+    assert_fails(&cli(&["fly"]), 2, &["unknown command"]);
+    assert_fails(&cli(&["moves"]), 2, &["expected 1 argument"]);
+    assert_fails(&cli(&["bench", "--fast"]), 2, &["unknown option"]);
+}
