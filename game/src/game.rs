@@ -392,7 +392,7 @@ impl Game {
                         side: offerer.opponent(),
                     });
                 }
-                self.announce(side, effect, &mut out);
+                out.extend(public_events(&self.position, side, effect));
                 if let Some(result) = self.position.result() {
                     self.finish(result, &mut out);
                 }
@@ -467,69 +467,73 @@ impl Game {
         self.draw_offer = None;
         out.push(Event::GameOver { result });
     }
+}
 
-    /// Turns the referee's effect into public announcements.
-    fn announce(&self, side: Side, effect: Effect, out: &mut Vec<Event>) {
-        let rules = &self.record.rules;
-        let public_ranks = rules.mode != Mode::Dark;
-        match effect {
-            Effect::Moved { from, to } => out.push(Event::Moved { side, from, to }),
-            Effect::Flipped { at, piece } => out.push(Event::Flipped {
-                side,
-                at,
-                owner: piece.side,
-                rank: piece.rank,
-                id: piece.id,
-            }),
-            Effect::VoidAttack { from, to, revealed } => out.push(Event::VoidAttack {
+/// The referee's public announcements for `effect`, a move by `side` that
+/// led to `after`. Holds exactly what a player of the mode may learn.
+pub fn public_events(after: &Position, side: Side, effect: Effect) -> Vec<Event> {
+    let rules = after.rules();
+    let public_ranks = rules.mode != Mode::Dark;
+    let mut out = Vec::with_capacity(2);
+    match effect {
+        Effect::Moved { from, to } => out.push(Event::Moved { side, from, to }),
+        Effect::Flipped { at, piece } => out.push(Event::Flipped {
+            side,
+            at,
+            owner: piece.side,
+            rank: piece.rank,
+            id: piece.id,
+        }),
+        Effect::VoidAttack { from, to, revealed } => out.push(Event::VoidAttack {
+            side,
+            from,
+            to,
+            owner: revealed.side,
+            rank: revealed.rank,
+            id: revealed.id,
+        }),
+        Effect::Battle {
+            from,
+            to,
+            attacker,
+            defender,
+            defender_was_face_down,
+            ..
+        } => {
+            let announcement = rules.announce(attacker.rank, defender.rank);
+            out.push(Event::Battle {
                 side,
                 from,
                 to,
-                owner: revealed.side,
-                rank: revealed.rank,
-                id: revealed.id,
-            }),
-            Effect::Battle {
-                from,
-                to,
-                attacker,
-                defender,
-                defender_was_face_down,
-                ..
-            } => {
-                let announcement = rules.announce(attacker.rank, defender.rank);
-                out.push(Event::Battle {
-                    side,
-                    from,
-                    to,
-                    announcement,
-                    attacker_rank: public_ranks.then_some(attacker.rank),
-                    defender_rank: (public_ranks || announcement.defender_revealed)
-                        .then_some(defender.rank),
-                    defender_id: defender_was_face_down.then_some(defender.id),
-                });
-                if rules.mode == Mode::Dark {
-                    for (died, owner) in [
-                        (announcement.attacker_commander_died, attacker.side),
-                        (announcement.defender_commander_died, defender.side),
-                    ] {
-                        if died && let Some(at) = self.flag_point(owner) {
-                            out.push(Event::FlagRevealed { side: owner, at });
-                        }
+                announcement,
+                attacker_rank: public_ranks.then_some(attacker.rank),
+                defender_rank: (public_ranks || announcement.defender_revealed)
+                    .then_some(defender.rank),
+                defender_id: defender_was_face_down.then_some(defender.id),
+            });
+            // Flip games show no flag: nobody knows where a face-down flag lies.
+            if rules.mode == Mode::Dark {
+                for (died, owner) in [
+                    (announcement.attacker_commander_died, attacker.side),
+                    (announcement.defender_commander_died, defender.side),
+                ] {
+                    if died && let Some(at) = flag_point(after, owner) {
+                        out.push(Event::FlagRevealed { side: owner, at });
                     }
                 }
             }
         }
     }
+    out
+}
 
-    /// Where `side`'s flag stands, if it is on the board.
-    fn flag_point(&self, side: Side) -> Option<Point> {
-        let board: &Board = self.position.board();
-        self.position.pieces().find_map(|(p, pc)| {
-            (pc.side == side && pc.rank == Rank::Flag && board.kind(p) == PointKind::Headquarters)
-                .then_some(p)
-        })
-    }
+/// Where `side`'s flag stands, if it is on the board.
+fn flag_point(pos: &Position, side: Side) -> Option<Point> {
+    let board: &Board = pos.board();
+    pos.pieces().find_map(|(p, pc)| {
+        (pc.side == side && pc.rank == Rank::Flag && board.kind(p) == PointKind::Headquarters)
+            .then_some(p)
+    })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ mod view;
 pub use board::{
     Board, MAX_POINTS, Point, PointInfo, PointKind, PointName, PointNameError, PointSet,
 };
-pub use game::{Action, ActionError, Event, Game, Record, Setup, SetupError};
+pub use game::{Action, ActionError, Event, Game, Record, Setup, SetupError, public_events};
 pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,
     NamedLayout, classic_layouts, parse_layouts_file,

@@ -116,11 +116,12 @@ impl Rules {
     pub fn clash(&self, attacker: Rank, defender: Rank) -> Clash {
         use Rank::*;
         let outcome = match (attacker, defender) {
+            // RULES.md §5.1: both are removed, and the flag counts as captured.
             (Bomb, Flag) => {
                 if self.flag_capture == FlagCapture::EngineersOnly {
                     Outcome::DefenderWins
                 } else {
-                    Outcome::AttackerWins
+                    Outcome::BothRemoved
                 }
             }
             (Bomb, _) | (_, Bomb) => Outcome::BothRemoved,
@@ -146,7 +147,7 @@ impl Rules {
             (a, d) if a == d => Outcome::BothRemoved,
             _ => Outcome::DefenderWins,
         };
-        let flag_captured = defender == Flag && outcome == Outcome::AttackerWins;
+        let flag_captured = defender == Flag && outcome != Outcome::DefenderWins;
         let scouted =
             self.engineer_scouting && attacker == Engineer && outcome != Outcome::AttackerWins;
         Clash {
@@ -270,7 +271,7 @@ mod tests {
         assert_eq!(r.clash(Commander, Landmine).outcome, DefenderWins);
         assert_eq!(r.clash(Engineer, Commander).outcome, DefenderWins);
         let c = r.clash(Bomb, Flag);
-        assert_eq!((c.outcome, c.flag_captured), (AttackerWins, true));
+        assert_eq!((c.outcome, c.flag_captured), (BothRemoved, true));
         let c = r.clash(Engineer, Flag);
         assert_eq!((c.outcome, c.flag_captured), (AttackerWins, true));
         assert!(!r.clash(Engineer, Commander).scouted);

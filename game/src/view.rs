@@ -409,6 +409,7 @@ impl PlayerView {
             }
             Event::Moved { side, from, to } => {
                 self.check_turn(side)?;
+                self.check_point(from)?;
                 self.check_point(to)?;
                 let (id, rank) = self.piece_at(from, side)?;
                 if self.squares[to.index()].is_some() {
@@ -432,6 +433,7 @@ impl PlayerView {
                 defender_id,
             } => {
                 self.check_turn(side)?;
+                self.check_point(from)?;
                 self.check_point(to)?;
                 let (a_id, _) = self.piece_at(from, side)?;
                 if let Some(id) = defender_id {
@@ -527,6 +529,7 @@ impl PlayerView {
                 id,
             } => {
                 self.check_turn(side)?;
+                self.check_point(from)?;
                 self.check_point(to)?;
                 self.piece_at(from, side)?;
                 if !matches!(self.squares[to.index()], Some(Seen::FaceDown)) {

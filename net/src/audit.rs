@@ -1,0 +1,243 @@
+//! The end-of-game audit (FAIRPLAY.md): with both seeds and setups opened,
+//! recheck every commitment, the setups' legality, every move of the signed
+//! log, every battle's oblivious transfer and every flag opening. The first
+//! mismatch names the cheater.
+
+use junqi_game::{Action, Game, Move, Point, Rules, Side};
+use serde::{Deserialize, Serialize};
+
+use crate::commit::{PieceOpening, verify_reveal};
+use crate::crypto::{Digest, Seed};
+use crate::ot::{BattleRecord, BattleRole, OtKey, OtRequest, OtResponse, OtReveal, audit_battle};
+use crate::outcome::OutcomeTable;
+use crate::rank::Rank;
+use crate::wire::{layout_of, rank_from_game, seat_of};
+
+/// One step of the game as both sides applied it, with the battle data from
+/// the signed messages.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // a few hundred per game
+pub enum Act {
+    /// A move to an empty point (any move in open games).
+    Step {
+        /// Who moved.
+        side: Side,
+        /// From.
+        from: u8,
+        /// To.
+        to: u8,
+    },
+    /// A dark-game battle.
+    Battle {
+        /// The attacker.
+        side: Side,
+        /// From.
+        from: u8,
+        /// To.
+        to: u8,
+        /// Battle counter.
+        k: u64,
+        /// Battle context.
+        ctx: Digest,
+        /// The attacker's `R`.
+        request: OtRequest,
+        /// The defender's table, if sent.
+        response: Option<OtResponse>,
+        /// The attacker's label, if sent.
+        reveal: Option<OtReveal>,
+    },
+    /// A side ran out of time.
+    Timeout {
+        /// Who.
+        side: Side,
+    },
+    /// A flag opening after a commander died.
+    FlagOpen {
+        /// Whose flag.
+        side: Side,
+        /// The opening.
+        opening: PieceOpening,
+    },
+    /// A side claimed to have no legal move.
+    NoMoves {
+        /// Who.
+        side: Side,
+    },
+}
+
+/// A cheat found, with its culprit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Who cheated.
+    pub culprit: Side,
+    /// What is wrong.
+    pub reason: String,
+    /// Where the evidence is.
+    pub evidence: String,
+}
+
+/// What a side committed to at the start.
+#[derive(Clone, Copy, Debug)]
+pub struct Commitments<'a> {
+    /// `C_s` by slot.
+    pub pieces: &'a [Digest],
+    /// The seed commitment.
+    pub seed: Digest,
+    /// `S`.
+    pub ot_key: [u8; 32],
+}
+
+/// Everything the audit needs.
+#[derive(Clone, Debug)]
+pub struct AuditInput<'a> {
+    /// The rules.
+    pub rules: Rules,
+    /// The game id.
+    pub game_id: Digest,
+    /// Who moved first.
+    pub first: Side,
+    /// `f(c, d)`.
+    pub table: &'a OutcomeTable,
+    /// South's then North's opened seed, ranks by slot, and commitments.
+    pub sides: [(&'a Seed, &'a [Rank], Commitments<'a>); 2],
+    /// The game as played.
+    pub acts: &'a [Act],
+}
+
+fn fault(culprit: Side, reason: impl Into<String>, evidence: impl Into<String>) -> Fault {
+    Fault {
+        culprit,
+        reason: reason.into(),
+        evidence: evidence.into(),
+    }
+}
+
+/// Runs the audit.
+///
+/// # Errors
+/// The first fault found.
+pub fn audit(input: &AuditInput<'_>) -> Result<(), Fault> {
+    for (i, side) in Side::TWO.into_iter().enumerate() {
+        let (seed, ranks, c) = &input.sides[i];
+        let placement: Vec<(u8, Rank)> = ranks
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (i as u8, r))
+            .collect();
+        verify_reveal(
+            &input.game_id,
+            seat_of(side),
+            seed,
+            &c.seed,
+            &placement,
+            c.pieces,
+        )
+        .map_err(|e| {
+            fault(
+                side,
+                format!("opened setup does not match its commitments: {e}"),
+                "commit and reveal messages",
+            )
+        })?;
+        if OtKey::from_seed(seed).public() != c.ot_key {
+            return Err(fault(
+                side,
+                "oblivious-transfer key S does not derive from the seed",
+                "commit message",
+            ));
+        }
+    }
+    let layouts = [
+        layout_of(input.sides[0].1, Side::South),
+        layout_of(input.sides[1].1, Side::North),
+    ];
+    for (i, side) in Side::TWO.into_iter().enumerate() {
+        if let Err(e) = layouts[i].validate(&input.rules) {
+            return Err(fault(side, format!("illegal setup: {e}"), "reveal message"));
+        }
+    }
+    let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first)
+        .map_err(|e| fault(Side::South, format!("setup: {e}"), "reveal"))?;
+    for (n, act) in input.acts.iter().enumerate() {
+        if game.result().is_some() {
+            break;
+        }
+        let at = format!("action {n} of the log");
+        match act {
+            Act::Step { side, from, to } | Act::Battle { side, from, to, .. } => {
+                let m = Move::Step {
+                    from: Point(*from),
+                    to: Point(*to),
+                };
+                if game.turn() != *side {
+                    return Err(fault(*side, "moved out of turn", at));
+                }
+                if let Err(e) = game.position().check(m) {
+                    return Err(fault(*side, format!("illegal move {from}->{to}: {e}"), at));
+                }
+                if let Act::Battle {
+                    side,
+                    k,
+                    ctx,
+                    request,
+                    response,
+                    reveal,
+                    ..
+                } = act
+                {
+                    let pos = game.position();
+                    let (Some(a), Some(d)) = (pos.at(Point(*from)), pos.at(Point(*to))) else {
+                        return Err(fault(*side, "battle without two pieces", at));
+                    };
+                    let (ai, di) = (side.index(), side.opponent().index());
+                    let rec = BattleRecord {
+                        ctx: *ctx,
+                        k: *k,
+                        attacker_rank: rank_from_game(a.rank),
+                        defender_rank: rank_from_game(d.rank),
+                        s: input.sides[di].2.ot_key,
+                        request,
+                        response: response.as_ref(),
+                        reveal: reveal.as_ref(),
+                    };
+                    if let Err(f) =
+                        audit_battle(&rec, input.sides[ai].0, input.sides[di].0, input.table)
+                    {
+                        let culprit = match f.culprit {
+                            BattleRole::Attacker => *side,
+                            BattleRole::Defender => side.opponent(),
+                        };
+                        return Err(fault(culprit, format!("battle {k}: {}", f.reason), at));
+                    }
+                    if reveal.is_none() {
+                        break;
+                    }
+                }
+                if let Err(e) = game.apply(*side, Action::Move(m)) {
+                    return Err(fault(*side, format!("refused move: {e}"), at));
+                }
+            }
+            Act::Timeout { side } => {
+                let _ = game.apply(*side, Action::Timeout);
+            }
+            Act::FlagOpen { side, opening } => {
+                let ranks = input.sides[side.index()].1;
+                if opening.rank != Rank::Flag
+                    || ranks.get(opening.square as usize) != Some(&Rank::Flag)
+                {
+                    return Err(fault(*side, "flag opening is not the flag", at));
+                }
+            }
+            Act::NoMoves { side } => {
+                if game.position().has_legal_move(*side) {
+                    return Err(fault(
+                        *side,
+                        "claimed to have no legal move but had one",
+                        at,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! Benchmarks of the fair-play protocol: CPU per battle for both sides, move
+//! round trip over loopback QUIC including the protocol, and time from start
+//! to discovering a host by mDNS.
+//!
+//! `cargo run -p junqi-net --release --bin junqi-net-bench -- [--json] [--battles N] [--no-net]`
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use junqi_net::ot::{Attacker, Defender, OtKey, PeerKey, battle_context};
+use junqi_net::{Rank, Seed};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let battles: usize = args
+        .iter()
+        .position(|a| a == "--battles")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+
+    let table = junqi_net::wire::table_from_rules(&junqi_game::Rules::default());
+    let seed_a = Seed([0x11; 32]);
+    let seed_d = Seed([0x22; 32]);
+    let key = OtKey::from_seed(&seed_d);
+    let s = PeerKey::decode(&key.public()).expect("valid key");
+    let game = [7u8; 32];
+
+    let (mut att, mut def) = (Vec::with_capacity(battles), Vec::with_capacity(battles));
+    // Warm up caches and the lazily built tables.
+    for k in 0..battles.min(50) + battles {
+        let c = Rank::ALL[k % Rank::MOVABLE];
+        let d = Rank::ALL[(k * 7) % 12];
+        let ctx = battle_context(&game, k as u64, 3, 4, &[0; 32]);
+        let t0 = Instant::now();
+        let (a, req) = Attacker::start(&seed_a, k as u64, c, &s, ctx).expect("movable");
+        let t1 = Instant::now();
+        let (dd, resp) = Defender::respond(&key, &seed_d, ctx, &req, d, &table).expect("valid R");
+        let t2 = Instant::now();
+        let (_, reveal) = a.finish(&resp, &table).expect("honest table");
+        let t3 = Instant::now();
+        let o = dd.check(&reveal, &table).expect("honest label");
+        let t4 = Instant::now();
+        black_box(o);
+        if k >= battles.min(50) {
+            att.push((t1 - t0) + (t3 - t2));
+            def.push((t2 - t1) + (t4 - t3));
+        }
+    }
+    let stats = |v: &mut Vec<Duration>| {
+        v.sort_unstable();
+        let mean = v.iter().sum::<Duration>().as_secs_f64() / v.len() as f64;
+        (v[v.len() / 2].as_secs_f64() * 1e3, mean * 1e3)
+    };
+    let (att_med, att_mean) = stats(&mut att);
+    let (def_med, def_mean) = stats(&mut def);
+    let total = att_med + def_med;
+    let net = !args.iter().any(|a| a == "--no-net");
+    let (rtt, moves) = if net {
+        quic_round_trip()
+    } else {
+        (f64::NAN, 0)
+    };
+    let discovery = if net { discovery_ms() } else { f64::NAN };
+    if json {
+        println!(
+            "{{\"battles\":{battles},\"attacker_ms_median\":{att_med:.4},\"attacker_ms_mean\":{att_mean:.4},\
+             \"defender_ms_median\":{def_med:.4},\"defender_ms_mean\":{def_mean:.4},\
+             \"battle_total_ms_median\":{total:.4},\"battle_target_ms\":0.2,\"alphabet\":{},\
+             \"quic_move_round_trip_ms_median\":{rtt:.3},\"round_trip_samples\":{moves},\"round_trip_target_ms\":2,\
+             \"discovery_ms\":{discovery:.1}}}",
+            table.alphabet().len()
+        );
+    } else {
+        println!("battles measured: {battles}");
+        println!("attacker CPU per battle: median {att_med:.4} ms, mean {att_mean:.4} ms");
+        println!("defender CPU per battle: median {def_med:.4} ms, mean {def_mean:.4} ms");
+        println!("total per battle (medians): {total:.4} ms (target <= 0.2 ms)");
+        println!(
+            "move round trip over loopback QUIC (median of {moves}): {rtt:.3} ms (target <= 2 ms)"
+        );
+        println!("start to discovering a host by mDNS: {discovery:.1} ms");
+    }
+}
+
+/// Plays dark games over loopback QUIC between two instant random players and
+/// returns the median time from the host playing a move to the host seeing
+/// the guest's answer move (both protocol runs, battles included).
+fn quic_round_trip() -> (f64, usize) {
+    use junqi_game::{Event, Rules, Side};
+    use junqi_net::session::{AppEvent, Session};
+    use junqi_net::testing::{preset, random_move};
+    use junqi_net::transport::{Identity, accept_game, drive, endpoint, join_game, start_stream};
+    use rand::SeedableRng;
+
+    async fn side(
+        host: bool,
+        tx: Option<tokio::sync::oneshot::Sender<std::net::SocketAddr>>,
+        addr: Option<std::net::SocketAddr>,
+    ) -> Vec<f64> {
+        let id = Identity::generate().expect("identity");
+        let ep = endpoint(&id, "127.0.0.1:0".parse().expect("addr")).expect("endpoint");
+        let now = Instant::now();
+        let (conn, mut send, mut recv, mut s) = if host {
+            tx.expect("tx")
+                .send(ep.local_addr().expect("addr"))
+                .expect("send");
+            let (c, a, b) = accept_game(&ep).await.expect("accept");
+            let s = Session::host(
+                now,
+                Rules::default(),
+                preset(1),
+                &id.signing,
+                Seed::random(),
+                [1; 32],
+                "h",
+            )
+            .expect("host");
+            (c, a, b, s)
+        } else {
+            let (c, a, b) = join_game(&ep, addr.expect("addr")).await.expect("join");
+            (
+                c,
+                a,
+                b,
+                Session::join(now, &id.signing, Seed::random(), [2; 32], "g"),
+            )
+        };
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(u64::from(host) + 5);
+        let mut sent_at = None;
+        let mut samples = Vec::new();
+        start_stream(&mut s, &mut send, &mut recv)
+            .await
+            .expect("stream start");
+        drive(&mut s, &mut send, &mut recv, None, |s, ev| match ev {
+            AppEvent::RulesOffered { .. } => s.accept(Instant::now(), preset(2)).expect("accept"),
+            AppEvent::YourTurn => {
+                let v = s.view().expect("view").clone();
+                let m = random_move(&v, &mut rng).expect("a move");
+                sent_at = Some(Instant::now());
+                s.play(Instant::now(), m).expect("legal");
+            }
+            AppEvent::Game(Event::Moved { side, .. } | Event::Battle { side, .. })
+                if side == Side::North =>
+            {
+                if let Some(t) = sent_at.take() {
+                    samples.push(t.elapsed().as_secs_f64() * 1e3);
+                }
+            }
+            _ => {}
+        })
+        .await
+        .expect("drive");
+        let _ = tokio::time::timeout(Duration::from_secs(2), recv.read_to_end(1 << 20)).await;
+        conn.close(0u32.into(), b"");
+        samples
+    }
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("rt");
+    let mut all = Vec::new();
+    for _ in 0..3 {
+        all.extend(rt.block_on(async {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let h = tokio::spawn(side(true, Some(tx), None));
+            let addr = rx.await.expect("addr");
+            let g = tokio::spawn(side(false, None, Some(addr)));
+            let _ = g.await;
+            h.await.expect("host")
+        }));
+    }
+    all.sort_by(f64::total_cmp);
+    (
+        all.get(all.len() / 2).copied().unwrap_or(f64::NAN),
+        all.len(),
+    )
+}
+
+/// Milliseconds from starting to browse to resolving a host advertised on
+/// this machine (mDNS over loopback).
+fn discovery_ms() -> f64 {
+    use junqi_net::discovery::{Advert, Discovery, browse};
+    let Ok(advert) = Advert::start("bench-host", 40123, "dark 60s") else {
+        return f64::NAN;
+    };
+    let t0 = Instant::now();
+    let Ok((daemon, rx)) = browse() else {
+        return f64::NAN;
+    };
+    let mut ms = f64::NAN;
+    while let Ok(d) = rx.recv_timeout(Duration::from_secs(10)) {
+        if let Discovery::Found(h) = d
+            && h.name == "bench-host"
+        {
+            ms = t0.elapsed().as_secs_f64() * 1e3;
+            break;
+        }
+    }
+    let _ = daemon.shutdown();
+    advert.stop();
+    ms
+}

@@ -1,0 +1,19 @@
+//! Fuzzes the frame decoder and the protocol state machine with hostile input.
+//!
+//! `cargo run -p junqi-net --release --bin junqi-net-fuzz -- [ITERATIONS] [SEED]`
+//! (default one million). Any panic fails the run.
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: u64 = args
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let t = std::time::Instant::now();
+    let done = junqi_net::testing::fuzz_sessions(n, seed);
+    println!(
+        "{done} hostile inputs, no panic, {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+}

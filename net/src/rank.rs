@@ -1,0 +1,155 @@
+//! The protocol's own names for ranks and seats, with fixed wire codes.
+//!
+//! The rules engine has its own types; the protocol fixes the numbering that
+//! goes into hashes and into the oblivious-transfer index `j`, so it must not
+//! change when the engine's enums are reordered.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the 12 piece kinds. The first 10 ([`Rank::MOVABLE`]) can attack; their
+/// index is the attacker index `c`/`j` of the oblivious transfer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum Rank {
+    /// 司令, 40.
+    Commander = 0,
+    /// 军长, 39.
+    Corps = 1,
+    /// 师长, 38.
+    Division = 2,
+    /// 旅长, 37.
+    Brigade = 3,
+    /// 团长, 36.
+    Regiment = 4,
+    /// 营长, 35.
+    Battalion = 5,
+    /// 连长, 34.
+    Company = 6,
+    /// 排长, 33.
+    Platoon = 7,
+    /// 工兵, 32.
+    Engineer = 8,
+    /// 炸弹.
+    Bomb = 9,
+    /// 地雷 (never moves).
+    Mine = 10,
+    /// 军旗 (never moves).
+    Flag = 11,
+}
+
+impl Rank {
+    /// All 12 ranks in code order.
+    pub const ALL: [Rank; 12] = [
+        Rank::Commander,
+        Rank::Corps,
+        Rank::Division,
+        Rank::Brigade,
+        Rank::Regiment,
+        Rank::Battalion,
+        Rank::Company,
+        Rank::Platoon,
+        Rank::Engineer,
+        Rank::Bomb,
+        Rank::Mine,
+        Rank::Flag,
+    ];
+    /// Number of ranks that can move (and so attack).
+    pub const MOVABLE: usize = 10;
+
+    /// The wire code, 0..12.
+    #[must_use]
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The rank for a wire code.
+    #[must_use]
+    pub fn from_code(code: u8) -> Option<Rank> {
+        Rank::ALL.get(code as usize).copied()
+    }
+
+    /// Whether this rank can ever move.
+    #[must_use]
+    pub const fn is_movable(self) -> bool {
+        (self as usize) < Rank::MOVABLE
+    }
+
+    /// Whether this is an officer (commander … engineer), ranked by seniority.
+    #[must_use]
+    pub const fn is_officer(self) -> bool {
+        (self as u8) <= Rank::Engineer as u8
+    }
+
+    /// How many of this rank one army has.
+    #[must_use]
+    pub const fn count(self) -> usize {
+        match self {
+            Rank::Commander | Rank::Corps | Rank::Flag => 1,
+            Rank::Division | Rank::Brigade | Rank::Regiment | Rank::Battalion | Rank::Bomb => 2,
+            Rank::Company | Rank::Platoon | Rank::Engineer | Rank::Mine => 3,
+        }
+    }
+
+    /// One army of 25 pieces in code order.
+    #[must_use]
+    pub fn army() -> Vec<Rank> {
+        Rank::ALL
+            .iter()
+            .flat_map(|&r| std::iter::repeat_n(r, r.count()))
+            .collect()
+    }
+}
+
+/// The two seats of a two-player game. The host created the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum Seat {
+    /// The side that advertised the game and chose the rules.
+    Host = 0,
+    /// The side that joined.
+    Guest = 1,
+}
+
+impl Seat {
+    /// The other seat.
+    #[must_use]
+    pub const fn other(self) -> Seat {
+        match self {
+            Seat::Host => Seat::Guest,
+            Seat::Guest => Seat::Host,
+        }
+    }
+
+    /// The wire code, 0 or 1.
+    #[must_use]
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// Index for per-seat arrays.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn army_has_25_pieces() {
+        let army = Rank::army();
+        assert_eq!(army.len(), 25);
+        assert_eq!(army.iter().filter(|r| r.is_movable()).count(), 21);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for r in Rank::ALL {
+            assert_eq!(Rank::from_code(r.code()), Some(r));
+        }
+        assert_eq!(Rank::from_code(12), None);
+        assert_eq!(Seat::Host.other(), Seat::Guest);
+    }
+}

@@ -1,0 +1,1983 @@
+//! The sans-IO protocol state machine of one side of a two-player game.
+//!
+//! Like quinn-proto's `Connection`, a [`Session`] does no I/O and reads no
+//! clock: the caller feeds it received bytes ([`Session::handle_bytes`]), the
+//! current time ([`Session::handle_timeout`]) and the player's decisions
+//! ([`Session::play`], [`Session::offer_draw`], …), and pulls bytes to send
+//! ([`Session::poll_transmit`]), events for the app ([`Session::poll_event`])
+//! and the next instant it wants to be woken at ([`Session::poll_timeout`]).
+//!
+//! Dark games run every battle through the oblivious transfer of [`crate::ot`];
+//! open games reveal both setups once both are committed and referee locally;
+//! every game ends with both seeds and setups opened and an audit
+//! ([`crate::audit`]) whose [`Verdict`] names a cheater with evidence.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use ed25519_dalek::{SigningKey, VerifyingKey};
+use junqi_game::{
+    Action, DrawReason, Event, Game, GameResult, Layout, Mode, Move, PlayerView, Point, PointKind,
+    Rules, Seen, Side, WinReason,
+};
+
+use crate::audit::{Act, AuditInput, Fault, audit};
+use crate::commit::{PieceOpening, SetupCommitment, seed_commitment, verify_reveal};
+use crate::crypto::{Digest, Seed, ZERO_DIGEST, ctx, h};
+use crate::envelope::{Envelope, Header, PROTOCOL_VERSION, Transcript};
+use crate::frame::{FrameDecoder, encode_frame, encode_payload};
+use crate::ot::{Attacker, Defender, OtError, OtKey, PeerKey, battle_context};
+use crate::outcome::OutcomeTable;
+use crate::rank::{Rank, Seat};
+use crate::wire::{
+    Body, announcement_of, layout_of, rank_from_game, seat_of, side_of, slot_point, slots_of,
+    table_from_rules,
+};
+
+/// Extra time the waiting side allows beyond the move clock before it claims a
+/// timeout (covers network latency).
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(2);
+
+/// What the app learns from the session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppEvent {
+    /// Guest: the host proposes these rules; call [`Session::accept`] to join.
+    RulesOffered {
+        /// The rules.
+        rules: Rules,
+        /// The host's display name.
+        peer_name: String,
+    },
+    /// Both setups are committed: play begins.
+    Started {
+        /// This side.
+        me: Side,
+        /// Who moves first.
+        first: Side,
+        /// The game id.
+        game_id: Digest,
+    },
+    /// A public event, already applied to [`Session::view`].
+    Game(Event),
+    /// It is this side's turn.
+    YourTurn,
+    /// This side's move clock ran out; the peer will claim the timeout.
+    TimeExpired,
+    /// The peer offers a draw: answer with [`Session::accept_draw`] or
+    /// [`Session::decline_draw`].
+    DrawOffered,
+    /// The peer broke the protocol; the game ends and the audit runs.
+    Fault {
+        /// Who cheated.
+        culprit: Side,
+        /// What was seen.
+        reason: String,
+    },
+    /// The game is over (the audit follows).
+    Finished(GameResult),
+    /// The end-of-game audit.
+    Verdict(Verdict),
+}
+
+/// The outcome of the end-of-game audit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The game result as played.
+    pub result: Option<GameResult>,
+    /// The cheater, if any.
+    pub cheater: Option<Side>,
+    /// Why (empty for a clean game).
+    pub reason: String,
+    /// Where the evidence is: which signed message or commitment.
+    pub evidence: String,
+}
+
+impl Verdict {
+    /// Whether the audit found nothing wrong.
+    #[must_use]
+    pub fn is_clean(&self) -> bool {
+        self.cheater.is_none()
+    }
+}
+
+/// Why a local request was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// Not in a phase where this is possible.
+    #[error("not possible now")]
+    WrongPhase,
+    /// Not this side's turn.
+    #[error("not your turn")]
+    NotYourTurn,
+    /// The move is not legal.
+    #[error("illegal move")]
+    Illegal,
+    /// The layout breaks the setup rules.
+    #[error("illegal layout: {0}")]
+    BadLayout(String),
+    /// Resigning is not allowed yet.
+    #[error("resigning is not allowed yet")]
+    ResignTooEarly,
+    /// The move clock ran out.
+    #[error("the move clock ran out")]
+    TimeExpired,
+    /// Flip games need the flip shuffle, which this session does not run yet.
+    #[error("flip games are not supported over the network yet")]
+    Unsupported,
+}
+
+/// Scripted cheats for the test harness: each makes this side break the
+/// protocol in one way. Never set in a real game.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default)]
+pub struct Cheats {
+    /// Commit to (and reveal) these ranks while playing the real layout.
+    pub commit_layout: Option<Layout>,
+    /// Commit honestly but reveal these ranks at the audit.
+    pub reveal_layout: Option<Layout>,
+    /// As defender, corrupt this table entry (`Some(None)`: every entry).
+    pub corrupt_table: Option<Option<usize>>,
+    /// As attacker, announce another outcome than the one decrypted.
+    pub false_outcome: bool,
+    /// Open a wrong square when the commander dies.
+    pub bad_flag_opening: bool,
+    /// Never send the audit reveal.
+    pub refuse_reveal: bool,
+    /// As attacker, walk away after decrypting the outcome.
+    pub withhold_label: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Hello,
+    Accept,
+    Commit,
+    OpenReveal,
+    Play,
+    Audit,
+    Done,
+}
+
+#[derive(Clone, Debug)]
+enum Pending {
+    None,
+    MyAttack {
+        att: Attacker,
+        from: Point,
+        to: Point,
+        act: usize,
+    },
+    PeerAttack {
+        def: Defender,
+        from: Point,
+        to: Point,
+        act: usize,
+    },
+    PeerFlag,
+    MyDrawOffer,
+    PeerDrawOffer,
+    MyNoMoves,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    Handshake,
+    PeerTurn,
+    PeerAction,
+    PeerAnswer,
+    PeerReveal,
+    MyTurn,
+}
+
+#[derive(Clone, Debug)]
+struct PeerCommit {
+    pieces: Vec<Digest>,
+    seed: Digest,
+    ot: PeerKey,
+    ot_bytes: [u8; 32],
+}
+
+/// One side of a game.
+#[derive(Clone)]
+pub struct Session {
+    seat: Seat,
+    me: Side,
+    name: String,
+    grace: Duration,
+    transcript: Transcript,
+    decoder: FrameDecoder,
+    seed: Seed,
+    nonce: [u8; 32],
+    peer_nonce: [u8; 32],
+    peer_key: [u8; 32],
+    rules: Rules,
+    table: OutcomeTable,
+    layout: Option<Layout>,
+    phase: Phase,
+    game_id: Digest,
+    first: Side,
+    my_commit: Option<SetupCommitment>,
+    ot_key: OtKey,
+    peer_commit: Option<PeerCommit>,
+    view: Option<PlayerView>,
+    referee: Option<Game>,
+    pending: Pending,
+    battles: u64,
+    acts: Vec<Act>,
+    log: Vec<Envelope<Body>>,
+    out: VecDeque<Vec<u8>>,
+    events: VecDeque<AppEvent>,
+    deadline: Option<(Instant, Wait)>,
+    turn_start: Instant,
+    turn_ply: Option<u16>,
+    my_time_expired: bool,
+    claim_seq: Option<u64>,
+    snapshot: Option<(u16, PlayerView, usize)>,
+    result: Option<GameResult>,
+    fault: Option<Fault>,
+    peer_disputed: bool,
+    peer_reveal: Option<(Seed, Vec<Rank>)>,
+    verdict: Option<Verdict>,
+    cheats: Cheats,
+    deferred_flag: Option<Event>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("seat", &self.seat)
+            .field("phase", &self.phase)
+            .field("result", &self.result)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The game id: `H("junqi v1 game", version, settings, pkA, pkB, nonceA, nonceB)`.
+#[must_use]
+pub fn game_id(
+    rules: &Rules,
+    host: (&[u8; 32], &[u8; 32]),
+    guest: (&[u8; 32], &[u8; 32]),
+) -> Digest {
+    let settings = encode_payload(rules).expect("rules encode");
+    h(
+        ctx::GAME,
+        &[
+            &PROTOCOL_VERSION.to_le_bytes(),
+            &settings,
+            host.0,
+            guest.0,
+            host.1,
+            guest.1,
+        ],
+    )
+}
+
+impl Session {
+    /// A host proposing `rules` and playing `layout` (ignored in flip games).
+    ///
+    /// # Errors
+    /// An illegal layout or an unsupported mode.
+    pub fn host(
+        now: Instant,
+        rules: Rules,
+        layout: Layout,
+        key: &SigningKey,
+        seed: Seed,
+        nonce: [u8; 32],
+        name: &str,
+    ) -> Result<Session, SessionError> {
+        if rules.mode == Mode::Flip {
+            return Err(SessionError::Unsupported);
+        }
+        layout
+            .validate(&rules)
+            .map_err(|e| SessionError::BadLayout(e.to_string()))?;
+        let mut s = Session::new(now, Seat::Host, rules, key, seed, nonce, name);
+        s.layout = Some(layout);
+        let hello = Body::Hello {
+            key: key.verifying_key().to_bytes(),
+            nonce,
+            rules,
+            name: s.name.clone(),
+        };
+        s.send(hello);
+        s.rearm(now);
+        Ok(s)
+    }
+
+    /// A guest waiting for the host's hello.
+    #[must_use]
+    pub fn join(
+        now: Instant,
+        key: &SigningKey,
+        seed: Seed,
+        nonce: [u8; 32],
+        name: &str,
+    ) -> Session {
+        let mut s = Session::new(now, Seat::Guest, Rules::default(), key, seed, nonce, name);
+        s.rearm(now);
+        s
+    }
+
+    fn new(
+        now: Instant,
+        seat: Seat,
+        rules: Rules,
+        key: &SigningKey,
+        seed: Seed,
+        nonce: [u8; 32],
+        name: &str,
+    ) -> Session {
+        let ot_key = OtKey::from_seed(&seed);
+        Session {
+            seat,
+            me: side_of(seat),
+            name: name.chars().take(32).collect(),
+            grace: DEFAULT_GRACE,
+            transcript: Transcript::new(seat, key),
+            decoder: FrameDecoder::new(),
+            seed,
+            nonce,
+            peer_nonce: [0; 32],
+            peer_key: [0; 32],
+            rules,
+            table: table_from_rules(&rules),
+            layout: None,
+            phase: Phase::Hello,
+            game_id: ZERO_DIGEST,
+            first: Side::South,
+            my_commit: None,
+            ot_key,
+            peer_commit: None,
+            view: None,
+            referee: None,
+            pending: Pending::None,
+            battles: 0,
+            acts: Vec::new(),
+            log: Vec::new(),
+            out: VecDeque::new(),
+            events: VecDeque::new(),
+            deadline: None,
+            turn_start: now,
+            turn_ply: None,
+            my_time_expired: false,
+            claim_seq: None,
+            snapshot: None,
+            result: None,
+            fault: None,
+            peer_disputed: false,
+            peer_reveal: None,
+            verdict: None,
+            cheats: Cheats::default(),
+            deferred_flag: None,
+        }
+    }
+
+    /// Makes this side a scripted cheater (test harness only).
+    #[doc(hidden)]
+    pub fn set_cheats(&mut self, cheats: Cheats) {
+        self.cheats = cheats;
+    }
+
+    /// Plays a move without checking it against this side's own view
+    /// (scripted cheaters only).
+    ///
+    /// # Errors
+    /// Not this side's turn.
+    #[doc(hidden)]
+    pub fn play_unchecked(&mut self, now: Instant, m: Move) -> Result<(), SessionError> {
+        if !self.my_turn() {
+            return Err(SessionError::NotYourTurn);
+        }
+        self.play_inner(now, m)
+    }
+
+    /// Signs and frames an arbitrary body as this side's next message without
+    /// acting on it (fuzzing and scripted cheaters only).
+    #[doc(hidden)]
+    pub fn forge(&mut self, body: Body) -> Option<Vec<u8>> {
+        let env = self.transcript.seal(body).ok()?;
+        encode_frame(&env).ok()
+    }
+
+    /// Sets the extra time allowed to the peer beyond its move clock.
+    pub fn set_grace(&mut self, grace: Duration) {
+        self.grace = grace;
+    }
+
+    // ----- accessors -------------------------------------------------------
+
+    /// This side.
+    #[must_use]
+    pub fn side(&self) -> Side {
+        self.me
+    }
+
+    /// The rules (the host's proposal until accepted).
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The game id (zeros until both hellos are known).
+    #[must_use]
+    pub fn game_id(&self) -> Digest {
+        self.game_id
+    }
+
+    /// The peer's ed25519 key (zeros until its hello).
+    #[must_use]
+    pub fn peer_key(&self) -> [u8; 32] {
+        self.peer_key
+    }
+
+    /// What this side knows of the game, once play has begun.
+    #[must_use]
+    pub fn view(&self) -> Option<&PlayerView> {
+        self.view.as_ref()
+    }
+
+    /// The result, once the game is over.
+    #[must_use]
+    pub fn result(&self) -> Option<GameResult> {
+        self.result
+    }
+
+    /// The audit's verdict, once both sides have opened.
+    #[must_use]
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.verdict.as_ref()
+    }
+
+    /// The signed log: every message sent and received, in processing order.
+    #[must_use]
+    pub fn log(&self) -> &[Envelope<Body>] {
+        &self.log
+    }
+
+    /// Whether the session has nothing more to do.
+    #[must_use]
+    pub fn is_done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// Whether this side may play a move now.
+    #[must_use]
+    pub fn my_turn(&self) -> bool {
+        self.phase == Phase::Play
+            && matches!(self.pending, Pending::None)
+            && self
+                .view
+                .as_ref()
+                .is_some_and(|v| v.turn() == self.me && v.result().is_none())
+    }
+
+    // ----- sans-IO plumbing -------------------------------------------------
+
+    /// Next bytes to send to the peer.
+    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        self.out.pop_front()
+    }
+
+    /// Next event for the app.
+    pub fn poll_event(&mut self) -> Option<AppEvent> {
+        self.events.pop_front()
+    }
+
+    /// When to call [`Session::handle_timeout`] next.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.deadline.map(|(t, _)| t)
+    }
+
+    /// Feeds bytes received from the peer's stream.
+    pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
+        if self.phase == Phase::Done {
+            return;
+        }
+        self.decoder.push(bytes);
+        loop {
+            match self.decoder.next_frame::<Envelope<Body>>() {
+                Ok(Some(env)) => self.handle_envelope(now, env),
+                Ok(None) => break,
+                Err(e) => {
+                    self.fault(
+                        now,
+                        self.me.opponent(),
+                        format!("bad frame from the peer: {e}"),
+                        "stream".into(),
+                    );
+                    break;
+                }
+            }
+            if self.phase == Phase::Done {
+                break;
+            }
+        }
+    }
+
+    /// The stream from the peer ended (or the connection dropped).
+    pub fn handle_close(&mut self, now: Instant) {
+        if self.phase == Phase::Done {
+            return;
+        }
+        if let Err(e) = self.decoder.finish() {
+            self.fault(
+                now,
+                self.me.opponent(),
+                format!("stream closed inside a frame: {e}"),
+                "stream".into(),
+            );
+        }
+    }
+
+    /// Feeds one decoded envelope (transports that frame themselves, tests).
+    pub fn handle_envelope(&mut self, now: Instant, env: Envelope<Body>) {
+        if self.phase == Phase::Done {
+            return;
+        }
+        let peer = self.me.opponent();
+        if let Body::Hello { key, .. } = &env.body
+            && self.phase == Phase::Hello
+            && self.transcript.counts().1 == 0
+        {
+            match VerifyingKey::from_bytes(key) {
+                Ok(k) => self.transcript.set_peer_key(k),
+                Err(_) => {
+                    return self.fault(
+                        now,
+                        peer,
+                        "invalid public key in hello".into(),
+                        "hello".into(),
+                    );
+                }
+            }
+        }
+        if let Err(e) = self.transcript.accept(&env) {
+            let seq = env.header.seq;
+            return self.fault(
+                now,
+                peer,
+                format!("refused message: {e}"),
+                format!("message seq {seq}"),
+            );
+        }
+        if let Err(e) = env.body.check_bounds() {
+            let seq = env.header.seq;
+            return self.fault(
+                now,
+                peer,
+                format!("malformed {}: {e}", env.body.kind()),
+                format!("message seq {seq}"),
+            );
+        }
+        let header = env.header;
+        let body = env.body.clone();
+        self.log.push(env);
+        self.on_body(now, &header, body);
+        self.rearm(now);
+    }
+
+    /// Call when the instant from [`Session::poll_timeout`] has come.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let Some((t, wait)) = self.deadline else {
+            return;
+        };
+        if now < t {
+            return;
+        }
+        self.deadline = None;
+        let peer = self.me.opponent();
+        match wait {
+            Wait::Handshake => {
+                self.conclude(Verdict {
+                    result: None,
+                    cheater: None,
+                    reason: "the peer did not complete the handshake".into(),
+                    evidence: String::new(),
+                });
+            }
+            Wait::PeerTurn => self.claim_timeout(now),
+            Wait::PeerAction => self.claim_forfeit(now),
+            Wait::PeerAnswer => self.lapse_draw_offer(now),
+            Wait::PeerReveal => {
+                let v = Verdict {
+                    result: self.result,
+                    cheater: Some(self.fault.as_ref().map_or(peer, |f| f.culprit)),
+                    reason: self.fault.as_ref().map_or_else(
+                        || "refused to open its seed and setup at the audit".to_string(),
+                        |f| f.reason.clone(),
+                    ),
+                    evidence: "no reveal message before the deadline".into(),
+                };
+                self.conclude(v);
+            }
+            Wait::MyTurn => {
+                self.my_time_expired = true;
+                self.events.push_back(AppEvent::TimeExpired);
+            }
+        }
+        self.rearm(now);
+    }
+
+    fn claim_timeout(&mut self, now: Instant) {
+        let ply = self.view.as_ref().map_or(0, PlayerView::ply);
+        self.send(Body::ClaimTimeout { ply });
+        self.claim_seq = Some(self.transcript.counts().0 - 1);
+        self.apply_timeout(now, self.me.opponent());
+    }
+
+    fn claim_forfeit(&mut self, now: Instant) {
+        self.send(Body::ClaimForfeit);
+        self.finish(
+            now,
+            GameResult::Win {
+                winner: self.me,
+                reason: WinReason::Forfeit,
+            },
+        );
+    }
+
+    /// An unanswered draw offer lapses.
+    fn lapse_draw_offer(&mut self, now: Instant) {
+        self.pending = Pending::None;
+        self.apply_event(
+            now,
+            Event::DrawDeclined {
+                side: self.me.opponent(),
+            },
+            false,
+        );
+    }
+
+    // ----- saving and resuming ----------------------------------------------
+
+    /// What to save after every message (see [`crate::resume`]).
+    #[must_use]
+    pub fn saved(&self) -> crate::resume::SavedGame {
+        crate::resume::SavedGame {
+            seat: self.seat,
+            rules: self.rules,
+            layout: self.layout,
+            name: self.name.clone(),
+            seed: self.seed.clone(),
+            nonce: self.nonce,
+            log: self.log.clone(),
+        }
+    }
+
+    /// Rebuilds a session after a crash by replaying its saved log: received
+    /// messages are handled again and this side's own decisions are taken
+    /// again from its signed messages, which must come out byte-identical
+    /// (the protocol is deterministic given the seed). Nothing is queued for
+    /// sending; exchange [`Session::stream_start`] frames on the new
+    /// connection ([`Session::handle_stream_start`]) to resend what each side missed.
+    ///
+    /// # Errors
+    /// A log that does not replay to the same messages.
+    pub fn restore(
+        now: Instant,
+        key: &SigningKey,
+        saved: &crate::resume::SavedGame,
+    ) -> Result<Session, String> {
+        let layout = saved.layout.ok_or("no layout saved")?;
+        let mut s = match saved.seat {
+            Seat::Host => Session::host(
+                now,
+                saved.rules,
+                layout,
+                key,
+                saved.seed.clone(),
+                saved.nonce,
+                &saved.name,
+            )
+            .map_err(|e| e.to_string())?,
+            Seat::Guest => Session::join(now, key, saved.seed.clone(), saved.nonce, &saved.name),
+        };
+        for (i, env) in saved.log.iter().enumerate() {
+            if env.header.sender != s.seat {
+                s.handle_envelope(now, env.clone());
+            } else if s.log.len() <= i {
+                s.replay_decision(now, &env.body, &layout)?;
+            }
+            if s.log.get(i) != Some(env) {
+                return Err(format!(
+                    "message {i} of the saved log does not replay ({})",
+                    env.body.kind()
+                ));
+            }
+        }
+        s.out.clear();
+        s.events.clear();
+        s.rearm(now);
+        if s.my_turn() {
+            s.events.push_back(AppEvent::YourTurn);
+        }
+        Ok(s)
+    }
+
+    fn replay_decision(
+        &mut self,
+        now: Instant,
+        body: &Body,
+        layout: &Layout,
+    ) -> Result<(), String> {
+        let r = match *body {
+            Body::Hello { .. } => self.accept(now, *layout),
+            Body::Step { from, to } | Body::Attack { from, to, .. } => {
+                if matches!(self.pending, Pending::MyDrawOffer) {
+                    self.lapse_draw_offer(now);
+                }
+                self.play_inner(
+                    now,
+                    Move::Step {
+                        from: Point(from),
+                        to: Point(to),
+                    },
+                )
+            }
+            Body::OfferDraw => self.offer_draw(now),
+            Body::AcceptDraw => self.accept_draw(now),
+            Body::DeclineDraw => self.decline_draw(now),
+            Body::Resign => self.resign(now),
+            Body::ClaimTimeout { .. } => {
+                self.claim_timeout(now);
+                Ok(())
+            }
+            Body::ClaimForfeit => {
+                self.claim_forfeit(now);
+                Ok(())
+            }
+            Body::Dispute { ref reason } => {
+                let peer = self.me.opponent();
+                self.fault(now, peer, reason.clone(), "replayed dispute".into());
+                Ok(())
+            }
+            ref other => return Err(format!("cannot replay a {}", other.kind())),
+        };
+        r.map_err(|e| e.to_string())
+    }
+
+    /// The first frame to write on a new stream.
+    #[must_use]
+    pub fn stream_start(&self) -> Vec<u8> {
+        let s = crate::resume::StreamStart {
+            game: self.game_id,
+            have: self.transcript.counts().1,
+        };
+        encode_frame(&s).expect("small")
+    }
+
+    /// Handles the peer's first frame on a new stream: queues every own
+    /// message it has not received, and starts a fresh frame decoder.
+    pub fn handle_stream_start(&mut self, now: Instant, start: crate::resume::StreamStart) {
+        self.decoder = FrameDecoder::new();
+        self.out.clear();
+        if start.game != self.game_id && start.game != ZERO_DIGEST && self.game_id != ZERO_DIGEST {
+            let peer = self.me.opponent();
+            return self.fault(
+                now,
+                peer,
+                "reconnected to another game".into(),
+                "stream start".into(),
+            );
+        }
+        let resend: Vec<Vec<u8>> = self
+            .log
+            .iter()
+            .filter(|e| e.header.sender == self.seat && e.header.seq >= start.have)
+            .filter_map(|e| encode_frame(e).ok())
+            .collect();
+        self.out.extend(resend);
+    }
+
+    // ----- app requests ----------------------------------------------------
+
+    /// Guest: accepts the offered rules and commits to `layout`.
+    ///
+    /// # Errors
+    /// Wrong phase, an illegal layout or an unsupported mode.
+    pub fn accept(&mut self, now: Instant, layout: Layout) -> Result<(), SessionError> {
+        if self.phase != Phase::Accept {
+            return Err(SessionError::WrongPhase);
+        }
+        if self.rules.mode == Mode::Flip {
+            return Err(SessionError::Unsupported);
+        }
+        layout
+            .validate(&self.rules)
+            .map_err(|e| SessionError::BadLayout(e.to_string()))?;
+        self.layout = Some(layout);
+        let hello = Body::Hello {
+            key: self.transcript.public_key().to_bytes(),
+            nonce: self.nonce,
+            rules: self.rules,
+            name: self.name.clone(),
+        };
+        self.send(hello);
+        self.start_commit(now);
+        self.rearm(now);
+        Ok(())
+    }
+
+    /// Plays a move (a step or an attack).
+    ///
+    /// # Errors
+    /// Not this side's turn, an illegal move or an expired clock.
+    pub fn play(&mut self, now: Instant, m: Move) -> Result<(), SessionError> {
+        if !self.my_turn() {
+            return Err(if self.phase == Phase::Play {
+                SessionError::NotYourTurn
+            } else {
+                SessionError::WrongPhase
+            });
+        }
+        if self.my_time_expired {
+            return Err(SessionError::TimeExpired);
+        }
+        let view = self.view.as_ref().expect("playing");
+        if !view.legal_moves().contains(&m) {
+            return Err(SessionError::Illegal);
+        }
+        self.play_inner(now, m)
+    }
+
+    fn play_inner(&mut self, now: Instant, m: Move) -> Result<(), SessionError> {
+        let view = self.view.as_ref().expect("playing");
+        let Move::Step { from, to } = m else {
+            return Err(SessionError::Illegal);
+        };
+        if self.referee.is_some() {
+            self.send(Body::Step {
+                from: from.0,
+                to: to.0,
+            });
+            self.snapshot = None;
+            self.referee_action(now, self.me, Action::Move(m));
+        } else if view.at(to).is_some() {
+            let Some(Seen::Piece {
+                rank: Some(rank), ..
+            }) = view.at(from)
+            else {
+                return Err(SessionError::Illegal);
+            };
+            let k = self.battles;
+            self.battles += 1;
+            let prev = self.transcript.last_sent();
+            let cx = battle_context(&self.game_id, k, from.0, to.0, &prev);
+            let s = &self.peer_commit.as_ref().expect("committed").ot;
+            let (att, req) = Attacker::start(&self.seed, k, rank_from_game(rank), s, cx)
+                .map_err(|_| SessionError::Illegal)?;
+            self.send(Body::Attack {
+                from: from.0,
+                to: to.0,
+                r: req.r,
+            });
+            self.acts.push(Act::Battle {
+                side: self.me,
+                from: from.0,
+                to: to.0,
+                k,
+                ctx: cx,
+                request: req,
+                response: None,
+                reveal: None,
+            });
+            self.pending = Pending::MyAttack {
+                att,
+                from,
+                to,
+                act: self.acts.len() - 1,
+            };
+            self.snapshot = None;
+        } else {
+            let ply = view.ply();
+            self.snapshot = Some((ply, view.clone(), self.acts.len()));
+            self.send(Body::Step {
+                from: from.0,
+                to: to.0,
+            });
+            self.acts.push(Act::Step {
+                side: self.me,
+                from: from.0,
+                to: to.0,
+            });
+            self.apply_event(
+                now,
+                Event::Moved {
+                    side: self.me,
+                    from,
+                    to,
+                },
+                true,
+            );
+        }
+        self.rearm(now);
+        Ok(())
+    }
+
+    /// Offers a draw (on this side's turn, before moving).
+    ///
+    /// # Errors
+    /// Not this side's turn.
+    pub fn offer_draw(&mut self, now: Instant) -> Result<(), SessionError> {
+        if !self.my_turn() {
+            return Err(SessionError::NotYourTurn);
+        }
+        self.send(Body::OfferDraw);
+        if let Some(g) = self.referee.as_mut() {
+            let _ = g.apply(self.me, Action::OfferDraw);
+        }
+        self.pending = Pending::MyDrawOffer;
+        self.apply_event(now, Event::DrawOffered { side: self.me }, false);
+        self.rearm(now);
+        Ok(())
+    }
+
+    /// Accepts the peer's standing draw offer.
+    ///
+    /// # Errors
+    /// No offer stands.
+    pub fn accept_draw(&mut self, now: Instant) -> Result<(), SessionError> {
+        if !matches!(self.pending, Pending::PeerDrawOffer) || self.phase != Phase::Play {
+            return Err(SessionError::WrongPhase);
+        }
+        self.send(Body::AcceptDraw);
+        self.pending = Pending::None;
+        self.finish(
+            now,
+            GameResult::Draw {
+                reason: DrawReason::Agreed,
+            },
+        );
+        Ok(())
+    }
+
+    /// Declines the peer's standing draw offer.
+    ///
+    /// # Errors
+    /// No offer stands.
+    pub fn decline_draw(&mut self, now: Instant) -> Result<(), SessionError> {
+        if !matches!(self.pending, Pending::PeerDrawOffer) || self.phase != Phase::Play {
+            return Err(SessionError::WrongPhase);
+        }
+        self.send(Body::DeclineDraw);
+        if let Some(g) = self.referee.as_mut() {
+            let _ = g.apply(self.me, Action::DeclineDraw);
+        }
+        self.pending = Pending::None;
+        self.apply_event(now, Event::DrawDeclined { side: self.me }, false);
+        self.rearm(now);
+        Ok(())
+    }
+
+    /// Resigns.
+    ///
+    /// # Errors
+    /// Too early, or not playing.
+    pub fn resign(&mut self, now: Instant) -> Result<(), SessionError> {
+        if self.phase != Phase::Play {
+            return Err(SessionError::WrongPhase);
+        }
+        let ply = self.view.as_ref().map_or(0, PlayerView::ply);
+        if ply < self.rules.resign_after_plies {
+            return Err(SessionError::ResignTooEarly);
+        }
+        self.send(Body::Resign);
+        self.finish(
+            now,
+            GameResult::Win {
+                winner: self.me.opponent(),
+                reason: WinReason::Resignation,
+            },
+        );
+        Ok(())
+    }
+
+    // ----- internals ---------------------------------------------------------
+
+    fn send(&mut self, body: Body) {
+        let env = self
+            .transcript
+            .seal(body)
+            .expect("own messages fit a frame");
+        let bytes = encode_frame(&env).expect("own messages fit a frame");
+        self.log.push(env);
+        self.out.push_back(bytes);
+    }
+
+    fn peer_seat(&self) -> Seat {
+        self.seat.other()
+    }
+
+    fn rearm(&mut self, now: Instant) {
+        let move_time = Duration::from_secs(u64::from(self.rules.move_seconds.max(1)));
+        if let Some(v) = &self.view {
+            let ply = v.ply();
+            if self.turn_ply != Some(ply) {
+                self.turn_ply = Some(ply);
+                self.turn_start = now;
+                self.my_time_expired = false;
+            }
+        }
+        let wait = match self.phase {
+            Phase::Hello | Phase::Accept | Phase::Commit | Phase::OpenReveal => {
+                if self.phase == Phase::Accept {
+                    None
+                } else {
+                    Some((now + move_time + self.grace, Wait::Handshake))
+                }
+            }
+            Phase::Play => match self.pending {
+                Pending::MyAttack { .. }
+                | Pending::PeerAttack { .. }
+                | Pending::PeerFlag
+                | Pending::MyNoMoves => {
+                    Some(self.keep(Wait::PeerAction, now + move_time + self.grace))
+                }
+                Pending::MyDrawOffer => {
+                    Some(self.keep(Wait::PeerAnswer, now + move_time + self.grace))
+                }
+                Pending::PeerDrawOffer => None,
+                Pending::None => {
+                    let v = self.view.as_ref().expect("playing");
+                    if v.turn() == self.me {
+                        (!self.my_time_expired)
+                            .then_some((self.turn_start + move_time, Wait::MyTurn))
+                    } else {
+                        Some((self.turn_start + move_time + self.grace, Wait::PeerTurn))
+                    }
+                }
+            },
+            Phase::Audit => Some(self.keep(Wait::PeerReveal, now + move_time + self.grace)),
+            Phase::Done => None,
+        };
+        self.deadline = wait;
+    }
+
+    /// Keeps an armed deadline of the same kind (so unrelated traffic does not
+    /// extend it), or arms a new one.
+    fn keep(&self, wait: Wait, at: Instant) -> (Instant, Wait) {
+        match self.deadline {
+            Some((t, w)) if w == wait => (t, w),
+            _ => (at, wait),
+        }
+    }
+
+    fn fault(&mut self, now: Instant, culprit: Side, reason: String, evidence: String) {
+        if self.fault.is_none() {
+            self.fault = Some(Fault {
+                culprit,
+                reason: reason.clone(),
+                evidence,
+            });
+            self.events.push_back(AppEvent::Fault {
+                culprit,
+                reason: reason.clone(),
+            });
+        }
+        match self.phase {
+            Phase::Hello | Phase::Accept | Phase::Commit => {
+                let f = self.fault.clone().expect("set");
+                self.conclude(Verdict {
+                    result: None,
+                    cheater: Some(f.culprit),
+                    reason: f.reason,
+                    evidence: f.evidence,
+                });
+            }
+            Phase::OpenReveal | Phase::Play => {
+                let mut r = reason;
+                r.truncate(crate::wire::MAX_REASON);
+                self.send(Body::Dispute { reason: r });
+                self.finish(
+                    now,
+                    GameResult::Win {
+                        winner: culprit.opponent(),
+                        reason: WinReason::Forfeit,
+                    },
+                );
+            }
+            Phase::Audit => {
+                if let Some(v) = self.try_verdict() {
+                    self.conclude(v);
+                }
+            }
+            Phase::Done => {}
+        }
+    }
+
+    fn conclude(&mut self, v: Verdict) {
+        self.phase = Phase::Done;
+        self.deadline = None;
+        self.events.push_back(AppEvent::Verdict(v.clone()));
+        self.verdict = Some(v);
+    }
+
+    fn start_commit(&mut self, now: Instant) {
+        let (hk, hn, gk, gn) = match self.seat {
+            Seat::Host => (
+                self.transcript.public_key().to_bytes(),
+                self.nonce,
+                self.peer_key,
+                self.peer_nonce,
+            ),
+            Seat::Guest => (
+                self.peer_key,
+                self.peer_nonce,
+                self.transcript.public_key().to_bytes(),
+                self.nonce,
+            ),
+        };
+        self.game_id = game_id(&self.rules, (&hk, &hn), (&gk, &gn));
+        self.first = if self.game_id[31] & 1 == 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        self.transcript.set_game(self.game_id);
+        let layout = self
+            .cheats
+            .commit_layout
+            .or(self.layout)
+            .expect("layout set");
+        let placement: Vec<(u8, Rank)> = slots_of(&layout, self.me)
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| (i as u8, r))
+            .collect();
+        let sc = SetupCommitment::new(&self.seed, &self.game_id, self.seat, &placement);
+        let body = Body::Commit {
+            pieces: sc.commitments.clone(),
+            seed: seed_commitment(&self.game_id, self.seat, &self.seed),
+            ot_key: self.ot_key.public(),
+            flip: Vec::new(),
+        };
+        self.my_commit = Some(sc);
+        self.send(body);
+        self.phase = Phase::Commit;
+        self.rearm(now);
+    }
+
+    fn my_ranks(&self) -> Vec<Rank> {
+        self.my_commit
+            .as_ref()
+            .map(|c| c.placement.iter().map(|&(_, r)| r).collect())
+            .unwrap_or_default()
+    }
+
+    fn start_play(&mut self, now: Instant) {
+        let layout = self.layout.expect("layout");
+        let dep = layout.validate(&self.rules).expect("validated when set");
+        let mut view = PlayerView::new(self.rules, self.me, &dep, self.first);
+        self.phase = Phase::Play;
+        self.events.push_back(AppEvent::Started {
+            me: self.me,
+            first: self.first,
+            game_id: self.game_id,
+        });
+        if let Some(g) = &self.referee {
+            for e in g.events() {
+                let _ = view.apply(e);
+                self.events.push_back(AppEvent::Game(*e));
+            }
+        }
+        self.view = Some(view);
+        self.after_event(now);
+    }
+
+    fn violation(&mut self, now: Instant, header: &Header, what: &str) {
+        let peer = self.me.opponent();
+        let seq = header.seq;
+        self.fault(
+            now,
+            peer,
+            format!("protocol violation: {what}"),
+            format!("{peer} message seq {seq}"),
+        );
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn on_body(&mut self, now: Instant, header: &Header, body: Body) {
+        let peer = self.me.opponent();
+        match (self.phase, body) {
+            (
+                Phase::Hello,
+                Body::Hello {
+                    key,
+                    nonce,
+                    rules,
+                    name,
+                },
+            ) => {
+                self.peer_key = key;
+                self.peer_nonce = nonce;
+                match self.seat {
+                    Seat::Host => {
+                        if rules != self.rules {
+                            return self.violation(now, header, "guest hello with other rules");
+                        }
+                        self.start_commit(now);
+                    }
+                    Seat::Guest => {
+                        self.rules = rules;
+                        self.table = table_from_rules(&rules);
+                        self.phase = Phase::Accept;
+                        self.events.push_back(AppEvent::RulesOffered {
+                            rules,
+                            peer_name: name,
+                        });
+                    }
+                }
+            }
+            (
+                Phase::Commit,
+                Body::Commit {
+                    pieces,
+                    seed,
+                    ot_key,
+                    flip,
+                },
+            ) => {
+                if pieces.len() != crate::commit::ARMY_SIZE || !flip.is_empty() {
+                    return self.violation(now, header, "commitment of the wrong shape");
+                }
+                let ot = match PeerKey::decode(&ot_key) {
+                    Ok(k) => k,
+                    Err(e) => {
+                        return self.violation(
+                            now,
+                            header,
+                            &format!("oblivious-transfer key: {e}"),
+                        );
+                    }
+                };
+                self.peer_commit = Some(PeerCommit {
+                    pieces,
+                    seed,
+                    ot,
+                    ot_bytes: ot_key,
+                });
+                if self.rules.mode == Mode::Open {
+                    let ranks = self.my_ranks();
+                    self.send(Body::Reveal {
+                        seed: self.seed.clone(),
+                        ranks,
+                    });
+                    self.phase = Phase::OpenReveal;
+                } else {
+                    self.start_play(now);
+                }
+            }
+            (Phase::OpenReveal, Body::Reveal { seed, ranks }) => {
+                if let Err(e) = self.check_reveal(&seed, &ranks) {
+                    return self.fault(
+                        now,
+                        peer,
+                        e,
+                        format!("{peer} reveal, message seq {}", header.seq),
+                    );
+                }
+                let theirs = layout_of(&ranks, peer);
+                let mine = self.layout.expect("layout");
+                let (south, north) = if self.me == Side::South {
+                    (mine, theirs)
+                } else {
+                    (theirs, mine)
+                };
+                match Game::new(self.rules, south, north, self.first) {
+                    Ok(g) => self.referee = Some(g),
+                    Err(e) => {
+                        return self.fault(
+                            now,
+                            peer,
+                            format!("illegal setup: {e}"),
+                            format!("{peer} reveal"),
+                        );
+                    }
+                }
+                self.peer_reveal = Some((seed, ranks));
+                self.start_play(now);
+            }
+            (Phase::Play, body) => self.on_play(now, header, body),
+            (Phase::Audit, Body::Reveal { seed, ranks }) => {
+                self.peer_reveal = Some((seed, ranks));
+                if let Some(v) = self.try_verdict() {
+                    self.conclude(v);
+                }
+            }
+            (Phase::Audit, Body::Dispute { .. }) => self.peer_disputed = true,
+            // Messages crossing the end of the game are void.
+            (Phase::Audit, _) => {}
+            (_, body) => self.violation(now, header, &format!("unexpected {}", body.kind())),
+        }
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn on_play(&mut self, now: Instant, header: &Header, body: Body) {
+        let peer = self.me.opponent();
+        let Some(view) = self.view.as_ref() else {
+            return;
+        };
+        let peer_turn = view.turn() == peer;
+        // A move sent before the peer saw our timeout claim is void.
+        if matches!(
+            body,
+            Body::Step { .. } | Body::Attack { .. } | Body::OfferDraw | Body::NoMoves
+        ) && let Some(c) = self.claim_seq
+            && header.ack_seq <= c
+        {
+            return;
+        }
+        // Points off the board never reach the engine.
+        if let Body::Step { from, to } | Body::Attack { from, to, .. } = body
+            && (usize::from(from) >= view.board().len() || usize::from(to) >= view.board().len())
+        {
+            return self.violation(now, header, "a point off the board");
+        }
+        match body {
+            Body::Step { from, to } => {
+                if !peer_turn || !matches!(self.pending, Pending::None) {
+                    return self.violation(now, header, "move out of turn");
+                }
+                let (from, to) = (Point(from), Point(to));
+                if self.referee.is_some() {
+                    self.referee_action(now, peer, Action::Move(Move::Step { from, to }));
+                } else {
+                    if view.at(to).is_some() {
+                        return self.violation(now, header, "a step onto an occupied point");
+                    }
+                    self.acts.push(Act::Step {
+                        side: peer,
+                        from: from.0,
+                        to: to.0,
+                    });
+                    self.apply_peer_event(
+                        now,
+                        header,
+                        Event::Moved {
+                            side: peer,
+                            from,
+                            to,
+                        },
+                    );
+                }
+            }
+            Body::Attack { from, to, r } => {
+                if !peer_turn || !matches!(self.pending, Pending::None) || self.referee.is_some() {
+                    return self.violation(now, header, "attack out of turn");
+                }
+                let (fp, tp) = (Point(from), Point(to));
+                let Some(Seen::Piece {
+                    side,
+                    rank: Some(d),
+                    ..
+                }) = view.at(tp)
+                else {
+                    return self.violation(
+                        now,
+                        header,
+                        "attack on a point without a piece of mine",
+                    );
+                };
+                if side != self.me
+                    || !matches!(view.at(fp), Some(Seen::Piece { side, .. }) if side == peer)
+                {
+                    return self.violation(now, header, "attack between the wrong pieces");
+                }
+                if view.rules().mode == Mode::Dark
+                    && Some(PointKind::Camp) == Some(view.board().kind(tp))
+                {
+                    return self.violation(now, header, "attack on a camp");
+                }
+                let k = self.battles;
+                self.battles += 1;
+                let cx = battle_context(&self.game_id, k, from, to, &header.prev);
+                let req = crate::ot::OtRequest { r };
+                let d = rank_from_game(d);
+                match Defender::respond(&self.ot_key, &self.seed, cx, &req, d, &self.table) {
+                    Ok((def, mut resp)) => {
+                        if let Some(which) = self.cheats.corrupt_table {
+                            for (j, e) in resp.entries.iter_mut().enumerate() {
+                                if which.is_none_or(|w| w == j) {
+                                    e[0] ^= 1;
+                                }
+                            }
+                        }
+                        self.send(Body::Table(resp.clone()));
+                        self.acts.push(Act::Battle {
+                            side: peer,
+                            from,
+                            to,
+                            k,
+                            ctx: cx,
+                            request: req,
+                            response: Some(resp),
+                            reveal: None,
+                        });
+                        self.pending = Pending::PeerAttack {
+                            def,
+                            from: fp,
+                            to: tp,
+                            act: self.acts.len() - 1,
+                        };
+                    }
+                    Err(e) => {
+                        self.violation(now, header, &format!("oblivious-transfer request: {e}"))
+                    }
+                }
+            }
+            Body::Table(resp) => {
+                let Pending::MyAttack { att, from, to, act } =
+                    std::mem::replace(&mut self.pending, Pending::None)
+                else {
+                    return self.violation(now, header, "table without an attack");
+                };
+                if let Act::Battle { response, .. } = &mut self.acts[act] {
+                    *response = Some(resp.clone());
+                }
+                match att.finish(&resp, &self.table) {
+                    Ok((o, mut reveal)) => {
+                        if self.cheats.withhold_label {
+                            return;
+                        }
+                        if self.cheats.false_outcome
+                            && let Some(other) = self.table.alphabet().iter().find(|x| **x != o)
+                        {
+                            reveal.outcome = other.code();
+                        }
+                        self.send(Body::Label(reveal));
+                        if let Act::Battle { reveal: r, .. } = &mut self.acts[act] {
+                            *r = Some(reveal);
+                        }
+                        self.apply_battle(now, header, self.me, from, to, &o);
+                    }
+                    Err(OtError::NoMatchingLabel) => {
+                        let seq = header.seq;
+                        self.fault(
+                            now,
+                            peer,
+                            "the defender's oblivious-transfer table is corrupt (my entry opens to no outcome)".into(),
+                            format!("{peer} table, message seq {seq}"),
+                        );
+                    }
+                    Err(e) => self.violation(now, header, &format!("table: {e}")),
+                }
+            }
+            Body::Label(reveal) => {
+                let Pending::PeerAttack { def, from, to, act } =
+                    std::mem::replace(&mut self.pending, Pending::None)
+                else {
+                    return self.violation(now, header, "label without a battle");
+                };
+                if let Act::Battle { reveal: r, .. } = &mut self.acts[act] {
+                    *r = Some(reveal);
+                }
+                match def.check(&reveal, &self.table) {
+                    Ok(o) => self.apply_battle(now, header, peer, from, to, &o),
+                    Err(e) => {
+                        let seq = header.seq;
+                        self.fault(
+                            now,
+                            peer,
+                            format!("the attacker announced a false outcome: {e}"),
+                            format!("{peer} label, message seq {seq}"),
+                        );
+                    }
+                }
+            }
+            Body::FlagOpen(opening) => {
+                if !matches!(self.pending, Pending::PeerFlag) {
+                    return self.violation(now, header, "flag opening not asked for");
+                }
+                let commits = &self.peer_commit.as_ref().expect("committed").pieces;
+                let at = slot_point(peer, opening.square);
+                let ok = opening.rank == Rank::Flag
+                    && at.is_some_and(|p| view.board().kind(p) == PointKind::Headquarters)
+                    && commits
+                        .get(opening.square as usize)
+                        .is_some_and(|c| opening.verify(&self.game_id, self.peer_seat(), c));
+                if !ok {
+                    let seq = header.seq;
+                    return self.fault(
+                        now,
+                        peer,
+                        "the flag opening does not match the committed flag in a headquarters"
+                            .into(),
+                        format!("{peer} flag opening, message seq {seq}"),
+                    );
+                }
+                self.pending = Pending::None;
+                self.acts.push(Act::FlagOpen {
+                    side: peer,
+                    opening,
+                });
+                let e = Event::FlagRevealed {
+                    side: peer,
+                    at: at.expect("checked"),
+                };
+                if let Some(mine) = self.deferred_flag.take() {
+                    let view = self.view.as_mut().expect("playing");
+                    if let Err(err) = view.apply(&e) {
+                        return self.violation(now, header, &err.to_string());
+                    }
+                    self.events.push_back(AppEvent::Game(e));
+                    self.apply_event(now, mine, true);
+                } else {
+                    self.apply_peer_event(now, header, e);
+                }
+            }
+            Body::ClaimTimeout { ply } => self.on_claim_timeout(now, header, ply),
+            Body::ClaimForfeit => {
+                if matches!(self.pending, Pending::None) && !peer_turn {
+                    return self.violation(
+                        now,
+                        header,
+                        "forfeit claimed while the peer was on move",
+                    );
+                }
+                self.finish(
+                    now,
+                    GameResult::Win {
+                        winner: peer,
+                        reason: WinReason::Forfeit,
+                    },
+                );
+            }
+            Body::NoMoves => {
+                if !peer_turn || !matches!(self.pending, Pending::None) {
+                    return self.violation(now, header, "no-moves claim out of turn");
+                }
+                let pos = view.determinize(|_| (peer, junqi_game::Rank::Engineer));
+                let can_move = pos.has_legal_move(self.me);
+                self.send(Body::NoMovesReply { can_move });
+                self.acts.push(Act::NoMoves { side: peer });
+                self.finish(now, no_moves_result(peer, can_move));
+            }
+            Body::NoMovesReply { can_move } => {
+                if !matches!(self.pending, Pending::MyNoMoves) {
+                    return self.violation(now, header, "no-moves reply without a claim");
+                }
+                self.pending = Pending::None;
+                self.finish(now, no_moves_result(self.me, can_move));
+            }
+            Body::OfferDraw => {
+                if !peer_turn || !matches!(self.pending, Pending::None) {
+                    return self.violation(now, header, "draw offer out of turn");
+                }
+                if let Some(g) = self.referee.as_mut() {
+                    let _ = g.apply(peer, Action::OfferDraw);
+                }
+                self.pending = Pending::PeerDrawOffer;
+                self.apply_peer_event(now, header, Event::DrawOffered { side: peer });
+                self.events.push_back(AppEvent::DrawOffered);
+            }
+            Body::AcceptDraw => {
+                if !matches!(self.pending, Pending::MyDrawOffer) {
+                    return self.violation(now, header, "accepting a draw never offered");
+                }
+                self.pending = Pending::None;
+                self.finish(
+                    now,
+                    GameResult::Draw {
+                        reason: DrawReason::Agreed,
+                    },
+                );
+            }
+            Body::DeclineDraw => {
+                if !matches!(self.pending, Pending::MyDrawOffer) {
+                    return self.violation(now, header, "declining a draw never offered");
+                }
+                if let Some(g) = self.referee.as_mut() {
+                    let _ = g.apply(peer, Action::DeclineDraw);
+                }
+                self.pending = Pending::None;
+                self.apply_peer_event(now, header, Event::DrawDeclined { side: peer });
+            }
+            Body::Resign => {
+                self.finish(
+                    now,
+                    GameResult::Win {
+                        winner: self.me,
+                        reason: WinReason::Resignation,
+                    },
+                );
+            }
+            Body::Dispute { reason } => {
+                self.peer_disputed = true;
+                let r: String = reason.chars().take(crate::wire::MAX_REASON).collect();
+                self.events.push_back(AppEvent::Fault {
+                    culprit: self.me,
+                    reason: format!("the peer disputes: {r}"),
+                });
+                self.finish(
+                    now,
+                    GameResult::Win {
+                        winner: self.me,
+                        reason: WinReason::Forfeit,
+                    },
+                );
+            }
+            other => self.violation(
+                now,
+                header,
+                &format!("unexpected {} during play", other.kind()),
+            ),
+        }
+    }
+
+    fn on_claim_timeout(&mut self, now: Instant, header: &Header, ply: u16) {
+        let peer = self.me.opponent();
+        let sent = self.transcript.counts().0;
+        let unseen = header.ack_seq < sent;
+        // Our last move crossed the claim: it is void, roll it back.
+        if unseen {
+            if let Pending::MyAttack { act, .. } = self.pending {
+                self.acts.truncate(act);
+                self.pending = Pending::None;
+                self.battles -= 1;
+            } else if let Some((p, view, acts)) = self.snapshot.take()
+                && p == ply
+            {
+                self.view = Some(view);
+                self.acts.truncate(acts);
+            }
+        }
+        let view = self.view.as_ref().expect("playing");
+        if view.turn() != self.me
+            || view.ply() != ply
+            || !matches!(self.pending, Pending::None | Pending::MyDrawOffer)
+        {
+            return self.violation(
+                now,
+                header,
+                "timeout claimed while this side was not on move",
+            );
+        }
+        let _ = peer;
+        self.pending = Pending::None;
+        self.apply_timeout(now, self.me);
+    }
+
+    fn apply_timeout(&mut self, now: Instant, side: Side) {
+        self.acts.push(Act::Timeout { side });
+        if self.referee.is_some() {
+            self.referee_action(now, side, Action::Timeout);
+            return;
+        }
+        let count = self.view.as_ref().map_or(0, |v| v.timeouts(side)) + 1;
+        self.apply_event(now, Event::TimedOut { side, count }, false);
+        if self.result.is_none() && count > self.rules.max_timeouts {
+            self.finish(
+                now,
+                GameResult::Win {
+                    winner: side.opponent(),
+                    reason: WinReason::Timeouts,
+                },
+            );
+        }
+    }
+
+    /// Open games: the local referee applies an action.
+    fn referee_action(&mut self, now: Instant, side: Side, action: Action) {
+        let g = self.referee.as_mut().expect("open game");
+        match g.apply(side, action) {
+            Ok(events) => {
+                if let Action::Move(Move::Step { from, to }) = action {
+                    self.acts.push(Act::Step {
+                        side,
+                        from: from.0,
+                        to: to.0,
+                    });
+                }
+                for e in events {
+                    if let Event::GameOver { result } = e {
+                        self.finish(now, result);
+                        return;
+                    }
+                    let view = self.view.as_mut().expect("playing");
+                    if view.apply(&e).is_ok() {
+                        self.events.push_back(AppEvent::Game(e));
+                    }
+                }
+                self.after_event(now);
+            }
+            Err(e) => {
+                let peer = self.me.opponent();
+                self.fault(
+                    now,
+                    peer,
+                    format!("illegal action: {e}"),
+                    format!("{peer}'s last message"),
+                );
+            }
+        }
+    }
+
+    fn apply_battle(
+        &mut self,
+        now: Instant,
+        header: &Header,
+        attacker: Side,
+        from: Point,
+        to: Point,
+        o: &crate::Outcome,
+    ) {
+        let (announcement, defender_rank) = announcement_of(o);
+        let ev = Event::Battle {
+            side: attacker,
+            from,
+            to,
+            announcement,
+            attacker_rank: None,
+            defender_rank,
+            defender_id: None,
+        };
+        if attacker == self.me {
+            self.apply_event(now, ev, false);
+        } else {
+            let view = self.view.as_mut().expect("playing");
+            if let Err(err) = view.apply(&ev) {
+                return self.violation(now, header, &err.to_string());
+            }
+            self.events.push_back(AppEvent::Game(ev));
+        }
+        if self.phase != Phase::Play {
+            return;
+        }
+        let defender = attacker.opponent();
+        let mut need_peer = false;
+        for (died, owner) in [
+            (o.attacker_commander_died, attacker),
+            (o.defender_commander_died, defender),
+        ] {
+            if !died {
+                continue;
+            }
+            if owner == self.me {
+                let slot = self
+                    .my_ranks()
+                    .iter()
+                    .position(|&r| r == Rank::Flag)
+                    .expect("a flag") as u8;
+                let mut opening: PieceOpening = self
+                    .my_commit
+                    .as_ref()
+                    .expect("committed")
+                    .opening(&self.seed, slot)
+                    .expect("slot");
+                if self.cheats.bad_flag_opening {
+                    opening.square = (opening.square + 1) % 25;
+                }
+                self.send(Body::FlagOpen(opening));
+                self.acts.push(Act::FlagOpen {
+                    side: self.me,
+                    opening,
+                });
+                let at = slot_point(self.me, slot).expect("slot");
+                let e = Event::FlagRevealed { side: self.me, at };
+                if need_peer {
+                    // Keep the engine's order: the attacker's flag first.
+                    self.deferred_flag = Some(e);
+                } else {
+                    self.apply_event(now, e, false);
+                }
+            } else {
+                need_peer = true;
+            }
+        }
+        if o.flag_captured {
+            self.finish(
+                now,
+                GameResult::Win {
+                    winner: attacker,
+                    reason: WinReason::FlagCaptured,
+                },
+            );
+        } else if need_peer {
+            self.pending = Pending::PeerFlag;
+        } else {
+            self.after_event(now);
+        }
+    }
+
+    /// Applies an event caused by the peer; one that does not fit the view is a
+    /// protocol violation.
+    fn apply_peer_event(&mut self, now: Instant, header: &Header, e: Event) {
+        let view = self.view.as_mut().expect("playing");
+        if let Err(err) = view.apply(&e) {
+            return self.violation(now, header, &err.to_string());
+        }
+        self.events.push_back(AppEvent::Game(e));
+        self.after_event(now);
+    }
+
+    fn apply_event(&mut self, now: Instant, e: Event, check: bool) {
+        let view = self.view.as_mut().expect("playing");
+        if view.apply(&e).is_ok() {
+            self.events.push_back(AppEvent::Game(e));
+        }
+        if check
+            || matches!(
+                e,
+                Event::Moved { .. } | Event::TimedOut { .. } | Event::DrawDeclined { .. }
+            )
+        {
+            self.after_event(now);
+        }
+    }
+
+    /// After each completed turn: draws by quiet moves, no-move claims, turn notice.
+    fn after_event(&mut self, now: Instant) {
+        if self.phase != Phase::Play
+            || self.result.is_some()
+            || !matches!(self.pending, Pending::None)
+        {
+            return;
+        }
+        let v = self.view.as_ref().expect("playing");
+        if self.referee.is_none() && v.quiet_plies() >= self.rules.quiet_draw_plies {
+            return self.finish(
+                now,
+                GameResult::Draw {
+                    reason: DrawReason::QuietMoves,
+                },
+            );
+        }
+        if v.turn() == self.me {
+            if self.referee.is_none() && v.legal_moves().is_empty() {
+                self.send(Body::NoMoves);
+                self.acts.push(Act::NoMoves { side: self.me });
+                self.pending = Pending::MyNoMoves;
+            } else {
+                self.events.push_back(AppEvent::YourTurn);
+            }
+        }
+        self.rearm(now);
+    }
+
+    fn finish(&mut self, now: Instant, result: GameResult) {
+        if matches!(self.phase, Phase::Audit | Phase::Done) {
+            return;
+        }
+        self.result = Some(result);
+        self.pending = Pending::None;
+        if let Some(v) = self.view.as_mut()
+            && v.result().is_none()
+        {
+            let e = Event::GameOver { result };
+            if v.apply(&e).is_ok() {
+                self.events.push_back(AppEvent::Game(e));
+            }
+        }
+        self.events.push_back(AppEvent::Finished(result));
+        let ranks = match self.cheats.reveal_layout {
+            Some(l) => slots_of(&l, self.me),
+            None => self.my_ranks(),
+        };
+        if !self.cheats.refuse_reveal {
+            self.send(Body::Reveal {
+                seed: self.seed.clone(),
+                ranks,
+            });
+        }
+        self.phase = Phase::Audit;
+        self.deadline = None;
+        if let Some(v) = self.try_verdict() {
+            self.conclude(v);
+        } else {
+            self.rearm(now);
+        }
+    }
+
+    fn check_reveal(&self, seed: &Seed, ranks: &[Rank]) -> Result<(), String> {
+        let pc = self.peer_commit.as_ref().ok_or("no commitment")?;
+        let placement: Vec<(u8, Rank)> = ranks
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (i as u8, r))
+            .collect();
+        verify_reveal(
+            &self.game_id,
+            self.peer_seat(),
+            seed,
+            &pc.seed,
+            &placement,
+            &pc.pieces,
+        )
+        .map_err(|e| format!("the reveal does not match the commitments: {e}"))
+    }
+
+    /// Runs the audit once the peer's reveal is in (or a self-evident fault
+    /// makes it unnecessary).
+    fn try_verdict(&self) -> Option<Verdict> {
+        let (peer_seed, peer_ranks) = self.peer_reveal.as_ref()?;
+        let peer = self.me.opponent();
+        let pc = self.peer_commit.as_ref()?;
+        let mine = self.my_commit.as_ref()?;
+        let my_ranks = self.my_ranks();
+        let peer_commit = crate::audit::Commitments {
+            pieces: &pc.pieces,
+            seed: pc.seed,
+            ot_key: pc.ot_bytes,
+        };
+        let my_commit = crate::audit::Commitments {
+            pieces: &mine.commitments,
+            seed: seed_commitment(&self.game_id, self.seat, &self.seed),
+            ot_key: self.ot_key.public(),
+        };
+        let (south, north) = if self.me == Side::South {
+            (
+                (&self.seed, &my_ranks[..], my_commit),
+                (peer_seed, &peer_ranks[..], peer_commit),
+            )
+        } else {
+            (
+                (peer_seed, &peer_ranks[..], peer_commit),
+                (&self.seed, &my_ranks[..], my_commit),
+            )
+        };
+        let input = AuditInput {
+            rules: self.rules,
+            game_id: self.game_id,
+            first: self.first,
+            table: &self.table,
+            sides: [south, north],
+            acts: &self.acts,
+        };
+        let found = audit(&input);
+        // The audit's finding comes first: it is the earliest cheat in game
+        // order and a third party can check it; then what was seen at once.
+        let (cheater, reason, evidence) = match (&self.fault, found) {
+            (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence),
+            (Some(f), Ok(())) => (Some(f.culprit), f.reason.clone(), f.evidence.clone()),
+            (None, Ok(())) if self.peer_disputed => (
+                Some(peer),
+                "raised a dispute the audit does not support".to_string(),
+                format!("{peer} dispute message"),
+            ),
+            (None, Ok(())) => (None, String::new(), String::new()),
+        };
+        let _ = seat_of;
+        Some(Verdict {
+            result: self.result,
+            cheater,
+            reason,
+            evidence,
+        })
+    }
+}
+
+fn no_moves_result(stuck: Side, other_can_move: bool) -> GameResult {
+    if other_can_move {
+        GameResult::Win {
+            winner: stuck.opponent(),
+            reason: WinReason::NoLegalMove,
+        }
+    } else {
+        GameResult::Draw {
+            reason: DrawReason::NoMovesEither,
+        }
+    }
+}
