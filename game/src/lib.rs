@@ -4,6 +4,7 @@
 //! Pure Rust: no I/O, no clock, no global random source. Callers pass random
 //! number generators and report time-outs.
 
+pub mod ai;
 mod board;
 mod game;
 mod layout;

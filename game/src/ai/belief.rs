@@ -1,0 +1,535 @@
+//! What one player may believe about the pieces it cannot see.
+//!
+//! Dark games: every enemy piece whose rank is not known (on the board or
+//! already removed) gets the set of ranks the view's hard facts allow,
+//! narrowed further by the remaining counts of the 25-piece army (an exact
+//! Hall-condition check over the 12 ranks), and soft weights from the classic
+//! layouts (which rank stands where) and from how the piece behaved.
+//! Flip games: the face-down pieces are a uniform shuffle of the pieces not
+//! yet turned over. Open games hide nothing.
+//!
+//! [`Belief::sample`] draws complete assignments (determinizations) that
+//! satisfy every hard fact and the counts exactly.
+
+use crate::board::{Board, Point};
+use crate::game::Event;
+use crate::layout::classic_layouts;
+use crate::piece::{PieceId, Rank, RankSet, Side, ranks_in};
+use crate::position::Position;
+use crate::rules::Mode;
+use crate::view::{Hidden, PlayerView, Seen};
+use rand::Rng;
+use rand::seq::SliceRandom;
+use std::sync::OnceLock;
+
+/// One hidden enemy piece of a dark game.
+#[derive(Clone, Debug)]
+pub struct HiddenPiece {
+    /// Its identity.
+    pub id: PieceId,
+    /// Where it stands (`None` once removed).
+    pub at: Option<Point>,
+    /// The ranks it can still have, hard facts and counts together.
+    pub possible: RankSet,
+    /// Soft weight per rank (zero outside `possible`).
+    pub weight: [f32; 12],
+}
+
+/// A player's belief about everything hidden from it.
+#[derive(Clone, Debug)]
+pub struct Belief {
+    me: Side,
+    mode: Mode,
+    /// Dark games: the enemy pieces whose rank is unknown.
+    pieces: Vec<HiddenPiece>,
+    /// Dark games: how many of each rank those pieces hold together.
+    remaining: [u8; 12],
+    /// Flip games: face-down points.
+    face_down: Vec<Point>,
+    /// Flip games: the (colour, rank) of every piece not yet turned over.
+    pool: Vec<(Side, Rank)>,
+}
+
+/// A complete assignment of the hidden identities.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Dark games: the rank of every hidden enemy piece, by piece id.
+    pub ranks: [Option<Rank>; 50],
+    /// Flip games: the piece under each face-down point, by point index.
+    pub face_down: Vec<(Point, Side, Rank)>,
+}
+
+/// How often each rank stands on each (row, col) of the classic layouts,
+/// mirrors included: `[row-1][col-1][rank]`, smoothed.
+fn layout_prior() -> &'static [[[f32; 12]; 5]; 6] {
+    static PRIOR: OnceLock<[[[f32; 12]; 5]; 6]> = OnceLock::new();
+    PRIOR.get_or_init(|| {
+        let mut n = [[[0f32; 12]; 5]; 6];
+        for named in classic_layouts() {
+            for l in [named.layout, named.layout.mirrored()] {
+                for (r, row) in l.rows.iter().enumerate() {
+                    for (c, cell) in row.iter().enumerate() {
+                        if let Some(rank) = cell {
+                            n[r][c][rank.index()] += 1.0;
+                        }
+                    }
+                }
+            }
+        }
+        for row in n.iter_mut() {
+            for cell in row.iter_mut() {
+                let total: f32 = cell.iter().sum();
+                for w in cell.iter_mut() {
+                    // Smoothed so every legal rank keeps a non-zero weight.
+                    *w = (*w + 0.3) / (total + 3.6);
+                }
+            }
+        }
+        n
+    })
+}
+
+/// Whether every piece can get a rank: for every set S of ranks, the pieces
+/// confined to S are no more than the ranks S holds (Hall's condition).
+/// Returns the sets that are exactly full ("tight"), or `None` if infeasible.
+fn tight_sets(masks: &[RankSet], counts: &[u8; 12]) -> Option<Vec<u16>> {
+    let mut need = vec![0u16; 1 << 12];
+    for &m in masks {
+        need[m as usize] += 1;
+    }
+    let mut cap = vec![0u16; 1 << 12];
+    for (r, &c) in counts.iter().enumerate() {
+        cap[1 << r] = c as u16;
+    }
+    for b in 0..12 {
+        let bit = 1usize << b;
+        for s in 0..(1usize << 12) {
+            if s & bit != 0 {
+                need[s] += need[s ^ bit];
+                cap[s] += cap[s ^ bit];
+            }
+        }
+    }
+    let mut tight = Vec::new();
+    for s in 1..(1usize << 12) {
+        if need[s] > cap[s] {
+            return None;
+        }
+        if need[s] == cap[s] && need[s] > 0 && s != (1 << 12) - 1 {
+            tight.push(s as u16);
+        }
+    }
+    Some(tight)
+}
+
+impl Belief {
+    /// Builds the belief of the view's owner. `priors` switches the soft
+    /// evidence on (layout habits, behaviour); without it every allowed rank
+    /// weighs the same.
+    pub fn new(view: &PlayerView, priors: bool) -> Belief {
+        let me = view.me();
+        let mode = view.rules().mode;
+        let mut b = Belief {
+            me,
+            mode,
+            pieces: Vec::new(),
+            remaining: [0; 12],
+            face_down: Vec::new(),
+            pool: Vec::new(),
+        };
+        if mode == Mode::Flip {
+            b.build_flip(view);
+        } else {
+            b.build_dark(view, priors);
+        }
+        b
+    }
+
+    fn build_flip(&mut self, view: &PlayerView) {
+        let board = view.board();
+        self.face_down = board
+            .points()
+            .filter(|&p| view.at(p) == Some(Seen::FaceDown))
+            .collect();
+        let mut left = [[0u8; 12]; 2];
+        for side in Side::TWO {
+            for r in Rank::ALL {
+                left[side.index()][r.index()] = r.count();
+            }
+        }
+        for k in view.pieces() {
+            if let Some(r) = k.known() {
+                let slot = &mut left[k.side.index() & 1][r.index()];
+                *slot = slot.saturating_sub(1);
+            }
+        }
+        for side in Side::TWO {
+            for r in Rank::ALL {
+                for _ in 0..left[side.index()][r.index()] {
+                    self.pool.push((side, r));
+                }
+            }
+        }
+        // The view and the pool always agree in a real game; guard anyway.
+        self.pool.truncate(self.face_down.len());
+    }
+
+    fn build_dark(&mut self, view: &PlayerView, priors: bool) {
+        let enemy = self.me.opponent();
+        let board = view.board();
+        let mut remaining = [0u8; 12];
+        for r in Rank::ALL {
+            remaining[r.index()] = r.count();
+        }
+        let behaviour = if priors {
+            Behaviour::from_events(view)
+        } else {
+            Behaviour::default()
+        };
+        let prior = layout_prior();
+        for k in view.pieces().filter(|k| k.side == enemy) {
+            if let Some(r) = k.known() {
+                remaining[r.index()] = remaining[r.index()].saturating_sub(1);
+                continue;
+            }
+            let mut weight = [0f32; 12];
+            let slot = k.id.0 as usize % 25;
+            let start = board.setup_points(enemy)[slot];
+            let info = board.info(start);
+            for r in ranks_in(k.possible) {
+                weight[r.index()] = if priors {
+                    prior[info.row as usize - 1][info.col as usize - 1][r.index()]
+                        * behaviour.factor(k.id, r)
+                } else {
+                    1.0
+                };
+            }
+            self.pieces.push(HiddenPiece {
+                id: k.id,
+                at: k.at,
+                possible: k.possible,
+                weight,
+            });
+        }
+        self.remaining = remaining;
+        self.prune();
+    }
+
+    /// Removes every rank that no complete assignment can give a piece.
+    fn prune(&mut self) {
+        loop {
+            let masks: Vec<RankSet> = self.pieces.iter().map(|p| p.possible).collect();
+            let Some(tight) = tight_sets(&masks, &self.remaining) else {
+                return; // inconsistent view: keep the hard facts as they are
+            };
+            let mut changed = false;
+            for p in &mut self.pieces {
+                for r in ranks_in(p.possible) {
+                    // Fixing p to r breaks a tight set S with r in S that p
+                    // could otherwise leave.
+                    let bad = tight
+                        .iter()
+                        .any(|&s| s & r.bit() != 0 && p.possible & !s != 0);
+                    if bad {
+                        p.possible &= !r.bit();
+                        p.weight[r.index()] = 0.0;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// Whose belief this is.
+    pub fn me(&self) -> Side {
+        self.me
+    }
+
+    /// Dark games: the hidden enemy pieces (alive and removed).
+    pub fn pieces(&self) -> &[HiddenPiece] {
+        &self.pieces
+    }
+
+    /// The probability of each rank for a hidden enemy piece: its soft
+    /// weights over the ranks some complete assignment allows, normalized.
+    /// `None` when the piece is not hidden.
+    pub fn probabilities(&self, id: PieceId) -> Option<[f32; 12]> {
+        let p = self.pieces.iter().find(|p| p.id == id)?;
+        let total: f32 = p.weight.iter().sum();
+        let mut out = [0f32; 12];
+        for r in ranks_in(p.possible) {
+            out[r.index()] = if total > 0.0 {
+                p.weight[r.index()] / total
+            } else {
+                1.0 / p.possible.count_ones() as f32
+            };
+        }
+        Some(out)
+    }
+
+    /// Flip games: the probability that the face-down piece on `p` is of `side` and `rank`.
+    pub fn flip_probability(&self, side: Side, rank: Rank) -> f32 {
+        if self.pool.is_empty() {
+            return 0.0;
+        }
+        let n = self.pool.iter().filter(|&&x| x == (side, rank)).count();
+        n as f32 / self.pool.len() as f32
+    }
+
+    /// Draws one complete assignment consistent with every hard fact.
+    pub fn sample(&self, rng: &mut impl Rng) -> Sample {
+        let mut out = Sample {
+            ranks: [None; 50],
+            face_down: Vec::new(),
+        };
+        if self.mode == Mode::Flip {
+            let mut pool = self.pool.clone();
+            pool.shuffle(rng);
+            out.face_down = self
+                .face_down
+                .iter()
+                .zip(pool)
+                .map(|(&p, (s, r))| (p, s, r))
+                .collect();
+            return out;
+        }
+        if self.pieces.is_empty() {
+            return out;
+        }
+        // Most constrained first, random among equals.
+        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
+        for _attempt in 0..64 {
+            order.shuffle(rng);
+            order.sort_by_key(|&i| self.pieces[i].possible.count_ones());
+            let mut left = self.remaining;
+            let mut ok = true;
+            for &i in &order {
+                let p = &self.pieces[i];
+                let mut total = 0f32;
+                for r in ranks_in(p.possible) {
+                    if left[r.index()] > 0 {
+                        total += p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
+                    }
+                }
+                if total <= 0.0 {
+                    ok = false;
+                    break;
+                }
+                let mut x = rng.random::<f32>() * total;
+                let mut pick = None;
+                for r in ranks_in(p.possible) {
+                    if left[r.index()] > 0 {
+                        pick = Some(r);
+                        x -= p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
+                        if x <= 0.0 {
+                            break;
+                        }
+                    }
+                }
+                let r = pick.expect("total > 0");
+                left[r.index()] -= 1;
+                out.ranks[p.id.0 as usize] = Some(r);
+            }
+            if ok {
+                return out;
+            }
+            out.ranks = [None; 50];
+        }
+        self.sample_by_matching(rng, out)
+    }
+
+    /// Fallback: a random complete matching by augmenting paths (always
+    /// succeeds when the view is consistent).
+    fn sample_by_matching(&self, rng: &mut impl Rng, mut out: Sample) -> Sample {
+        // Rank slots: one per remaining piece of each rank.
+        let mut slots: Vec<Rank> = Vec::new();
+        for r in Rank::ALL {
+            for _ in 0..self.remaining[r.index()] {
+                slots.push(r);
+            }
+        }
+        slots.shuffle(rng);
+        let n = self.pieces.len();
+        let mut slot_owner: Vec<Option<usize>> = vec![None; slots.len()];
+        let mut order: Vec<usize> = (0..n).collect();
+        order.shuffle(rng);
+        fn augment(
+            i: usize,
+            pieces: &[HiddenPiece],
+            slots: &[Rank],
+            owner: &mut [Option<usize>],
+            seen: &mut [bool],
+        ) -> bool {
+            for s in 0..slots.len() {
+                if seen[s] || pieces[i].possible & slots[s].bit() == 0 {
+                    continue;
+                }
+                seen[s] = true;
+                if owner[s].is_none_or(|j| augment(j, pieces, slots, owner, seen)) {
+                    owner[s] = Some(i);
+                    return true;
+                }
+            }
+            false
+        }
+        for &i in &order {
+            let mut seen = vec![false; slots.len()];
+            augment(i, &self.pieces, &slots, &mut slot_owner, &mut seen);
+        }
+        for (s, owner) in slot_owner.iter().enumerate() {
+            if let Some(i) = owner {
+                out.ranks[self.pieces[*i].id.0 as usize] = Some(slots[s]);
+            }
+        }
+        // An inconsistent view (never in a real game) leaves some unmatched: fill them.
+        for p in &self.pieces {
+            let slot = &mut out.ranks[p.id.0 as usize];
+            if slot.is_none() {
+                *slot = ranks_in(p.possible).next().or(Some(Rank::Engineer));
+            }
+        }
+        out
+    }
+
+    /// The full position of a sample, for search.
+    pub fn position(&self, view: &PlayerView, sample: &Sample) -> Position {
+        let enemy = self.me.opponent();
+        view.determinize(|h| match h {
+            Hidden::Enemy(id) => (
+                enemy,
+                sample.ranks[id.0 as usize].unwrap_or_else(|| {
+                    view.piece(id)
+                        .and_then(|k| ranks_in(k.possible).next())
+                        .unwrap_or(Rank::Engineer)
+                }),
+            ),
+            Hidden::FaceDown(p) => sample
+                .face_down
+                .iter()
+                .find(|x| x.0 == p)
+                .map(|&(_, s, r)| (s, r))
+                .unwrap_or((enemy, Rank::Engineer)),
+        })
+    }
+}
+
+/// Soft evidence from how enemy pieces behaved.
+struct Behaviour {
+    /// Per piece id: moves made, attacks made, plies spent in the enemy (my) half.
+    moves: [u16; 50],
+    attacks: [u16; 50],
+    deep: [u16; 50],
+}
+
+impl Default for Behaviour {
+    fn default() -> Behaviour {
+        Behaviour {
+            moves: [0; 50],
+            attacks: [0; 50],
+            deep: [0; 50],
+        }
+    }
+}
+
+impl Behaviour {
+    fn from_events(view: &PlayerView) -> Behaviour {
+        let mut b = Behaviour::default();
+        let board: &Board = view.board();
+        let me = view.me();
+        // Replay who stands where from the starting points.
+        let mut ids: [Option<PieceId>; 129] = [None; 129];
+        for side in Side::TWO {
+            for (slot, &p) in board.setup_points(side).iter().enumerate() {
+                ids[p.index()] = Some(PieceId((side.index() * 25 + slot) as u8));
+            }
+        }
+        for e in view.events() {
+            match *e {
+                Event::Moved { side, from, to } => {
+                    let id = ids[from.index()].take();
+                    ids[to.index()] = id;
+                    if side != me
+                        && let Some(id) = id
+                    {
+                        b.moves[id.0 as usize] += 1;
+                        if board.info(to).half == Some(me) {
+                            b.deep[id.0 as usize] += 1;
+                        }
+                    }
+                }
+                Event::Battle {
+                    side,
+                    from,
+                    to,
+                    announcement,
+                    ..
+                } => {
+                    let a = ids[from.index()].take();
+                    if side != me
+                        && let Some(id) = a
+                    {
+                        b.attacks[id.0 as usize] += 1;
+                    }
+                    match announcement.outcome {
+                        crate::rules::Outcome::AttackerWins => ids[to.index()] = a,
+                        crate::rules::Outcome::DefenderWins => {}
+                        crate::rules::Outcome::BothRemoved => ids[to.index()] = None,
+                    }
+                }
+                _ => {}
+            }
+        }
+        b
+    }
+
+    /// A multiplier on the weight of rank `r` for piece `id`.
+    fn factor(&self, id: PieceId, r: Rank) -> f32 {
+        let i = id.0 as usize;
+        let (moves, attacks, deep) = (self.moves[i], self.attacks[i], self.deep[i]);
+        let mut f = 1.0;
+        if attacks > 0 {
+            // A piece that attacks is usually a big one (or a bomb on a mission).
+            f *= match r {
+                Rank::Commander | Rank::Corps | Rank::Division => 2.0,
+                Rank::Brigade | Rank::Regiment => 1.4,
+                Rank::Bomb => 1.2,
+                Rank::Engineer | Rank::Platoon => 0.6,
+                _ => 1.0,
+            };
+        }
+        if deep > 2 {
+            f *= match r {
+                Rank::Commander | Rank::Corps | Rank::Division | Rank::Engineer => 1.3,
+                _ => 1.0,
+            };
+        }
+        if moves > 6 && r == Rank::Bomb {
+            f *= 0.7;
+        }
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hall_condition() {
+        let c = |x: &[(Rank, u8)]| {
+            let mut out = [0u8; 12];
+            for &(r, n) in x {
+                out[r.index()] = n;
+            }
+            out
+        };
+        let one = Rank::Commander.bit();
+        let both = one | Rank::Corps.bit();
+        let counts = c(&[(Rank::Commander, 1), (Rank::Corps, 1)]);
+        assert!(tight_sets(&[one, both], &counts).is_some());
+        assert!(tight_sets(&[one, one], &counts).is_none());
+    }
+}

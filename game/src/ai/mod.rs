@@ -1,0 +1,494 @@
+//! Computer opponents that play only from what their side may know.
+//!
+//! Every entry point takes a [`PlayerView`] — built from public events only —
+//! never a [`crate::Game`] or a [`crate::Position`] of the truth, so the AI
+//! cannot peek by construction. The AI keeps a [`Belief`] about the hidden
+//! enemy pieces, samples complete positions from it and searches them
+//! ([`search::analyse`]). Four levels (新手 Novice, 熟练 Skilled, 高手 Expert,
+//! 大师 Master) differ in algorithm and budget. Budgets count work (samples,
+//! nodes), so a game replays exactly from its seeds; the caller supplies a
+//! wall-clock "stop now" check on top (the engine has no clock).
+
+pub mod belief;
+pub mod eval;
+pub mod search;
+pub mod setup;
+
+pub use belief::{Belief, HiddenPiece, Sample};
+pub use search::{Analysis, Scored, SearchParams};
+
+use crate::game::Action;
+use crate::layout::Layout;
+use crate::piece::Rank;
+use crate::position::Move;
+use crate::rules::Rules;
+use crate::view::{PlayerView, Seen};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::fmt;
+use std::str::FromStr;
+
+/// The four playing levels.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Level {
+    /// 新手: one ply on two guesses, blind to recaptures, with human slips.
+    Novice,
+    /// 熟练: one ply and the exchanges after it, on six sampled positions.
+    Skilled,
+    /// 高手: two plies and longer exchanges on ten samples, with layout and behaviour priors.
+    Expert,
+    /// 大师: three plies (four in open games) on twenty samples, the largest budget.
+    Master,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 4] = [Level::Novice, Level::Skilled, Level::Expert, Level::Master];
+
+    /// Chinese name.
+    pub fn zh_name(self) -> &'static str {
+        match self {
+            Level::Novice => "新手",
+            Level::Skilled => "熟练",
+            Level::Expert => "高手",
+            Level::Master => "大师",
+        }
+    }
+
+    /// English name.
+    pub fn en_name(self) -> &'static str {
+        match self {
+            Level::Novice => "Novice",
+            Level::Skilled => "Skilled",
+            Level::Expert => "Expert",
+            Level::Master => "Master",
+        }
+    }
+
+    /// The wall-clock cap per move the caller should enforce, in milliseconds.
+    pub fn max_millis(self) -> u64 {
+        match self {
+            Level::Novice => 200,
+            Level::Skilled => 500,
+            Level::Expert => 1000,
+            Level::Master => 2000,
+        }
+    }
+
+    /// The level's settings.
+    pub fn params(self) -> LevelParams {
+        match self {
+            // One ply on two guesses: sees what it takes, not what it loses.
+            Level::Novice => LevelParams {
+                search: SearchParams {
+                    samples: 2,
+                    screen_samples: 2,
+                    candidates: 1,
+                    max_depth: 1,
+                    open_depth: 1,
+                    full_eval: false,
+                    honest_interior: false,
+                    qdepth: 0,
+                    nodes: 10_000,
+                    noise: 40,
+                },
+                priors: false,
+                slip: 0.2,
+                generated_layouts: 0.5,
+            },
+            // One ply and the exchanges that follow, on six guesses.
+            Level::Skilled => LevelParams {
+                search: SearchParams {
+                    samples: 6,
+                    screen_samples: 6,
+                    candidates: 1,
+                    max_depth: 1,
+                    open_depth: 1,
+                    full_eval: false,
+                    honest_interior: false,
+                    qdepth: 3,
+                    nodes: 40_000,
+                    noise: 15,
+                },
+                priors: false,
+                slip: 0.0,
+                generated_layouts: 0.4,
+            },
+            // Two plies plus exchanges on ten samples, with layout and behaviour priors.
+            Level::Expert => LevelParams {
+                search: SearchParams {
+                    samples: 10,
+                    screen_samples: 6,
+                    candidates: 8,
+                    max_depth: 2,
+                    open_depth: 3,
+                    full_eval: true,
+                    honest_interior: false,
+                    qdepth: 4,
+                    nodes: 150_000,
+                    noise: 6,
+                },
+                priors: true,
+                slip: 0.0,
+                generated_layouts: 0.3,
+            },
+            // Three plies plus exchanges on twenty samples.
+            Level::Master => LevelParams {
+                search: SearchParams {
+                    samples: 20,
+                    screen_samples: 8,
+                    candidates: 10,
+                    max_depth: 3,
+                    open_depth: 4,
+                    full_eval: true,
+                    honest_interior: true,
+                    qdepth: 6,
+                    nodes: 600_000,
+                    noise: 4,
+                },
+                priors: true,
+                slip: 0.0,
+                generated_layouts: 0.2,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.zh_name(), self.en_name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        let s = s.trim();
+        Level::ALL
+            .into_iter()
+            .find(|l| s.eq_ignore_ascii_case(l.en_name()) || s == l.zh_name())
+            .ok_or_else(|| format!("unknown level {s:?} (novice, skilled, expert, master)"))
+    }
+}
+
+/// Everything that makes a level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelParams {
+    /// The search budget.
+    pub search: SearchParams,
+    /// Soft evidence in the belief (layout habits, behaviour).
+    pub priors: bool,
+    /// Chance of a human slip (a plausible but unsearched move).
+    pub slip: f64,
+    /// Chance of a freshly generated layout instead of a classic one.
+    pub generated_layouts: f64,
+}
+
+/// A suggested move with a one-line reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint {
+    /// The move.
+    pub mv: Move,
+    /// Why, in Chinese.
+    pub zh: String,
+    /// Why, in English.
+    pub en: String,
+}
+
+/// Anything that plays a side: the AI levels, and the arena's baselines.
+pub trait Player: Send {
+    /// A short name.
+    fn name(&self) -> String;
+    /// The layout for a new dark or open game.
+    fn layout(&mut self, rules: &Rules) -> Layout;
+    /// The action on this player's turn (a move, normally).
+    fn act(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action;
+    /// Search nodes and completed depth of the last decision (0 for players that do not search).
+    fn last_stats(&self) -> (u64, u8) {
+        (0, 0)
+    }
+}
+
+/// An AI opponent of one level with its own seeded random source.
+pub struct Ai {
+    level: Level,
+    params: LevelParams,
+    rng: Pcg64Mcg,
+    last: (u64, u8),
+}
+
+impl Ai {
+    /// An AI of `level` whose choices follow from `seed`.
+    pub fn new(level: Level, seed: u64) -> Ai {
+        Ai::with_params(level, level.params(), seed)
+    }
+
+    /// An AI with custom settings (for tuning).
+    pub fn with_params(level: Level, params: LevelParams, seed: u64) -> Ai {
+        Ai {
+            level,
+            params,
+            rng: Pcg64Mcg::seed_from_u64(seed ^ 0x4a55_4e51_4941_4931),
+            last: (0, 0),
+        }
+    }
+
+    /// Its level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Picks a layout for a new game.
+    pub fn choose_layout(&mut self, rules: &Rules) -> Layout {
+        setup::choose_layout(rules, self.params.generated_layouts, &mut self.rng)
+    }
+
+    /// Searches the view's position (the side to move should be the view's owner).
+    pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
+        let belief = Belief::new(view, self.params.priors);
+        let a = search::analyse(view, &belief, &self.params.search, &mut self.rng, stop);
+        self.last = (a.nodes, a.depth);
+        a
+    }
+
+    /// The move to play, or `None` when there is none (or it is not our turn).
+    pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
+        if view.turn() != view.me() || view.result().is_some() {
+            return None;
+        }
+        let moves = view.legal_moves();
+        match moves.len() {
+            0 => return None,
+            1 => return Some(moves[0]),
+            _ => {}
+        }
+        let a = self.analyse(view, stop);
+        let best = a.moves.first().map(|s| s.mv)?;
+        if self.params.slip > 0.0 && self.rng.random_bool(self.params.slip) {
+            // A human slip: something that looked fine at a glance.
+            let top = a.moves[0].score;
+            let plausible: Vec<Move> = a
+                .moves
+                .iter()
+                .filter(|s| s.score > top - 250.0 && s.score > -(eval::WIN as f32) / 2.0)
+                .map(|s| s.mv)
+                .collect();
+            if let Some(&m) = plausible.choose(&mut self.rng) {
+                return Some(m);
+            }
+        }
+        Some(best)
+    }
+
+    /// A suggested move for the view's owner with a one-line reason.
+    pub fn hint(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Hint> {
+        if view.turn() != view.me() || view.result().is_some() {
+            return None;
+        }
+        let a = self.analyse(view, stop);
+        let best = *a.moves.first()?;
+        let belief = Belief::new(view, true);
+        Some(explain(view, &belief, best))
+    }
+}
+
+impl Player for Ai {
+    fn name(&self) -> String {
+        self.level.en_name().to_lowercase()
+    }
+    fn layout(&mut self, rules: &Rules) -> Layout {
+        self.choose_layout(rules)
+    }
+    fn act(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
+        match self.choose_move(view, stop) {
+            Some(m) => Action::Move(m),
+            None => Action::Timeout,
+        }
+    }
+    fn last_stats(&self) -> (u64, u8) {
+        self.last
+    }
+}
+
+/// The one-line reason for a move.
+fn explain(view: &PlayerView, belief: &Belief, s: Scored) -> Hint {
+    let board = view.board();
+    let me = view.me();
+    let mv = s.mv;
+    let win_zh = if s.score > eval::WIN as f32 / 2.0 {
+        "，可以取胜"
+    } else {
+        ""
+    };
+    let win_en = if s.score > eval::WIN as f32 / 2.0 {
+        ", and it wins"
+    } else {
+        ""
+    };
+    let (zh, en) = match mv {
+        Move::Flip { at } => (
+            format!("翻开 {}：看清局面{win_zh}", board.name_of(at)),
+            format!(
+                "Flip {}: learn more of the board{win_en}",
+                board.name_of(at)
+            ),
+        ),
+        Move::Step { from, to } => {
+            let (f, t) = (board.name_of(from), board.name_of(to));
+            match view.at(to) {
+                Some(Seen::Piece { side, id, rank }) if side != me => {
+                    let guess = rank.map(|r| (r, 1.0)).or_else(|| {
+                        belief.probabilities(id).map(|p| {
+                            let (i, &pr) = p
+                                .iter()
+                                .enumerate()
+                                .max_by(|a, b| a.1.total_cmp(b.1))
+                                .expect("12 ranks");
+                            (Rank::from_index(i).expect("rank"), pr)
+                        })
+                    });
+                    match guess {
+                        Some((Rank::Flag, _)) if rank.is_some() => (
+                            format!("{f} 吃 {t} 的军旗{win_zh}"),
+                            format!("{f} takes the flag on {t}{win_en}"),
+                        ),
+                        Some((r, pr)) => (
+                            format!(
+                                "{f} 攻击 {t}：对方最可能是{}（{:.0}%）{win_zh}",
+                                r.zh_name(),
+                                pr * 100.0
+                            ),
+                            format!(
+                                "{f} attacks {t}: most likely a {} ({:.0}%){win_en}",
+                                r.en_name().to_lowercase(),
+                                pr * 100.0
+                            ),
+                        ),
+                        None => (
+                            format!("{f} 攻击 {t}{win_zh}"),
+                            format!("{f} attacks {t}{win_en}"),
+                        ),
+                    }
+                }
+                _ => {
+                    let fwd = board.info(to).half != Some(me) && board.info(from).half == Some(me)
+                        || (board.info(to).half == board.info(from).half
+                            && board.info(to).half == Some(me)
+                            && board.info(to).row < board.info(from).row);
+                    if board.kind(to) == crate::board::PointKind::Camp {
+                        (
+                            format!("{f} 进入行营 {t}：安全且能支援{win_zh}"),
+                            format!("{f} into the camp {t}: safe and ready to strike{win_en}"),
+                        )
+                    } else if fwd {
+                        (
+                            format!("{f} 前进到 {t}：向对方军旗施压{win_zh}"),
+                            format!("{f} to {t}: pressure on the enemy flag{win_en}"),
+                        )
+                    } else {
+                        (
+                            format!("{f} 到 {t}：避开威胁、稳住阵地{win_zh}"),
+                            format!("{f} to {t}: out of danger, keeping the position{win_en}"),
+                        )
+                    }
+                }
+            }
+        }
+    };
+    Hint { mv, zh, en }
+}
+
+/// Plays a uniformly random legal move; random legal layout.
+pub struct RandomPlayer {
+    rng: Pcg64Mcg,
+}
+
+impl RandomPlayer {
+    /// A random mover from `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: Pcg64Mcg::seed_from_u64(seed ^ 0x5241_4e44_4f4d),
+        }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn layout(&mut self, rules: &Rules) -> Layout {
+        Layout::random(rules, &mut self.rng)
+    }
+    fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
+        match view.legal_moves().choose(&mut self.rng) {
+            Some(&m) => Action::Move(m),
+            None => Action::Timeout,
+        }
+    }
+}
+
+/// The best one-ply move by expected material under the belief (no look-ahead).
+pub struct GreedyPlayer {
+    rng: Pcg64Mcg,
+}
+
+impl GreedyPlayer {
+    /// A greedy player from `seed`.
+    pub fn new(seed: u64) -> GreedyPlayer {
+        GreedyPlayer {
+            rng: Pcg64Mcg::seed_from_u64(seed ^ 0x4752_4545_4459),
+        }
+    }
+}
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn layout(&mut self, rules: &Rules) -> Layout {
+        setup::choose_layout(rules, 0.0, &mut self.rng)
+    }
+    fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
+        let moves = view.legal_moves();
+        if moves.is_empty() {
+            return Action::Timeout;
+        }
+        let belief = Belief::new(view, true);
+        let positions: Vec<_> = (0..8)
+            .map(|_| belief.position(view, &belief.sample(&mut self.rng)))
+            .collect();
+        let mut best = Vec::new();
+        let mut best_v = f64::NEG_INFINITY;
+        for &m in &moves {
+            let mut total = 0f64;
+            for pos in &positions {
+                if let Move::Step { from, to } = m
+                    && let (Some(a), Some(d)) = (pos.at(from), pos.at(to))
+                    && d.face_up
+                    && d.side != a.side
+                {
+                    total += eval::attack_swing(pos, a.rank, d.rank) as f64;
+                }
+            }
+            let v = total / positions.len() as f64;
+            if v > best_v + 1e-9 {
+                best_v = v;
+                best.clear();
+            }
+            if (v - best_v).abs() <= 1e-9 {
+                best.push(m);
+            }
+        }
+        Action::Move(*best.choose(&mut self.rng).expect("a move"))
+    }
+}
+
+/// A player by name: `random`, `greedy` or a level (English or Chinese).
+pub fn player_by_name(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+    match name.trim().to_lowercase().as_str() {
+        "random" => Ok(Box::new(RandomPlayer::new(seed))),
+        "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
+        other => Ok(Box::new(Ai::new(other.parse::<Level>()?, seed))),
+    }
+}

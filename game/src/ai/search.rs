@@ -1,0 +1,476 @@
+//! Search over determinizations: perfect-information Monte Carlo with a
+//! screened, depth-limited alpha-beta (plus an attack quiescence search) on
+//! each sampled position, and the scores of each root move averaged over the
+//! samples, so an attack on an unknown piece is valued by what it may be.
+
+use super::belief::Belief;
+use super::eval::{Guard, WIN, attack_swing, evaluate};
+use crate::board::{Point, PointKind, PointSet};
+use crate::piece::Rank;
+use crate::position::{MAX_MOVES, Move, MoveList, Position};
+use crate::rules::Mode;
+use crate::view::PlayerView;
+use arrayvec::ArrayVec;
+use rand::Rng;
+
+const INF: i32 = WIN * 2;
+
+/// How much work one search may do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Determinizations drawn from the belief.
+    pub samples: usize,
+    /// Of those, how many screen every root move (depth 1 + quiescence).
+    pub screen_samples: usize,
+    /// Root moves kept after screening for the deeper search.
+    pub candidates: usize,
+    /// Deepest full-width depth (plies, root move included); 1 = screening only.
+    pub max_depth: u8,
+    /// Deepest full-width depth when nothing is hidden (open games): one
+    /// position instead of many samples, so the budget goes into depth.
+    pub open_depth: u8,
+    /// The full evaluation (flag threats, hunting, draw drift) or material and flag distance only.
+    pub full_eval: bool,
+    /// Inside the tree, the root player makes no attack on a piece it cannot
+    /// identify and credits a strike at a hidden flag only by its chance:
+    /// the search may not profit from what only one sample knows.
+    pub honest_interior: bool,
+    /// Plies of attack-only quiescence after the full-width part.
+    pub qdepth: u8,
+    /// Node budget for the whole decision (keeps games reproducible).
+    pub nodes: u64,
+    /// Random spread added to root scores (centi-units) for variety.
+    pub noise: i32,
+}
+
+/// One root move and its averaged score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// The move.
+    pub mv: Move,
+    /// Average score for the mover (centi-units; ±100000 is a won or lost game).
+    pub score: f32,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// Root moves, best first (screened-out moves at the end with their screening score).
+    pub moves: Vec<Scored>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Samples searched at the deepest completed depth.
+    pub samples: usize,
+    /// Deepest completed full-width depth.
+    pub depth: u8,
+}
+
+/// The searcher's counters and limits.
+pub(crate) struct Searcher<'a> {
+    pub nodes: u64,
+    limit: u64,
+    stop: &'a dyn Fn() -> bool,
+    pub aborted: bool,
+    qdepth: u8,
+    full_eval: bool,
+    guard: Option<Guard>,
+}
+
+/// Whether a move attacks, and the ranks involved (in a full position).
+#[inline]
+fn attack(pos: &Position, m: Move) -> Option<(Rank, Rank, bool)> {
+    if let Move::Step { from, to } = m {
+        let a = pos.at(from)?;
+        let d = pos.at(to)?;
+        Some((a.rank, d.rank, d.face_up && d.side != a.side))
+    } else {
+        None
+    }
+}
+
+/// Ordering key of a move: good attacks first.
+#[inline]
+fn order_key(pos: &Position, m: Move) -> i32 {
+    match attack(pos, m) {
+        Some((a, d, true)) => attack_swing(pos, a, d),
+        Some((_, _, false)) => -20, // flip games: attacking a face-down piece
+        None => 0,
+    }
+}
+
+fn ordered(pos: &Position, moves: &MoveList) -> ArrayVec<(i32, Move), MAX_MOVES> {
+    let mut v: ArrayVec<(i32, Move), MAX_MOVES> =
+        moves.iter().map(|&m| (order_key(pos, m), m)).collect();
+    v.sort_unstable_by_key(|e| -e.0);
+    v
+}
+
+/// The attacks of the side to move on face-up enemy pieces (for quiescence),
+/// each confirmed by the rules engine.
+fn attacks(pos: &Position) -> ArrayVec<(i32, Move), 96> {
+    let board = pos.board();
+    let me = pos.turn();
+    let mut out: ArrayVec<(i32, Move), 96> = ArrayVec::new();
+    if pos.flag_captured().is_some() {
+        return out;
+    }
+    let lock = !pos.rules().may_leave_headquarters();
+    for from in board.points() {
+        let Some(pc) = pos.at(from) else { continue };
+        if pc.side != me || !pc.face_up || !pc.rank.is_movable() {
+            continue;
+        }
+        if lock && board.kind(from) == PointKind::Headquarters {
+            continue;
+        }
+        let mut seen = PointSet::EMPTY;
+        let mut consider = |to: Point, out: &mut ArrayVec<(i32, Move), 96>| {
+            if !seen.insert(to) {
+                return;
+            }
+            let Some(d) = pos.at(to) else { return };
+            if !d.face_up || d.side == me || board.kind(to) == PointKind::Camp {
+                return;
+            }
+            let swing = attack_swing(pos, pc.rank, d.rank);
+            if swing < 0 {
+                return;
+            }
+            let m = Move::Step { from, to };
+            if !out.is_full() && pos.is_legal(m) {
+                out.push((swing, m));
+            }
+        };
+        for &to in board.road_neighbours(from) {
+            consider(to, &mut out);
+        }
+        if board.info(from).rail {
+            if pos.rules().rail_runner(pc.rank) {
+                // Every occupied railway point reachable through empty ones.
+                let mut visited = PointSet::EMPTY;
+                visited.insert(from);
+                let mut stack: ArrayVec<Point, 64> = ArrayVec::new();
+                stack.push(from);
+                while let Some(q) = stack.pop() {
+                    for &n in board.rail_neighbours(q) {
+                        if !visited.insert(n) {
+                            continue;
+                        }
+                        if pos.at(n).is_none() {
+                            if !stack.is_full() {
+                                stack.push(n);
+                            }
+                        } else {
+                            consider(n, &mut out);
+                        }
+                    }
+                }
+            } else {
+                for ray in board.rail_rays(from) {
+                    if let Some(&q) = ray.iter().find(|&&q| pos.at(q).is_some()) {
+                        consider(q, &mut out);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_unstable_by_key(|e| -e.0);
+    out
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        limit: u64,
+        stop: &'a dyn Fn() -> bool,
+        qdepth: u8,
+        full_eval: bool,
+    ) -> Searcher<'a> {
+        Searcher {
+            nodes: 0,
+            limit,
+            stop,
+            aborted: false,
+            qdepth,
+            full_eval,
+            guard: None,
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 && (self.nodes >= self.limit || (self.stop)()) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Terminal score for the side to move, if the game is over by the board.
+    #[inline]
+    fn terminal(pos: &Position, ply: i32) -> Option<i32> {
+        if let Some(loser) = pos.flag_captured() {
+            return Some(if loser == pos.turn() {
+                -WIN + ply
+            } else {
+                WIN - ply
+            });
+        }
+        if pos.quiet_plies() >= pos.rules().quiet_draw_plies {
+            return Some(0);
+        }
+        None
+    }
+
+    /// Negamax alpha-beta for the side to move.
+    pub fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u8,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if let Some(v) = Self::terminal(pos, ply) {
+            return v;
+        }
+        if depth == 0 {
+            return self.qsearch(pos, alpha, beta, ply, self.qdepth);
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -WIN + ply;
+        }
+        if pos.rules().mode == Mode::Flip {
+            // Inside the tree, turning pieces over is speculation the
+            // samples already make: search the moves of face-up pieces only.
+            moves.retain(|m| matches!(m, Move::Step { .. }));
+            if moves.is_empty() {
+                return self.qsearch(pos, alpha, beta, ply, self.qdepth);
+            }
+        }
+        let mut best = -INF;
+        for (_, m) in ordered(pos, &moves) {
+            if self.blind(pos, m) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            // Every move was a blind attack: judge the position as it stands.
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        best
+    }
+
+    /// Whether `m` is an attack by the root player on a piece it cannot
+    /// identify, made inside the tree of an honest search.
+    #[inline]
+    fn blind(&self, pos: &Position, m: Move) -> bool {
+        let Some(g) = &self.guard else { return false };
+        if pos.turn() != g.root {
+            return false;
+        }
+        match m {
+            Move::Step { to, .. } => pos
+                .at(to)
+                .is_some_and(|d| d.side != g.root && (!d.face_up || g.is_hidden(d.id.0))),
+            Move::Flip { .. } => false,
+        }
+    }
+
+    /// Attack-only quiescence: stand pat or make a non-losing attack.
+    pub fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: i32, q: u8) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if let Some(v) = Self::terminal(pos, ply) {
+            return v;
+        }
+        let me = pos.turn();
+        let stand = evaluate(pos, me, self.full_eval, self.guard.as_ref());
+        if q == 0 || stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        for (_, m) in attacks(pos) {
+            if self.blind(pos, m) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, q - 1);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The exact score of playing `m` in `pos` for the mover, searching `depth` plies in all.
+    fn root_move(&mut self, pos: &Position, m: Move, depth: u8) -> i32 {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        -self.negamax(&child, depth.saturating_sub(1), -INF, INF, 1)
+    }
+}
+
+/// Searches the view's position over sampled determinizations.
+pub fn analyse(
+    view: &PlayerView,
+    belief: &Belief,
+    p: &SearchParams,
+    rng: &mut impl Rng,
+    stop: &dyn Fn() -> bool,
+) -> Analysis {
+    let root = view.legal_moves();
+    let mut out = Analysis::default();
+    if root.is_empty() {
+        return out;
+    }
+    let hides_nothing =
+        view.rules().mode == Mode::Open || (belief.pieces().is_empty() && view.hidden().is_empty());
+    let n_samples = if hides_nothing { 1 } else { p.samples.max(1) };
+    let positions: Vec<Position> = (0..n_samples)
+        .map(|_| belief.position(view, &belief.sample(rng)))
+        .collect();
+    let noise: Vec<i32> = root
+        .iter()
+        .map(|_| {
+            if p.noise > 0 {
+                rng.random_range(0..p.noise)
+            } else {
+                0
+            }
+        })
+        .collect();
+    let mut s = Searcher::new(p.nodes, stop, p.qdepth, p.full_eval);
+    if p.honest_interior {
+        let mut hidden = [None; 256];
+        for k in belief.pieces() {
+            let chance = belief
+                .probabilities(k.id)
+                .map_or(0.0, |pr| pr[Rank::Flag.index()]);
+            hidden[k.id.0 as usize] = Some(chance);
+        }
+        // Face-down pieces of flip games carry id 255 in a determinization.
+        hidden[255] = Some(0.0);
+        s.guard = Some(Guard {
+            root: view.me(),
+            hidden,
+        });
+    }
+
+    // Stage 1: screen every root move at depth 1 + quiescence.
+    let n1 = p.screen_samples.clamp(1, positions.len());
+    let mut sum = vec![0i64; root.len()];
+    let mut cnt = vec![0u32; root.len()];
+    'screen: for pos in &positions[..n1] {
+        for (i, &m) in root.iter().enumerate() {
+            let v = s.root_move(pos, m, 1);
+            if s.aborted {
+                break 'screen;
+            }
+            sum[i] += v as i64;
+            cnt[i] += 1;
+        }
+    }
+    let mut screened: Vec<Scored> = root
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| Scored {
+            mv: m,
+            score: if cnt[i] > 0 {
+                (sum[i] as f64 / cnt[i] as f64) as f32 + noise[i] as f32
+            } else {
+                // Never reached (stopped at once): order by the attack heuristic.
+                order_key(&positions[0], m) as f32 - WIN as f32
+            },
+        })
+        .collect();
+    sort_scored(&mut screened);
+    out.moves = screened.clone();
+    out.depth = 1;
+    out.samples = n1;
+    let max_depth = if n_samples == 1 {
+        p.max_depth.max(p.open_depth)
+    } else {
+        p.max_depth
+    };
+    if s.aborted || max_depth <= 1 || root.len() == 1 {
+        out.nodes = s.nodes;
+        return out;
+    }
+
+    // Stage 2: the best candidates, deeper, over all samples; iterative deepening.
+    let k = p.candidates.clamp(1, screened.len());
+    let cands: Vec<Move> = screened[..k].iter().map(|x| x.mv).collect();
+    let noise_of = |m: Move| -> f32 {
+        root.iter()
+            .position(|&x| x == m)
+            .map_or(0.0, |i| noise[i] as f32)
+    };
+    for depth in 2..=max_depth {
+        let mut sums = vec![0i64; k];
+        for pos in &positions {
+            for (j, &m) in cands.iter().enumerate() {
+                let v = s.root_move(pos, m, depth);
+                if s.aborted {
+                    break;
+                }
+                sums[j] += v as i64;
+            }
+            if s.aborted {
+                break;
+            }
+        }
+        if s.aborted {
+            break;
+        }
+        let mut deep: Vec<Scored> = cands
+            .iter()
+            .zip(&sums)
+            .map(|(&m, &v)| Scored {
+                mv: m,
+                score: (v as f64 / positions.len() as f64) as f32 + noise_of(m),
+            })
+            .collect();
+        sort_scored(&mut deep);
+        deep.extend(screened[k..].iter().copied());
+        out.moves = deep;
+        out.depth = depth;
+        out.samples = positions.len();
+    }
+    out.nodes = s.nodes;
+    out
+}
+
+fn sort_scored(v: &mut [Scored]) {
+    v.sort_by(|a, b| b.score.total_cmp(&a.score));
+}

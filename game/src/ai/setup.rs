@@ -1,0 +1,121 @@
+//! The AI's own layout: a classic one (possibly mirrored and lightly
+//! reshuffled) or a generated one with the flag guarded, mines around it and
+//! bombs behind the front; different from game to game.
+
+use crate::layout::{Layout, classic_layouts};
+use crate::piece::Rank;
+use crate::rules::Rules;
+use rand::Rng;
+use rand::seq::{IndexedRandom, SliceRandom};
+
+fn is_camp(row: u8, col: u8) -> bool {
+    matches!((row, col), (2, 2) | (2, 4) | (3, 3) | (4, 2) | (4, 4))
+}
+
+/// A layout for a new game. `generated` is the chance of a freshly generated
+/// layout instead of a classic one.
+pub fn choose_layout(rules: &Rules, generated: f64, rng: &mut impl Rng) -> Layout {
+    let mut layout = if rng.random_bool(generated.clamp(0.0, 1.0)) {
+        generate(rules, rng)
+    } else {
+        let all = classic_layouts();
+        let l = all.choose(rng).expect("72 classic layouts").layout;
+        let l = if rng.random_bool(0.5) {
+            l.mirrored()
+        } else {
+            l
+        };
+        reshuffle(&l, rules, rng)
+    };
+    if layout.validate(rules).is_err() {
+        layout = Layout::random(rules, rng);
+    }
+    layout
+}
+
+/// Swaps a few officers of neighbouring strength (keeps the plan, hides the habit).
+fn reshuffle(l: &Layout, rules: &Rules, rng: &mut impl Rng) -> Layout {
+    let mut out = *l;
+    let cells: Vec<(u8, u8)> = (1..=6u8)
+        .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+        .filter(|&(r, c)| !is_camp(r, c))
+        .collect();
+    for _ in 0..rng.random_range(0..4) {
+        let a = *cells.choose(rng).expect("cells");
+        let b = *cells.choose(rng).expect("cells");
+        let (Some(ra), Some(rb)) = (out.get(a.0, a.1), out.get(b.0, b.1)) else {
+            continue;
+        };
+        let close = ra.is_officer()
+            && rb.is_officer()
+            && (ra.officer_level() as i32 - rb.officer_level() as i32).abs() <= 2;
+        if close {
+            let t = out.swapped(a, b);
+            if t.validate(rules).is_ok() {
+                out = t;
+            }
+        }
+    }
+    out
+}
+
+/// A generated layout: flag in a headquarters with mines beside it, the
+/// third mine in the back rows, bombs in rows 2–4, big officers spread over
+/// the middle, engineers and small officers at the front and back.
+pub fn generate(rules: &Rules, rng: &mut impl Rng) -> Layout {
+    let mut l = Layout::empty();
+    let flag_col = if rng.random_bool(0.5) { 2 } else { 4 };
+    l.set(6, flag_col, Some(Rank::Flag));
+    // Mines next to the flag (row 5 above it, and beside it in row 6).
+    let mut guard = [(5, flag_col), (6, flag_col - 1), (6, flag_col + 1)];
+    guard.shuffle(rng);
+    let mut mines = 0;
+    for &(r, c) in guard.iter().take(2) {
+        l.set(r, c, Some(Rank::Landmine));
+        mines += 1;
+    }
+    let mut back: Vec<(u8, u8)> = (5..=6u8)
+        .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+        .filter(|&(r, c)| l.get(r, c).is_none() && !(r == 6 && c == 6 - flag_col))
+        .collect();
+    back.shuffle(rng);
+    while mines < 3 {
+        let (r, c) = back.pop().expect("back row space");
+        l.set(r, c, Some(Rank::Landmine));
+        mines += 1;
+    }
+    // Bombs in rows 2–4 (never in a camp).
+    let mut mid: Vec<(u8, u8)> = (2..=4u8)
+        .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+        .filter(|&(r, c)| !is_camp(r, c) && l.get(r, c).is_none())
+        .collect();
+    mid.shuffle(rng);
+    for _ in 0..2 {
+        let (r, c) = mid.pop().expect("mid space");
+        l.set(r, c, Some(Rank::Bomb));
+    }
+    // Officers: big ones prefer rows 1–3, small ones anywhere.
+    let mut free: Vec<(u8, u8)> = (1..=6u8)
+        .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+        .filter(|&(r, c)| !is_camp(r, c) && l.get(r, c).is_none())
+        .collect();
+    free.shuffle(rng);
+    let officers: Vec<Rank> = Rank::army()
+        .into_iter()
+        .filter(|r| r.is_officer())
+        .collect();
+    for r in officers {
+        let i = if r.officer_level() >= 37 {
+            free.iter().position(|&(row, _)| row <= 4).unwrap_or(0)
+        } else {
+            0
+        };
+        let (row, col) = free.swap_remove(i);
+        l.set(row, col, Some(r));
+    }
+    if l.validate(rules).is_ok() {
+        l
+    } else {
+        Layout::random(rules, rng)
+    }
+}

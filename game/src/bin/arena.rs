@@ -1,0 +1,376 @@
+//! Plays two players against each other many times and reports the score.
+//!
+//! ```text
+//! cargo run -p junqi-game --release --bin arena -- --a master --b expert \
+//!     --games 400 --mode dark --seed 1 [--threads 2] [--json]
+//! ```
+//!
+//! Players: `novice`, `skilled`, `expert`, `master` (or 新手 熟练 高手 大师),
+//! `random` (uniform random legal mover), `greedy` (best one-ply move by
+//! expected material under the belief). Colours alternate game by game; each
+//! game has its own seed; every action goes through the referee, so an
+//! illegal move is caught and counted.
+
+use junqi_game::ai::{Ai, Level, Player, player_by_name};
+use junqi_game::{Action, Game, GameResult, Mode, PlayerView, Rules, Side, WinReason};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Args {
+    a: String,
+    b: String,
+    games: usize,
+    mode: Mode,
+    seed: u64,
+    threads: usize,
+    json: bool,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: arena --a PLAYER --b PLAYER [--games N] [--mode dark|open|flip] [--seed S] [--threads T] [--json]\n\
+         players: random, greedy, novice, skilled, expert, master"
+    );
+    std::process::exit(2)
+}
+
+fn parse_args() -> Args {
+    let mut args = Args {
+        a: "expert".into(),
+        b: "greedy".into(),
+        games: 100,
+        mode: Mode::Dark,
+        seed: 1,
+        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        json: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut val = || it.next().unwrap_or_else(|| usage());
+        match flag.as_str() {
+            "--a" => args.a = val(),
+            "--b" => args.b = val(),
+            "--games" => args.games = val().parse().unwrap_or_else(|_| usage()),
+            "--seed" => args.seed = val().parse().unwrap_or_else(|_| usage()),
+            "--threads" => args.threads = val().parse().unwrap_or_else(|_| usage()),
+            "--mode" => {
+                args.mode = match val().as_str() {
+                    "dark" => Mode::Dark,
+                    "open" => Mode::Open,
+                    "flip" => Mode::Flip,
+                    _ => usage(),
+                }
+            }
+            "--json" => args.json = true,
+            "-h" | "--help" => usage(),
+            _ => usage(),
+        }
+    }
+    for p in [&args.a, &args.b] {
+        if let Err(e) = make_player(p, 0) {
+            eprintln!("{e}");
+            usage();
+        }
+    }
+    args.threads = args.threads.max(1);
+    args
+}
+
+/// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
+/// (keys: samples, screen, cand, depth, open, q, nodes, full, priors, slip).
+fn make_player(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+    let Some((level, overrides)) = name.split_once(':') else {
+        return player_by_name(name, seed);
+    };
+    let level: Level = level.parse()?;
+    let mut p = level.params();
+    for kv in overrides.split(',') {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("bad override {kv:?}"))?;
+        let n: f64 = v.parse().map_err(|_| format!("bad value {v:?}"))?;
+        match k {
+            "samples" => p.search.samples = n as usize,
+            "screen" => p.search.screen_samples = n as usize,
+            "cand" => p.search.candidates = n as usize,
+            "depth" => p.search.max_depth = n as u8,
+            "open" => p.search.open_depth = n as u8,
+            "q" => p.search.qdepth = n as u8,
+            "nodes" => p.search.nodes = n as u64,
+            "full" => p.search.full_eval = n != 0.0,
+            "honest" => p.search.honest_interior = n != 0.0,
+            "priors" => p.priors = n != 0.0,
+            "slip" => p.slip = n,
+            _ => return Err(format!("unknown key {k:?}")),
+        }
+    }
+    Ok(Box::new(Ai::with_params(level, p, seed)))
+}
+
+/// The wall-clock cap of a player per move.
+fn cap_of(name: &str) -> Duration {
+    let level = name.split(':').next().unwrap_or(name);
+    Duration::from_millis(level.parse::<Level>().map_or(1000, |l| l.max_millis()))
+}
+
+#[derive(Default, Clone)]
+struct Outcome {
+    /// 1 = A won, 0.5 draw, 0 = A lost.
+    score: f64,
+    plies: u32,
+    reason: String,
+    illegal: u32,
+    a_ms: Vec<f64>,
+    b_ms: Vec<f64>,
+    a_nodes: Vec<f64>,
+    a_depth: Vec<f64>,
+}
+
+fn play_one(args: &Args, index: usize) -> Outcome {
+    let game_seed = args
+        .seed
+        .wrapping_mul(1_000_003)
+        .wrapping_add(index as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let a_is_south = index.is_multiple_of(2);
+    let mut a = make_player(&args.a, game_seed ^ 0xA).expect("checked");
+    let mut b = make_player(&args.b, game_seed ^ 0xB).expect("checked");
+    let (cap_a, cap_b) = (cap_of(&args.a), cap_of(&args.b));
+    let rules = Rules::for_mode(args.mode);
+    let mut game = if args.mode == Mode::Flip {
+        let mut rng = Pcg64Mcg::seed_from_u64(game_seed);
+        Game::new_flip_shuffled(rules, Side::South, &mut rng)
+    } else {
+        let la = a.layout(&rules);
+        let lb = b.layout(&rules);
+        let (s, n) = if a_is_south { (la, lb) } else { (lb, la) };
+        Game::new(rules, s, n, Side::South).expect("players choose legal layouts")
+    };
+    let a_side = if a_is_south { Side::South } else { Side::North };
+    let mut views: [PlayerView; 2] = [game.view(Side::South), game.view(Side::North)];
+    let mut out = Outcome::default();
+    let mut plies = 0u32;
+    while game.result().is_none() {
+        let side = game.turn();
+        let is_a = side == a_side;
+        let (player, cap): (&mut Box<dyn Player>, Duration) = if is_a {
+            (&mut a, cap_a)
+        } else {
+            (&mut b, cap_b)
+        };
+        let start = Instant::now();
+        // A margin under the cap for the last node and the answer itself.
+        let deadline = start + cap.mul_f64(0.9);
+        let stop = move || Instant::now() >= deadline;
+        let action = player.act(&views[side.index()], &stop);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        if is_a {
+            let (nodes, depth) = player.last_stats();
+            out.a_nodes.push(nodes as f64);
+            out.a_depth.push(depth as f64);
+            out.a_ms.push(ms);
+        } else {
+            out.b_ms.push(ms);
+        }
+        let events = match game.apply(side, action) {
+            Ok(ev) => ev,
+            Err(e) => {
+                // An illegal move: counted, and the offender's turn is lost.
+                out.illegal += 1;
+                eprintln!("\nillegal action by {}: {action:?}: {e}", player.name());
+                game.apply(side, Action::Timeout)
+                    .expect("a timeout is always allowed")
+            }
+        };
+        for v in views.iter_mut() {
+            for e in &events {
+                v.apply(e).expect("referee events fit every view");
+            }
+        }
+        plies += 1;
+        if plies > 3000 {
+            break;
+        }
+    }
+    out.plies = plies;
+    match game.result() {
+        Some(GameResult::Win { winner, reason }) => {
+            if winner != a_side && std::env::var_os("ARENA_DUMP_LOSS").is_some() {
+                let g = Game::replay(
+                    game.record(),
+                    Some(game.record().actions.len().saturating_sub(6)),
+                )
+                .expect("replays");
+                eprintln!(
+                    "\nloss, game {index}, A is {a_side}, {reason:?}; 6 plies before the end:\n{:?}",
+                    g.position()
+                );
+                let ev = game.events();
+                for e in &ev[ev.len().saturating_sub(8)..] {
+                    eprintln!("  {e:?}");
+                }
+            }
+            out.score = if winner == a_side { 1.0 } else { 0.0 };
+            out.reason = match reason {
+                WinReason::FlagCaptured => "flag",
+                WinReason::NoLegalMove => "no_moves",
+                WinReason::NoMovablePieces => "no_pieces",
+                WinReason::Timeouts => "timeouts",
+                _ => "other",
+            }
+            .into();
+        }
+        Some(GameResult::Draw { .. }) | None => {
+            if std::env::var_os("ARENA_DUMP").is_some() {
+                eprintln!(
+                    "\ndraw, game {index}, A is {a_side}:\n{:?}",
+                    game.position()
+                );
+                let ev = game.events();
+                for e in &ev[ev.len().saturating_sub(30)..] {
+                    eprintln!("  {e:?}");
+                }
+            }
+            out.score = 0.5;
+            out.reason = "draw".into();
+        }
+    }
+    out
+}
+
+fn main() {
+    let args = Arc::new(parse_args());
+    let next = Arc::new(AtomicUsize::new(0));
+    let results: Arc<Mutex<Vec<Outcome>>> = Arc::new(Mutex::new(Vec::new()));
+    let started = Instant::now();
+    let handles: Vec<_> = (0..args.threads)
+        .map(|_| {
+            let (args, next, results) = (args.clone(), next.clone(), results.clone());
+            std::thread::spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= args.games {
+                        break;
+                    }
+                    let o = play_one(&args, i);
+                    let mut r = results.lock().expect("no poisoned lock");
+                    r.push(o);
+                    let (w, d, l) = wdl(&r);
+                    eprint!(
+                        "\r[{}/{}] {} vs {} ({:?}): +{w} ={d} -{l}  {:.0}s ",
+                        r.len(),
+                        args.games,
+                        args.a,
+                        args.b,
+                        args.mode,
+                        started.elapsed().as_secs_f64()
+                    );
+                    let _ = std::io::stderr().flush();
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("worker finished");
+    }
+    eprintln!();
+    let r = results.lock().expect("no poisoned lock");
+    report(&args, &r, started.elapsed().as_secs_f64());
+}
+
+fn wdl(r: &[Outcome]) -> (usize, usize, usize) {
+    let w = r.iter().filter(|o| o.score == 1.0).count();
+    let d = r.iter().filter(|o| o.score == 0.5).count();
+    (w, d, r.len() - w - d)
+}
+
+fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+fn report(args: &Args, r: &[Outcome], secs: f64) {
+    let n = r.len().max(1) as f64;
+    let (w, d, l) = wdl(r);
+    let score = r.iter().map(|o| o.score).sum::<f64>() / n;
+    let var = r.iter().map(|o| (o.score - score).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half = 1.96 * (var / n).sqrt();
+    let (lo, hi) = ((score - half).max(0.0), (score + half).min(1.0));
+    let a_ms: Vec<f64> = r.iter().flat_map(|o| o.a_ms.iter().copied()).collect();
+    let b_ms: Vec<f64> = r.iter().flat_map(|o| o.b_ms.iter().copied()).collect();
+    let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    let plies: Vec<f64> = r.iter().map(|o| o.plies as f64).collect();
+    let illegal: u32 = r.iter().map(|o| o.illegal).sum();
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for o in r {
+        match reasons.iter_mut().find(|x| x.0 == o.reason) {
+            Some(x) => x.1 += 1,
+            None => reasons.push((o.reason.clone(), 1)),
+        }
+    }
+    reasons.sort();
+    let mode = format!("{:?}", args.mode).to_lowercase();
+    if args.json {
+        let reasons_json: Vec<String> = reasons
+            .iter()
+            .map(|(k, v)| format!("\"{k}\":{v}"))
+            .collect();
+        println!(
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"ends\":{{{}}},\"seconds\":{secs:.0}}}",
+            args.a,
+            args.b,
+            args.seed,
+            r.len(),
+            mean(&a_ms),
+            max(&a_ms),
+            mean(&b_ms),
+            max(&b_ms),
+            mean(&plies),
+            r.iter().map(|o| o.plies).min().unwrap_or(0),
+            r.iter().map(|o| o.plies).max().unwrap_or(0),
+            reasons_json.join(","),
+        );
+    } else {
+        println!(
+            "{} (A) vs {} (B), {mode}, {} games, seed {}",
+            args.a,
+            args.b,
+            r.len(),
+            args.seed
+        );
+        println!("A: {w} wins, {d} draws, {l} losses");
+        println!("score of A: {score:.3}  (95% CI {lo:.3} … {hi:.3})");
+        println!(
+            "think time A: mean {:.1} ms, max {:.1} ms;  B: mean {:.1} ms, max {:.1} ms",
+            mean(&a_ms),
+            max(&a_ms),
+            mean(&b_ms),
+            max(&b_ms)
+        );
+        println!(
+            "game length: mean {:.1} plies, min {}, max {}",
+            mean(&plies),
+            r.iter().map(|o| o.plies).min().unwrap_or(0),
+            r.iter().map(|o| o.plies).max().unwrap_or(0)
+        );
+        let ends: Vec<String> = reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("endings: {}", ends.join(", "));
+        println!("illegal moves: {illegal}");
+        let an: Vec<f64> = r.iter().flat_map(|o| o.a_nodes.iter().copied()).collect();
+        let ad: Vec<f64> = r.iter().flat_map(|o| o.a_depth.iter().copied()).collect();
+        println!(
+            "A search: mean {:.0} nodes, max {:.0}, mean depth {:.2}",
+            mean(&an),
+            max(&an),
+            mean(&ad)
+        );
+        println!("wall time: {secs:.0} s");
+    }
+}

@@ -1,0 +1,189 @@
+//! The AI cannot peek: its input is a player's view, and permuting the hidden
+//! enemy pieces in any way the view allows leaves its choice unchanged.
+
+use junqi_game::ai::{Ai, Level, Player, RandomPlayer};
+use junqi_game::*;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Plays `plies` plies with random movers and returns the game.
+fn random_game(seed: u64, plies: usize) -> Game {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let rules = Rules::default();
+    let a = classic_layouts().choose(&mut rng).unwrap().layout;
+    let b = Layout::random(&rules, &mut rng);
+    let mut game = Game::new(rules, a, b, Side::South).unwrap();
+    let mut players = [RandomPlayer::new(seed), RandomPlayer::new(seed + 1)];
+    for _ in 0..plies {
+        if game.result().is_some() {
+            break;
+        }
+        let side = game.turn();
+        let view = game.view(side);
+        let action = players[side.index()].act(&view, &|| false);
+        game.apply(side, action).unwrap();
+    }
+    game
+}
+
+/// Swaps the ranks of two North pieces in North's layout, when the South
+/// view allows each to be the other, and replays the same actions.
+fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
+    let board = game.position().board();
+    let view = game.view(Side::South);
+    let Setup::Layouts { south, north } = game.record().setup.clone() else {
+        return None;
+    };
+    let truth = |id: PieceId| {
+        let p = board.setup_points(Side::North)[id.0 as usize % 25];
+        let i = board.info(p);
+        (i.row, i.col, north.get(i.row, i.col).unwrap())
+    };
+    let hidden: Vec<PieceId> = view
+        .pieces()
+        .filter(|k| k.side == Side::North && k.known().is_none())
+        .map(|k| k.id)
+        .collect();
+    for _ in 0..200 {
+        let (&i, &j) = (hidden.choose(rng)?, hidden.choose(rng)?);
+        let (ri, ci, rank_i) = truth(i);
+        let (rj, cj, rank_j) = truth(j);
+        let (ki, kj) = (view.piece(i).unwrap(), view.piece(j).unwrap());
+        if rank_i != rank_j && ki.possible & rank_j.bit() != 0 && kj.possible & rank_i.bit() != 0 {
+            let mut record = game.record().clone();
+            record.setup = Setup::Layouts {
+                south,
+                north: north.swapped((ri, ci), (rj, cj)),
+            };
+            return Some(Game::replay(&record, None).expect("the view allows the swap"));
+        }
+    }
+    None
+}
+
+#[test]
+fn permuting_hidden_enemy_pieces_changes_nothing_for_the_ai() {
+    let mut rng = Pcg64Mcg::seed_from_u64(99);
+    let mut checked = 0;
+    for seed in 0..16u64 {
+        let plies = 2 * rng.random_range(5..40);
+        let game = random_game(seed, plies);
+        if game.result().is_some() || game.turn() != Side::South {
+            continue;
+        }
+        let Some(other) = permuted(&game, &mut rng) else {
+            continue;
+        };
+        // Different truths…
+        assert_ne!(game.position(), other.position());
+        // …the same view…
+        let (v1, v2) = (game.view(Side::South), other.view(Side::South));
+        assert_eq!(v1.events(), v2.events());
+        // …so the same choice, at every level.
+        for level in [Level::Novice, Level::Skilled] {
+            let m1 = Ai::new(level, seed).choose_move(&v1, &|| false);
+            let m2 = Ai::new(level, seed).choose_move(&v2, &|| false);
+            assert_eq!(m1, m2, "{level:?} answered differently: it peeked");
+            let m = m1.expect("a move");
+            assert!(game.position().is_legal(m));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5, "too few permutable positions ({checked})");
+}
+
+#[test]
+fn every_level_plays_legal_moves_in_every_mode() {
+    for mode in [Mode::Dark, Mode::Open, Mode::Flip] {
+        let rules = Rules::for_mode(mode);
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut novice = Ai::new(Level::Novice, 1);
+        let mut skilled = Ai::new(Level::Skilled, 2);
+        let mut game = if mode == Mode::Flip {
+            Game::new_flip_shuffled(rules, Side::South, &mut rng)
+        } else {
+            let a = novice.layout(&rules);
+            let b = skilled.layout(&rules);
+            Game::new(rules, a, b, Side::South).unwrap()
+        };
+        for _ in 0..40 {
+            if game.result().is_some() {
+                break;
+            }
+            let side = game.turn();
+            let view = game.view(side);
+            let player: &mut Ai = if side == Side::South {
+                &mut novice
+            } else {
+                &mut skilled
+            };
+            let action = player.act(&view, &|| false);
+            game.apply(side, action).expect("the AI plays legal moves");
+        }
+    }
+}
+
+#[test]
+fn hints_come_with_reasons_in_both_languages() {
+    let game = random_game(7, 20);
+    let view = game.view(game.turn());
+    let hint = Ai::new(Level::Skilled, 3).hint(&view, &|| false).unwrap();
+    assert!(game.position().is_legal(hint.mv));
+    assert!(!hint.zh.is_empty() && !hint.en.is_empty());
+    assert!(hint.en.is_ascii());
+}
+
+#[test]
+fn layouts_are_legal_and_varied() {
+    let rules = Rules::default();
+    let mut ai = Ai::new(Level::Master, 11);
+    let layouts: Vec<Layout> = (0..30).map(|_| ai.choose_layout(&rules)).collect();
+    for l in &layouts {
+        l.validate(&rules).unwrap();
+    }
+    let mut distinct = layouts.clone();
+    distinct.sort_by_key(|l| l.to_string());
+    distinct.dedup();
+    assert!(
+        distinct.len() >= 25,
+        "only {} distinct layouts",
+        distinct.len()
+    );
+    for seed in 0..200 {
+        let l = junqi_game::ai::setup::generate(&rules, &mut Pcg64Mcg::seed_from_u64(seed));
+        l.validate(&rules).unwrap();
+    }
+}
+
+#[test]
+fn levels_parse_by_name() {
+    for l in Level::ALL {
+        assert_eq!(l.en_name().parse::<Level>(), Ok(l));
+        assert_eq!(l.zh_name().parse::<Level>(), Ok(l));
+    }
+    assert!("grandmaster".parse::<Level>().is_err());
+}
+
+#[test]
+fn games_replay_exactly_from_their_seeds() {
+    let play = || {
+        let rules = Rules::default();
+        let mut a = Ai::new(Level::Novice, 21);
+        let mut b = Ai::new(Level::Skilled, 22);
+        let (la, lb) = (a.layout(&rules), b.layout(&rules));
+        let mut game = Game::new(rules, la, lb, Side::South).unwrap();
+        for _ in 0..30 {
+            if game.result().is_some() {
+                break;
+            }
+            let side = game.turn();
+            let view = game.view(side);
+            let p: &mut Ai = if side == Side::South { &mut a } else { &mut b };
+            let action = p.act(&view, &|| false);
+            game.apply(side, action).unwrap();
+        }
+        game.record().clone()
+    };
+    assert_eq!(play(), play());
+}
