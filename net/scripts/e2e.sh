@@ -3,7 +3,7 @@
 # game; with --kill the guest is killed mid-game and restarted from its saved
 # state. Checks that both sides saw the same result and a clean audit.
 #
-#   net/scripts/e2e.sh [dark|open] [--kill]
+#   net/scripts/e2e.sh [dark|open|flip] [--kill]
 set -euo pipefail
 MODE=${1:-dark}
 KILL=${2:-}

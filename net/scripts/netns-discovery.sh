@@ -3,8 +3,9 @@
 # a host advertises by mDNS in namespace A, a guest in namespace B finds it
 # without an address, connects over QUIC through the veth and plays a game.
 #
-#   net/scripts/netns-discovery.sh
+#   sudo net/scripts/netns-discovery.sh [dark|open|flip]
 set -euo pipefail
+MODE=${1:-dark}
 BIN=${JUNQI_PEER:-${CARGO_TARGET_DIR:-target}/release/junqi-peer}
 A=junqi-a-$$; B=junqi-b-$$
 DIR=$(mktemp -d)
@@ -17,7 +18,7 @@ ip link set "va$$" netns "$A"; ip link set "vb$$" netns "$B"
 ip -n "$A" addr add 10.213.0.1/24 dev "va$$"; ip -n "$B" addr add 10.213.0.2/24 dev "vb$$"
 for n in "$A" "$B"; do ip -n "$n" link set lo up; done
 ip -n "$A" link set "va$$" up multicast on; ip -n "$B" link set "vb$$" up multicast on
-ip netns exec "$A" "$BIN" host --ai greedy --seed 1 --name nshost --port 47000 --move-seconds 20 > "$DIR/host.log" 2>&1 &
+ip netns exec "$A" "$BIN" host --mode "$MODE" --ai greedy --seed 1 --name nshost --port 47000 --move-seconds 20 > "$DIR/host.log" 2>&1 &
 sleep 0.5
 T0=$(date +%s%N)
 timeout 120 ip netns exec "$B" "$BIN" join --ai random --seed 2 > "$DIR/guest.log" 2>&1
@@ -26,4 +27,4 @@ wait || true
 grep -E '^(discovered|result|verdict|pairing)' "$DIR/host.log" "$DIR/guest.log"
 grep -q '^discovered nshost at 10.213.0.1' "$DIR/guest.log"
 grep -q 'verdict: clean audit' "$DIR/guest.log"
-echo "netns discovery ok ($(( (T1 - T0) / 1000000 )) ms for discovery and the whole game)"
+echo "netns discovery $MODE ok ($(( (T1 - T0) / 1000000 )) ms for discovery and the whole game)"

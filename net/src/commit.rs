@@ -161,10 +161,10 @@ mod tests {
     use super::*;
 
     fn placement() -> Vec<(u8, Rank)> {
-        Rank::army()
+        junqi_game::Rank::army()
             .into_iter()
             .enumerate()
-            .map(|(i, r)| (i as u8, r))
+            .map(|(i, r)| (i as u8, crate::wire::rank_from_game(r)))
             .collect()
     }
 

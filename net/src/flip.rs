@@ -1,7 +1,10 @@
 //! The flip-game (翻棋) shuffle: two layered permutations nobody controls alone.
 //!
 //! The 50 pieces have fixed ids with a public (colour, rank) table
-//! ([`piece_of`]). The host draws `σA: slot → piece` (layer 0), the guest
+//! ([`piece_of`], the engine's numbering of `junqi_game::Position::new_flip`;
+//! the first flip may swap which player owns which colour). The shuffle
+//! index of a point is its place among South's 25 setup points, then
+//! North's. The host draws `σA: slot → piece` (layer 0), the guest
 //! `σB: point → slot` (layer 1), each from its seed, and commits to every entry
 //! separately: `H("junqi v1 flip", game_id, layer, index, value, salt)`. To flip
 //! point `p` the guest opens entry `p` of `σB`, giving slot `j`, and the host
@@ -14,22 +17,18 @@
 use serde::{Deserialize, Serialize};
 
 use crate::crypto::{Digest, Seed, ctx, h, uniform_below};
-use crate::rank::{Rank, Seat};
+use crate::rank::Seat;
 
 /// Number of face-down pieces and of non-camp points.
 pub const FLIP_SIZE: usize = 50;
 
-/// The public piece table: id `0..25` are the host colour's army in rank-code
-/// order, `25..50` the guest colour's.
+/// The public piece table: ids `0..25` are the first colour's army in the
+/// engine's rank order, `25..50` the second colour's (colour index `id / 25`,
+/// rank `junqi_game::Rank::army()[id % 25]`).
 #[must_use]
-pub fn piece_of(id: u8) -> Option<(Seat, Rank)> {
-    let army = Rank::army();
-    let i = id as usize;
-    match i {
-        0..25 => Some((Seat::Host, army[i])),
-        25..50 => Some((Seat::Guest, army[i - 25])),
-        _ => None,
-    }
+pub fn piece_of(id: u8) -> Option<(usize, junqi_game::Rank)> {
+    let i = usize::from(id);
+    (i < FLIP_SIZE).then(|| (i / 25, junqi_game::Rank::army()[i % 25]))
 }
 
 /// The layer a seat owns: the host's `σA` is layer 0, the guest's `σB` layer 1.
@@ -102,6 +101,25 @@ impl FlipLayer {
         FlipLayer {
             layer,
             perm,
+            salts,
+            commitments,
+        }
+    }
+
+    /// A layer committing to arbitrary `values` (not necessarily a
+    /// permutation) with the seed's salts: scripted cheaters only.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_values(seed: &Seed, game_id: &Digest, layer: u8, values: [u8; FLIP_SIZE]) -> Self {
+        let salts: Vec<_> = (0..FLIP_SIZE as u8)
+            .map(|i| entry_salt(seed, layer, i))
+            .collect();
+        let commitments = (0..FLIP_SIZE)
+            .map(|i| entry_commitment(game_id, layer, i as u8, values[i], &salts[i]))
+            .collect();
+        FlipLayer {
+            layer,
+            perm: values,
             salts,
             commitments,
         }
@@ -241,10 +259,13 @@ mod tests {
 
     #[test]
     fn piece_table_is_two_armies() {
-        assert_eq!(piece_of(0), Some((Seat::Host, Rank::Commander)));
-        assert_eq!(piece_of(24), Some((Seat::Host, Rank::Flag)));
-        assert_eq!(piece_of(25), Some((Seat::Guest, Rank::Commander)));
+        use junqi_game::Rank;
+        assert_eq!(piece_of(0), Some((0, Rank::Commander)));
+        assert_eq!(piece_of(24), Some((0, Rank::Flag)));
+        assert_eq!(piece_of(25), Some((1, Rank::Commander)));
         assert_eq!(piece_of(50), None);
+        let ranks: Vec<Rank> = (0..25).filter_map(|i| piece_of(i).map(|p| p.1)).collect();
+        assert_eq!(ranks, Rank::army());
     }
 
     #[test]

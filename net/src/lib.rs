@@ -33,5 +33,5 @@ pub mod transport;
 pub mod wire;
 
 pub use crypto::{Digest, Seed};
-pub use outcome::{CombatOptions, FlagCapture, Outcome, OutcomeTable, Removal};
+pub use outcome::{Outcome, OutcomeTable, Removal};
 pub use rank::{Rank, Seat};

@@ -509,7 +509,6 @@ pub fn audit_battle(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::CombatOptions;
 
     fn setup() -> (Seed, Seed, OtKey, PeerKey, OutcomeTable) {
         let sa = Seed([1; 32]);
@@ -521,9 +520,9 @@ mod tests {
             sd,
             key,
             s,
-            OutcomeTable::standard(&CombatOptions {
+            crate::wire::table_from_rules(&junqi_game::Rules {
                 engineer_scouting: true,
-                ..Default::default()
+                ..junqi_game::Rules::default()
             }),
         )
     }

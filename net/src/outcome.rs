@@ -105,32 +105,6 @@ impl Outcome {
     }
 }
 
-/// Who may capture the flag (rule option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum FlagCapture {
-    /// Any movable piece (default).
-    #[default]
-    Anyone,
-    /// Anyone but the commander.
-    NotCommander,
-    /// Engineers only.
-    EngineersOnly,
-}
-
-/// The combat rule options that change the announcement table (RULES.md §5).
-/// This is the protocol's stand-in until the table is built from the engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub struct CombatOptions {
-    /// 地雷同归于尽: a non-engineer attacking a mine removes both.
-    pub mine_trades: bool,
-    /// 炸弹雷: every attack on a mine removes both (overrides mine trades).
-    pub bomb_mines: bool,
-    /// Who may take the flag.
-    pub flag_capture: FlagCapture,
-    /// 工兵侦察: an engineer that cannot take a piece reveals it.
-    pub engineer_scouting: bool,
-}
-
 /// Error building a table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
@@ -171,12 +145,6 @@ impl OutcomeTable {
         Ok(OutcomeTable { cells, alphabet })
     }
 
-    /// The classic two-player dark-game table (RULES.md §5) for the given options.
-    #[must_use]
-    pub fn standard(opts: &CombatOptions) -> Self {
-        Self::from_fn(|a, d| standard_outcome(opts, a, d)).expect("the standard table is small")
-    }
-
     /// `f(c, d)`.
     ///
     /// # Panics
@@ -201,63 +169,6 @@ impl OutcomeTable {
     }
 }
 
-/// The classic combat rules of RULES.md §5 as one announcement.
-#[must_use]
-pub fn standard_outcome(opts: &CombatOptions, a: Rank, d: Rank) -> Outcome {
-    use Removal::*;
-    let mut o = match (a, d) {
-        (Rank::Bomb, Rank::Flag) => {
-            if opts.flag_capture == FlagCapture::EngineersOnly {
-                Outcome::plain(AttackerRemoved)
-            } else {
-                Outcome {
-                    flag_captured: true,
-                    ..Outcome::plain(BothRemoved)
-                }
-            }
-        }
-        (Rank::Bomb, _) | (_, Rank::Bomb) => Outcome::plain(BothRemoved),
-        (_, Rank::Mine) => {
-            if opts.bomb_mines {
-                Outcome::plain(BothRemoved)
-            } else if a == Rank::Engineer {
-                Outcome::plain(DefenderRemoved)
-            } else if opts.mine_trades {
-                Outcome::plain(BothRemoved)
-            } else {
-                Outcome::plain(AttackerRemoved)
-            }
-        }
-        (_, Rank::Flag) => {
-            let allowed = match opts.flag_capture {
-                FlagCapture::Anyone => true,
-                FlagCapture::NotCommander => a != Rank::Commander,
-                FlagCapture::EngineersOnly => a == Rank::Engineer,
-            };
-            if allowed {
-                Outcome {
-                    flag_captured: true,
-                    ..Outcome::plain(DefenderRemoved)
-                }
-            } else {
-                Outcome::plain(AttackerRemoved)
-            }
-        }
-        _ => match (a as u8).cmp(&(d as u8)) {
-            // lower code = higher rank
-            std::cmp::Ordering::Less => Outcome::plain(DefenderRemoved),
-            std::cmp::Ordering::Greater => Outcome::plain(AttackerRemoved),
-            std::cmp::Ordering::Equal => Outcome::plain(BothRemoved),
-        },
-    };
-    o.attacker_commander_died = a == Rank::Commander && o.attacker_removed();
-    o.defender_commander_died = d == Rank::Commander && o.defender_removed();
-    if opts.engineer_scouting && a == Rank::Engineer && o.removal == AttackerRemoved {
-        o.revealed = Some(d);
-    }
-    o
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,9 +186,16 @@ mod tests {
         assert_eq!(n, 3 * 8 * 13);
     }
 
+    use crate::wire::table_from_rules;
+    use junqi_game::{FlagCapture, MineRule, Rules};
+
+    fn table(rules: Rules) -> OutcomeTable {
+        table_from_rules(&rules)
+    }
+
     #[test]
-    fn standard_table_basics() {
-        let t = OutcomeTable::standard(&CombatOptions::default());
+    fn engine_table_basics() {
+        let t = table(Rules::default());
         assert_eq!(
             t.get(Rank::Corps, Rank::Division),
             Outcome::plain(Removal::DefenderRemoved)
@@ -295,7 +213,6 @@ mod tests {
         assert!(cc.attacker_commander_died && cc.defender_commander_died);
         assert!(t.get(Rank::Bomb, Rank::Commander).defender_commander_died);
         assert!(t.get(Rank::Commander, Rank::Mine).attacker_commander_died);
-        // 4 plain + flag(x2: officer, bomb) + commander deaths
         assert!(t.alphabet().len() <= 12, "{}", t.alphabet().len());
         for o in t.alphabet() {
             assert_eq!(t.alphabet()[t.index_of(o).unwrap()], *o);
@@ -304,55 +221,47 @@ mod tests {
 
     #[test]
     fn options_change_the_table() {
-        let engineers_only = CombatOptions {
+        let t = table(Rules {
             flag_capture: FlagCapture::EngineersOnly,
-            ..Default::default()
-        };
-        let t = OutcomeTable::standard(&engineers_only);
+            ..Rules::default()
+        });
         assert!(!t.get(Rank::Bomb, Rank::Flag).flag_captured);
         assert!(t.get(Rank::Engineer, Rank::Flag).flag_captured);
-        let not_cmd = CombatOptions {
+        let t = table(Rules {
             flag_capture: FlagCapture::NotCommander,
-            ..Default::default()
-        };
-        let t = OutcomeTable::standard(&not_cmd);
+            ..Rules::default()
+        });
         assert!(!t.get(Rank::Commander, Rank::Flag).flag_captured);
-        assert!(t.get(Rank::Commander, Rank::Flag).attacker_commander_died);
         assert!(t.get(Rank::Bomb, Rank::Flag).flag_captured);
-        let trades = CombatOptions {
-            mine_trades: true,
-            ..Default::default()
-        };
-        let t = OutcomeTable::standard(&trades);
+        let t = table(Rules {
+            mines: MineRule::Trades,
+            ..Rules::default()
+        });
         assert_eq!(t.get(Rank::Corps, Rank::Mine).removal, Removal::BothRemoved);
         assert_eq!(
             t.get(Rank::Engineer, Rank::Mine).removal,
             Removal::DefenderRemoved
         );
-        let bm = CombatOptions {
-            bomb_mines: true,
-            mine_trades: true,
-            ..Default::default()
-        };
+        let t = table(Rules {
+            mines: MineRule::BombMines,
+            ..Rules::default()
+        });
         assert_eq!(
-            OutcomeTable::standard(&bm)
-                .get(Rank::Engineer, Rank::Mine)
-                .removal,
+            t.get(Rank::Engineer, Rank::Mine).removal,
             Removal::BothRemoved
         );
     }
 
     #[test]
     fn scouting_reveals_what_the_engineer_cannot_take() {
-        let t = OutcomeTable::standard(&CombatOptions {
+        let t = table(Rules {
             engineer_scouting: true,
-            ..Default::default()
+            ..Rules::default()
         });
         assert_eq!(
             t.get(Rank::Engineer, Rank::Corps).revealed,
             Some(Rank::Corps)
         );
-        assert_eq!(t.get(Rank::Engineer, Rank::Engineer).revealed, None);
         assert_eq!(t.get(Rank::Engineer, Rank::Mine).revealed, None);
         assert_eq!(t.get(Rank::Platoon, Rank::Corps).revealed, None);
         assert!(t.alphabet().len() > 10);

@@ -2,7 +2,9 @@
 //!
 //! The rules engine has its own types; the protocol fixes the numbering that
 //! goes into hashes and into the oblivious-transfer index `j`, so it must not
-//! change when the engine's enums are reordered.
+//! change when the engine's enums are reordered. This module knows nothing of
+//! the rules: the mapping to `junqi_game::Rank` lives in [`crate::wire`]
+//! (`rank_from_game`, `rank_to_game`) and only there.
 
 use serde::{Deserialize, Serialize};
 
@@ -73,31 +75,6 @@ impl Rank {
     pub const fn is_movable(self) -> bool {
         (self as usize) < Rank::MOVABLE
     }
-
-    /// Whether this is an officer (commander … engineer), ranked by seniority.
-    #[must_use]
-    pub const fn is_officer(self) -> bool {
-        (self as u8) <= Rank::Engineer as u8
-    }
-
-    /// How many of this rank one army has.
-    #[must_use]
-    pub const fn count(self) -> usize {
-        match self {
-            Rank::Commander | Rank::Corps | Rank::Flag => 1,
-            Rank::Division | Rank::Brigade | Rank::Regiment | Rank::Battalion | Rank::Bomb => 2,
-            Rank::Company | Rank::Platoon | Rank::Engineer | Rank::Mine => 3,
-        }
-    }
-
-    /// One army of 25 pieces in code order.
-    #[must_use]
-    pub fn army() -> Vec<Rank> {
-        Rank::ALL
-            .iter()
-            .flat_map(|&r| std::iter::repeat_n(r, r.count()))
-            .collect()
-    }
 }
 
 /// The two seats of a two-player game. The host created the game.
@@ -136,13 +113,6 @@ impl Seat {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn army_has_25_pieces() {
-        let army = Rank::army();
-        assert_eq!(army.len(), 25);
-        assert_eq!(army.iter().filter(|r| r.is_movable()).count(), 21);
-    }
 
     #[test]
     fn codes_round_trip() {

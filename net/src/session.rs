@@ -9,6 +9,8 @@
 //!
 //! Dark games run every battle through the oblivious transfer of [`crate::ot`];
 //! open games reveal both setups once both are committed and referee locally;
+//! flip games referee locally too, opening each face-down piece through the
+//! double shuffle of [`crate::flip`] when a move first touches it;
 //! every game ends with both seeds and setups opened and an audit
 //! ([`crate::audit`]) whose [`Verdict`] names a cheater with evidence.
 
@@ -17,20 +19,21 @@ use std::time::{Duration, Instant};
 
 use ed25519_dalek::{SigningKey, VerifyingKey};
 use junqi_game::{
-    Action, DrawReason, Event, Game, GameResult, Layout, Mode, Move, PlayerView, Point, PointKind,
-    Rules, Seen, Side, WinReason,
+    Action, Board, DrawReason, Event, Game, GameResult, Layout, Mode, Move, PlayerView, Point,
+    PointKind, Rules, Seen, Setup, Side, WinReason,
 };
 
 use crate::audit::{Act, AuditInput, Fault, audit};
 use crate::commit::{PieceOpening, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Header, PROTOCOL_VERSION, Transcript};
+use crate::flip::{FLIP_SIZE, FlipLayer, FlipOpening, FlipVerifier, layer_of, permutation};
 use crate::frame::{FrameDecoder, encode_frame, encode_payload};
 use crate::ot::{Attacker, Defender, OtError, OtKey, PeerKey, battle_context};
 use crate::outcome::OutcomeTable;
 use crate::rank::{Rank, Seat};
 use crate::wire::{
-    Body, announcement_of, layout_of, rank_from_game, seat_of, side_of, slot_point, slots_of,
+    Body, announcement_of, layout_of, rank_from_game, side_of, slot_point, slots_of,
     table_from_rules,
 };
 
@@ -121,9 +124,6 @@ pub enum SessionError {
     /// The move clock ran out.
     #[error("the move clock ran out")]
     TimeExpired,
-    /// Flip games need the flip shuffle, which this session does not run yet.
-    #[error("flip games are not supported over the network yet")]
-    Unsupported,
 }
 
 /// Scripted cheats for the test harness: each makes this side break the
@@ -145,6 +145,13 @@ pub struct Cheats {
     pub refuse_reveal: bool,
     /// As attacker, walk away after decrypting the outcome.
     pub withhold_label: bool,
+    /// Flip games: commit to these values for this side's shuffle layer
+    /// instead of the seed's permutation (a forged, possibly repeating map).
+    pub flip_values: Option<[u8; FLIP_SIZE]>,
+    /// Flip games: open every entry of this side's layer with a wrong value.
+    pub bad_flip_opening: bool,
+    /// Flip games: never send an opening of this side's layer.
+    pub withhold_flip_opening: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,9 +181,29 @@ enum Pending {
         act: usize,
     },
     PeerFlag,
+    /// Flip games: a move that turns a face-down piece over waits for the
+    /// shuffle openings of its point (`index`): the guest's entry gives
+    /// `slot`, the host's entry of `slot` gives the piece.
+    Opening {
+        mover: Side,
+        m: Move,
+        index: u8,
+        slot: Option<u8>,
+    },
     MyDrawOffer,
     PeerDrawOffer,
     MyNoMoves,
+}
+
+/// The state before this side's last plain move, to roll it back if it
+/// crossed the peer's timeout claim.
+#[derive(Clone, Debug)]
+struct Snapshot {
+    ply: u16,
+    view: PlayerView,
+    acts: usize,
+    /// Games with a local referee: the referee and the flip arrangement.
+    referee: Option<(Game, [u8; FLIP_SIZE])>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,7 +259,7 @@ pub struct Session {
     turn_ply: Option<u16>,
     my_time_expired: bool,
     claim_seq: Option<u64>,
-    snapshot: Option<(u16, PlayerView, usize)>,
+    snapshot: Option<Snapshot>,
     result: Option<GameResult>,
     fault: Option<Fault>,
     peer_disputed: bool,
@@ -240,6 +267,15 @@ pub struct Session {
     verdict: Option<Verdict>,
     cheats: Cheats,
     deferred_flag: Option<Event>,
+    /// Flip games: this side's shuffle layer.
+    flip_mine: Option<FlipLayer>,
+    /// Flip games: the checker of the peer's layer.
+    flip_peer: Option<FlipVerifier>,
+    /// Flip games: the arrangement the local referee plays from. Opened
+    /// points hold their true piece; the rest hold the unopened pieces in an
+    /// arbitrary order (only their multiset is public, and only it matters
+    /// to the rules until a point is opened).
+    flip_arrangement: [u8; FLIP_SIZE],
 }
 
 impl std::fmt::Debug for Session {
@@ -277,7 +313,7 @@ impl Session {
     /// A host proposing `rules` and playing `layout` (ignored in flip games).
     ///
     /// # Errors
-    /// An illegal layout or an unsupported mode.
+    /// An illegal layout.
     pub fn host(
         now: Instant,
         rules: Rules,
@@ -287,12 +323,11 @@ impl Session {
         nonce: [u8; 32],
         name: &str,
     ) -> Result<Session, SessionError> {
-        if rules.mode == Mode::Flip {
-            return Err(SessionError::Unsupported);
+        if rules.mode != Mode::Flip {
+            layout
+                .validate(&rules)
+                .map_err(|e| SessionError::BadLayout(e.to_string()))?;
         }
-        layout
-            .validate(&rules)
-            .map_err(|e| SessionError::BadLayout(e.to_string()))?;
         let mut s = Session::new(now, Seat::Host, rules, key, seed, nonce, name);
         s.layout = Some(layout);
         let hello = Body::Hello {
@@ -371,6 +406,9 @@ impl Session {
             verdict: None,
             cheats: Cheats::default(),
             deferred_flag: None,
+            flip_mine: None,
+            flip_peer: None,
+            flip_arrangement: std::array::from_fn(|i| i as u8),
         }
     }
 
@@ -737,6 +775,7 @@ impl Session {
                     },
                 )
             }
+            Body::Flip { at } => self.play_inner(now, Move::Flip { at: Point(at) }),
             Body::OfferDraw => self.offer_draw(now),
             Body::AcceptDraw => self.accept_draw(now),
             Body::DeclineDraw => self.decline_draw(now),
@@ -794,20 +833,20 @@ impl Session {
 
     // ----- app requests ----------------------------------------------------
 
-    /// Guest: accepts the offered rules and commits to `layout`.
+    /// Guest: accepts the offered rules and commits to `layout` (ignored in
+    /// flip games).
     ///
     /// # Errors
-    /// Wrong phase, an illegal layout or an unsupported mode.
+    /// Wrong phase or an illegal layout.
     pub fn accept(&mut self, now: Instant, layout: Layout) -> Result<(), SessionError> {
         if self.phase != Phase::Accept {
             return Err(SessionError::WrongPhase);
         }
-        if self.rules.mode == Mode::Flip {
-            return Err(SessionError::Unsupported);
+        if self.rules.mode != Mode::Flip {
+            layout
+                .validate(&self.rules)
+                .map_err(|e| SessionError::BadLayout(e.to_string()))?;
         }
-        layout
-            .validate(&self.rules)
-            .map_err(|e| SessionError::BadLayout(e.to_string()))?;
         self.layout = Some(layout);
         let hello = Body::Hello {
             key: self.transcript.public_key().to_bytes(),
@@ -844,6 +883,32 @@ impl Session {
     }
 
     fn play_inner(&mut self, now: Instant, m: Move) -> Result<(), SessionError> {
+        if self.rules.mode == Mode::Flip {
+            // The local referee is the authority: never send a move it refuses.
+            let g = self.referee.as_ref().expect("playing");
+            if g.turn() != self.me || g.position().check(m).is_err() {
+                return Err(SessionError::Illegal);
+            }
+            self.send(match m {
+                Move::Flip { at } => Body::Flip { at: at.0 },
+                Move::Step { from, to } => Body::Step {
+                    from: from.0,
+                    to: to.0,
+                },
+            });
+            match self.opened_by(m) {
+                Some(at) => {
+                    self.snapshot = None;
+                    self.start_opening(now, self.me, m, at);
+                }
+                None => {
+                    self.take_snapshot();
+                    self.referee_action(now, self.me, Action::Move(m));
+                }
+            }
+            self.rearm(now);
+            return Ok(());
+        }
         let view = self.view.as_ref().expect("playing");
         let Move::Step { from, to } = m else {
             return Err(SessionError::Illegal);
@@ -853,7 +918,7 @@ impl Session {
                 from: from.0,
                 to: to.0,
             });
-            self.snapshot = None;
+            self.take_snapshot();
             self.referee_action(now, self.me, Action::Move(m));
         } else if view.at(to).is_some() {
             let Some(Seen::Piece {
@@ -892,8 +957,7 @@ impl Session {
             };
             self.snapshot = None;
         } else {
-            let ply = view.ply();
-            self.snapshot = Some((ply, view.clone(), self.acts.len()));
+            self.take_snapshot();
             self.send(Body::Step {
                 from: from.0,
                 to: to.0,
@@ -1033,6 +1097,7 @@ impl Session {
                 Pending::MyAttack { .. }
                 | Pending::PeerAttack { .. }
                 | Pending::PeerFlag
+                | Pending::Opening { .. }
                 | Pending::MyNoMoves => {
                     Some(self.keep(Wait::PeerAction, now + move_time + self.grace))
                 }
@@ -1137,6 +1202,24 @@ impl Session {
             Side::North
         };
         self.transcript.set_game(self.game_id);
+        if self.rules.mode == Mode::Flip {
+            let layer = layer_of(self.seat);
+            let mine = match self.cheats.flip_values {
+                Some(values) => FlipLayer::with_values(&self.seed, &self.game_id, layer, values),
+                None => FlipLayer::new(&self.seed, &self.game_id, layer),
+            };
+            let body = Body::Commit {
+                pieces: Vec::new(),
+                seed: seed_commitment(&self.game_id, self.seat, &self.seed),
+                ot_key: self.ot_key.public(),
+                flip: mine.commitments().to_vec(),
+            };
+            self.flip_mine = Some(mine);
+            self.send(body);
+            self.phase = Phase::Commit;
+            self.rearm(now);
+            return;
+        }
         let layout = self
             .cheats
             .commit_layout
@@ -1168,9 +1251,17 @@ impl Session {
     }
 
     fn start_play(&mut self, now: Instant) {
-        let layout = self.layout.expect("layout");
-        let dep = layout.validate(&self.rules).expect("validated when set");
-        let mut view = PlayerView::new(self.rules, self.me, &dep, self.first);
+        let mut view = if self.rules.mode == Mode::Flip {
+            self.referee = Some(
+                Game::new_flip(self.rules, self.flip_arrangement, self.first)
+                    .expect("a permutation"),
+            );
+            PlayerView::new_flip(self.rules, self.me, self.first)
+        } else {
+            let layout = self.layout.expect("layout");
+            let dep = layout.validate(&self.rules).expect("validated when set");
+            PlayerView::new(self.rules, self.me, &dep, self.first)
+        };
         self.phase = Phase::Play;
         self.events.push_back(AppEvent::Started {
             me: self.me,
@@ -1240,8 +1331,20 @@ impl Session {
                     flip,
                 },
             ) => {
-                if pieces.len() != crate::commit::ARMY_SIZE || !flip.is_empty() {
+                let flip_game = self.rules.mode == Mode::Flip;
+                let shape_ok = if flip_game {
+                    pieces.is_empty() && flip.len() == FLIP_SIZE
+                } else {
+                    pieces.len() == crate::commit::ARMY_SIZE && flip.is_empty()
+                };
+                if !shape_ok {
                     return self.violation(now, header, "commitment of the wrong shape");
+                }
+                if flip_game {
+                    match FlipVerifier::new(self.game_id, layer_of(self.peer_seat()), flip) {
+                        Ok(v) => self.flip_peer = Some(v),
+                        Err(e) => return self.violation(now, header, &e.to_string()),
+                    }
                 }
                 let ot = match PeerKey::decode(&ot_key) {
                     Ok(k) => k,
@@ -1324,7 +1427,12 @@ impl Session {
         // A move sent before the peer saw our timeout claim is void.
         if matches!(
             body,
-            Body::Step { .. } | Body::Attack { .. } | Body::OfferDraw | Body::NoMoves
+            Body::Step { .. }
+                | Body::Attack { .. }
+                | Body::Flip { .. }
+                | Body::FlipOpen(_)
+                | Body::OfferDraw
+                | Body::NoMoves
         ) && let Some(c) = self.claim_seq
             && header.ack_seq <= c
         {
@@ -1336,14 +1444,22 @@ impl Session {
         {
             return self.violation(now, header, "a point off the board");
         }
+        if let Body::Flip { at } = body
+            && usize::from(at) >= view.board().len()
+        {
+            return self.violation(now, header, "a point off the board");
+        }
         match body {
             Body::Step { from, to } => {
                 if !peer_turn || !matches!(self.pending, Pending::None) {
                     return self.violation(now, header, "move out of turn");
                 }
                 let (from, to) = (Point(from), Point(to));
-                if self.referee.is_some() {
-                    self.referee_action(now, peer, Action::Move(Move::Step { from, to }));
+                let m = Move::Step { from, to };
+                if self.rules.mode == Mode::Flip {
+                    self.peer_flip_move(now, header, m);
+                } else if self.referee.is_some() {
+                    self.referee_action(now, peer, Action::Move(m));
                 } else {
                     if view.at(to).is_some() {
                         return self.violation(now, header, "a step onto an occupied point");
@@ -1528,6 +1644,16 @@ impl Session {
                     self.apply_peer_event(now, header, e);
                 }
             }
+            Body::Flip { at } => {
+                if !peer_turn || !matches!(self.pending, Pending::None) {
+                    return self.violation(now, header, "flip out of turn");
+                }
+                if self.rules.mode != Mode::Flip {
+                    return self.violation(now, header, "flip outside a flip game");
+                }
+                self.peer_flip_move(now, header, Move::Flip { at: Point(at) });
+            }
+            Body::FlipOpen(opening) => self.on_flip_open(now, header, &opening),
             Body::ClaimTimeout { ply } => self.on_claim_timeout(now, header, ply),
             Body::ClaimForfeit => {
                 if matches!(self.pending, Pending::None) && !peer_turn {
@@ -1627,6 +1753,16 @@ impl Session {
         }
     }
 
+    fn take_snapshot(&mut self) {
+        let view = self.view.clone().expect("playing");
+        self.snapshot = Some(Snapshot {
+            ply: view.ply(),
+            view,
+            acts: self.acts.len(),
+            referee: self.referee.clone().map(|g| (g, self.flip_arrangement)),
+        });
+    }
+
     fn on_claim_timeout(&mut self, now: Instant, header: &Header, ply: u16) {
         let peer = self.me.opponent();
         let sent = self.transcript.counts().0;
@@ -1637,11 +1773,17 @@ impl Session {
                 self.acts.truncate(act);
                 self.pending = Pending::None;
                 self.battles -= 1;
-            } else if let Some((p, view, acts)) = self.snapshot.take()
-                && p == ply
+            } else if matches!(self.pending, Pending::Opening { mover, .. } if mover == self.me) {
+                self.pending = Pending::None;
+            } else if let Some(snap) = self.snapshot.take()
+                && snap.ply == ply
             {
-                self.view = Some(view);
-                self.acts.truncate(acts);
+                self.view = Some(snap.view);
+                self.acts.truncate(snap.acts);
+                if let Some((g, arrangement)) = snap.referee {
+                    self.referee = Some(g);
+                    self.flip_arrangement = arrangement;
+                }
             }
         }
         let view = self.view.as_ref().expect("playing");
@@ -1914,6 +2056,33 @@ impl Session {
     fn try_verdict(&self) -> Option<Verdict> {
         let (peer_seed, peer_ranks) = self.peer_reveal.as_ref()?;
         let peer = self.me.opponent();
+        let found = if self.rules.mode == Mode::Flip {
+            self.flip_audit(peer_seed, peer_ranks)?
+        } else {
+            self.setup_audit(peer_seed, peer_ranks)?
+        };
+        // The audit's finding comes first: it is the earliest cheat in game
+        // order and a third party can check it; then what was seen at once.
+        let (cheater, reason, evidence) = match (&self.fault, found) {
+            (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence),
+            (Some(f), Ok(())) => (Some(f.culprit), f.reason.clone(), f.evidence.clone()),
+            (None, Ok(())) if self.peer_disputed => (
+                Some(peer),
+                "raised a dispute the audit does not support".to_string(),
+                format!("{peer} dispute message"),
+            ),
+            (None, Ok(())) => (None, String::new(), String::new()),
+        };
+        Some(Verdict {
+            result: self.result,
+            cheater,
+            reason,
+            evidence,
+        })
+    }
+
+    /// Dark and open games: the audit of both setups and every act.
+    fn setup_audit(&self, peer_seed: &Seed, peer_ranks: &[Rank]) -> Option<Result<(), Fault>> {
         let pc = self.peer_commit.as_ref()?;
         let mine = self.my_commit.as_ref()?;
         let my_ranks = self.my_ranks();
@@ -1930,11 +2099,11 @@ impl Session {
         let (south, north) = if self.me == Side::South {
             (
                 (&self.seed, &my_ranks[..], my_commit),
-                (peer_seed, &peer_ranks[..], peer_commit),
+                (peer_seed, peer_ranks, peer_commit),
             )
         } else {
             (
-                (peer_seed, &peer_ranks[..], peer_commit),
+                (peer_seed, peer_ranks, peer_commit),
                 (&self.seed, &my_ranks[..], my_commit),
             )
         };
@@ -1946,27 +2115,236 @@ impl Session {
             sides: [south, north],
             acts: &self.acts,
         };
-        let found = audit(&input);
-        // The audit's finding comes first: it is the earliest cheat in game
-        // order and a third party can check it; then what was seen at once.
-        let (cheater, reason, evidence) = match (&self.fault, found) {
-            (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence),
-            (Some(f), Ok(())) => (Some(f.culprit), f.reason.clone(), f.evidence.clone()),
-            (None, Ok(())) if self.peer_disputed => (
-                Some(peer),
-                "raised a dispute the audit does not support".to_string(),
-                format!("{peer} dispute message"),
-            ),
-            (None, Ok(())) => (None, String::new(), String::new()),
-        };
-        let _ = seat_of;
-        Some(Verdict {
-            result: self.result,
-            cheater,
-            reason,
-            evidence,
-        })
+        Some(audit(&input))
     }
+
+    /// Flip games: the end-of-game check. The peer's seed opens its
+    /// commitment and reproduces its 50 committed entries (so its map is a
+    /// permutation and every opening came from it); this side's own layer is
+    /// checked the same way; every point opened during play holds the piece
+    /// `σA(σB(p))` of the two seeds.
+    fn flip_audit(&self, peer_seed: &Seed, peer_ranks: &[Rank]) -> Option<Result<(), Fault>> {
+        let peer = self.me.opponent();
+        let pc = self.peer_commit.as_ref()?;
+        let verifier = self.flip_peer.as_ref()?;
+        let mine = self.flip_mine.as_ref()?;
+        let blame = |culprit: Side, reason: String| {
+            Err(Fault {
+                culprit,
+                reason,
+                evidence: format!("{culprit} reveal and flip commitments"),
+            })
+        };
+        if !peer_ranks.is_empty() {
+            return Some(blame(peer, "revealed ranks in a flip game".into()));
+        }
+        if seed_commitment(&self.game_id, self.peer_seat(), peer_seed) != pc.seed {
+            return Some(blame(
+                peer,
+                "the revealed seed does not match its commitment".into(),
+            ));
+        }
+        if verifier.audit(peer_seed).is_err() {
+            return Some(blame(
+                peer,
+                "its committed shuffle layer is not the permutation of its seed".into(),
+            ));
+        }
+        let own = FlipLayer::new(&self.seed, &self.game_id, mine.layer());
+        if own.commitments() != mine.commitments() {
+            return Some(blame(
+                self.me,
+                "its committed shuffle layer is not the permutation of its seed".into(),
+            ));
+        }
+        let (host_seed, guest_seed) = match self.seat {
+            Seat::Host => (&self.seed, peer_seed),
+            Seat::Guest => (peer_seed, &self.seed),
+        };
+        let sigma_a = permutation(host_seed, layer_of(Seat::Host));
+        let sigma_b = permutation(guest_seed, layer_of(Seat::Guest));
+        if let Some(g) = &self.referee {
+            for (i, &placed) in self.flip_arrangement.iter().enumerate() {
+                let truth = sigma_a[sigma_b[i] as usize];
+                if !self.flip_face_down(g, i) && placed != truth {
+                    return Some(blame(
+                        side_of(Seat::Host),
+                        format!("point {i} was opened to piece {placed}, the seeds give {truth}"),
+                    ));
+                }
+            }
+        }
+        Some(Ok(()))
+    }
+
+    // ----- flip games ---------------------------------------------------------
+
+    /// Whether the point of shuffle index `i` still holds a face-down piece.
+    fn flip_face_down(&self, g: &Game, i: usize) -> bool {
+        flip_point(i)
+            .and_then(|p| g.position().at(p))
+            .is_some_and(|pc| !pc.face_up)
+    }
+
+    /// The face-down point a move turns over, if any.
+    fn opened_by(&self, m: Move) -> Option<Point> {
+        let pos = self.referee.as_ref()?.position();
+        let at = match m {
+            Move::Flip { at } | Move::Step { to: at, .. } => at,
+        };
+        pos.at(at).filter(|pc| !pc.face_up).map(|_| at)
+    }
+
+    /// A move by the peer: checked against the rules at once; one that turns
+    /// a piece over waits for the openings of its point.
+    fn peer_flip_move(&mut self, now: Instant, header: &Header, m: Move) {
+        let peer = self.me.opponent();
+        let g = self.referee.as_ref().expect("flip game");
+        if g.turn() != peer {
+            return self.violation(now, header, "move out of turn");
+        }
+        if let Err(e) = g.position().check(m) {
+            return self.violation(now, header, &format!("illegal move: {e}"));
+        }
+        match self.opened_by(m) {
+            Some(at) => self.start_opening(now, peer, m, at),
+            None => self.referee_action(now, peer, Action::Move(m)),
+        }
+    }
+
+    /// Opens entry `index` of this side's layer.
+    fn open_mine(&self, index: u8) -> FlipOpening {
+        let mut o = self
+            .flip_mine
+            .as_ref()
+            .expect("committed")
+            .open(index)
+            .expect("in range");
+        if self.cheats.bad_flip_opening {
+            o.value = (o.value + 1) % FLIP_SIZE as u8;
+        }
+        o
+    }
+
+    /// A move turns the piece on `at` over: the guest opens its entry for the
+    /// point at once, the host answers with its entry for that slot.
+    fn start_opening(&mut self, now: Instant, mover: Side, m: Move, at: Point) {
+        let index = flip_index(at).expect("face-down pieces stand on setup points");
+        let mut slot = None;
+        if self.seat == Seat::Guest {
+            let o = self.open_mine(index);
+            slot = Some(o.value);
+            if !self.cheats.withhold_flip_opening {
+                self.send(Body::FlipOpen(o));
+            }
+        }
+        self.pending = Pending::Opening {
+            mover,
+            m,
+            index,
+            slot,
+        };
+        self.rearm(now);
+    }
+
+    fn on_flip_open(&mut self, now: Instant, header: &Header, o: &FlipOpening) {
+        let peer = self.me.opponent();
+        let Pending::Opening {
+            mover,
+            m,
+            index,
+            slot,
+        } = self.pending
+        else {
+            return self.violation(now, header, "flip opening not asked for");
+        };
+        let want = match (self.seat, slot) {
+            (Seat::Host, None) => index,
+            (Seat::Guest, Some(j)) => j,
+            _ => return self.violation(now, header, "flip opening out of order"),
+        };
+        let value = match self.flip_peer.as_mut().expect("committed").check(want, o) {
+            Ok(v) => v,
+            Err(e) => {
+                let seq = header.seq;
+                return self.fault(
+                    now,
+                    peer,
+                    format!("bad flip opening: {e}"),
+                    format!("{peer} flip opening, message seq {seq}"),
+                );
+            }
+        };
+        let piece = if self.seat == Seat::Host {
+            let mine = self.open_mine(value);
+            if self.cheats.withhold_flip_opening {
+                return;
+            }
+            self.send(Body::FlipOpen(mine));
+            mine.value
+        } else {
+            value
+        };
+        self.pending = Pending::None;
+        self.resolve_opening(now, mover, m, index, piece);
+    }
+
+    /// Puts the opened piece under its point in the local referee (swapping
+    /// it with the unopened piece that stood there) and plays the move.
+    fn resolve_opening(&mut self, now: Instant, mover: Side, m: Move, index: u8, piece: u8) {
+        let i = usize::from(index);
+        let g = self.referee.as_ref().expect("flip game");
+        let j = self
+            .flip_arrangement
+            .iter()
+            .position(|&x| x == piece)
+            .unwrap_or(i);
+        if !self.flip_face_down(g, i) || !self.flip_face_down(g, j) {
+            // Only a repeating layer can get here; the host's layer is the
+            // last one opened.
+            let host = side_of(Seat::Host);
+            return self.fault(
+                now,
+                host,
+                format!("piece {piece} opened twice"),
+                format!("{host} flip opening"),
+            );
+        }
+        if i != j {
+            self.flip_arrangement.swap(i, j);
+            let mut record = g.record().clone();
+            record.setup = Setup::Flip {
+                arrangement: self.flip_arrangement.to_vec(),
+            };
+            let g = Game::replay(&record, None)
+                .expect("swapping two face-down pieces keeps the record legal");
+            self.referee = Some(g);
+        }
+        self.referee_action(now, mover, Action::Move(m));
+    }
+}
+
+/// The shuffle index of a point: its place among South's 25 setup points,
+/// then North's (the order of [`junqi_game::Position::new_flip`]).
+fn flip_index(p: Point) -> Option<u8> {
+    let board = Board::classic();
+    board
+        .setup_points(Side::South)
+        .iter()
+        .chain(board.setup_points(Side::North))
+        .position(|&q| q == p)
+        .map(|i| i as u8)
+}
+
+/// The point of shuffle index `i`.
+fn flip_point(i: usize) -> Option<Point> {
+    let board = Board::classic();
+    board
+        .setup_points(Side::South)
+        .iter()
+        .chain(board.setup_points(Side::North))
+        .nth(i)
+        .copied()
 }
 
 fn no_moves_result(stuck: Side, other_can_move: bool) -> GameResult {

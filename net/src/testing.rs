@@ -460,6 +460,8 @@ pub fn fuzz_sessions(iterations: u64, seed: u64) -> u64 {
         (junqi_game::Mode::Dark, 40),
         (junqi_game::Mode::Dark, 400),
         (junqi_game::Mode::Open, 200),
+        (junqi_game::Mode::Flip, 30),
+        (junqi_game::Mode::Flip, 300),
     ] {
         let mut p = Pair::new(Rules::for_mode(mode), seed ^ steps as u64);
         p.run(steps);

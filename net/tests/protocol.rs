@@ -469,3 +469,267 @@ fn draw_offers_and_resignation() {
     assert_eq!(p.verdict(1).unwrap().result, win);
     assert!(p.verdict(0).unwrap().is_clean());
 }
+
+// ----- flip games -----------------------------------------------------------
+
+fn game_events(p: &Pair, i: usize) -> Vec<junqi_game::Event> {
+    p.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            AppEvent::Game(g) => Some(*g),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn honest_flip_games_end_clean_and_agree() {
+    let (mut void, mut face_down_battles) = (0, 0);
+    for seed in 0..3 {
+        let p = honest(Mode::Flip, seed);
+        let [a, b] = finished(&p);
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert!(a.is_clean(), "seed {seed}: {a:?}");
+        assert!(b.is_clean(), "seed {seed}: {b:?}");
+        assert_eq!(a.result, b.result);
+        assert!(a.result.is_some());
+        let (e0, e1) = (game_events(&p, 0), game_events(&p, 1));
+        assert_eq!(e0, e1, "seed {seed}: the sides saw different events");
+        let flips = e0
+            .iter()
+            .filter(|e| matches!(e, junqi_game::Event::Flipped { .. }))
+            .count();
+        assert!(flips >= 2, "seed {seed}: only {flips} flips");
+        use junqi_game::Event::{Battle, VoidAttack};
+        void += e0.iter().filter(|e| matches!(e, VoidAttack { .. })).count();
+        face_down_battles += e0
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Battle {
+                        defender_id: Some(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        // Both views end identical: every piece turned over is public.
+        let (v0, v1) = (p.sessions[0].view().unwrap(), p.sessions[1].view().unwrap());
+        for pt in v0.board().points() {
+            assert_eq!(v0.at(pt), v1.at(pt), "seed {seed}");
+        }
+    }
+    // Attacks on face-down pieces were exercised: opened, then fought or void.
+    assert!(
+        void > 0 && face_down_battles > 0,
+        "{void} {face_down_battles}"
+    );
+}
+
+#[test]
+fn flip_timeouts_lose_the_game() {
+    for idle in 0..2 {
+        let mut p = Pair::new(Rules::for_mode(Mode::Flip), 504);
+        p.players[idle] = Player::Idle;
+        let v = p.run_until_verdict(1 - idle, STEPS).unwrap();
+        assert_eq!(
+            v.result,
+            Some(junqi_game::GameResult::Win {
+                winner: side(1 - idle),
+                reason: junqi_game::WinReason::Timeouts
+            }),
+            "{v:?}"
+        );
+        assert!(v.is_clean(), "{v:?}");
+    }
+}
+
+#[test]
+fn refusing_to_open_a_flip_loses_and_is_blamed() {
+    // The cheater never answers an opening (nor opens its seed at the end).
+    for cheater in 0..2 {
+        let mut p = Pair::new(Rules::for_mode(Mode::Flip), 505);
+        p.sessions[cheater].set_cheats(Cheats {
+            withhold_flip_opening: true,
+            refuse_reveal: true,
+            ..Cheats::default()
+        });
+        let v = p.run_until_verdict(1 - cheater, STEPS).unwrap();
+        assert_eq!(
+            v.result,
+            Some(junqi_game::GameResult::Win {
+                winner: side(1 - cheater),
+                reason: junqi_game::WinReason::Forfeit
+            }),
+            "{v:?}"
+        );
+        assert_eq!(v.cheater, Some(side(cheater)), "{v:?}");
+    }
+}
+
+/// A flip game where side `cheater` cheats; returns the honest side's verdict.
+fn flip_cheat_game(seed: u64, cheater: usize, cheats: Cheats, rules: Rules) -> Verdict {
+    let mut p = Pair::new(rules, seed);
+    p.sessions[cheater].set_cheats(cheats);
+    p.run_until_verdict(1 - cheater, STEPS)
+        .expect("the honest side reaches a verdict")
+}
+
+#[test]
+fn wrong_flip_opening_is_blamed_on_its_owner() {
+    for cheater in 0..2 {
+        let cheats = Cheats {
+            bad_flip_opening: true,
+            ..Cheats::default()
+        };
+        let v = flip_cheat_game(501, cheater, cheats, Rules::for_mode(Mode::Flip));
+        assert_eq!(v.cheater, Some(side(cheater)), "{v:?}");
+        assert!(v.reason.contains("does not match its commitment"), "{v:?}");
+    }
+}
+
+#[test]
+fn piece_or_slot_opened_twice_is_blamed_on_its_owner() {
+    // A layer committed to the same value everywhere: the second flip opens
+    // a slot (guest) or a piece (host) a second time.
+    for cheater in 0..2 {
+        let cheats = Cheats {
+            flip_values: Some([7; 50]),
+            ..Cheats::default()
+        };
+        let mut p = Pair::new(Rules::for_mode(Mode::Flip), 502);
+        p.sessions[cheater].set_cheats(cheats);
+        let honest = 1 - cheater;
+        let v = p.run_until_verdict(honest, STEPS).unwrap();
+        // Seen at the second flip, and confirmed by the audit.
+        assert_eq!(v.cheater, Some(side(cheater)), "{v:?}");
+        assert!(
+            p.events[honest].iter().any(|e| matches!(e,
+                AppEvent::Fault { culprit, reason }
+                    if *culprit == side(cheater) && reason.contains("value 7 opened for entries"))),
+            "{:?}",
+            p.events[honest]
+        );
+        assert!(v.reason.contains("not the permutation"), "{v:?}");
+    }
+}
+
+#[test]
+fn non_permutation_layer_is_blamed_at_the_audit() {
+    use junqi_game::{GameResult, WinReason};
+    for cheater in 0..2 {
+        // Two entries map to the same value; the game ends (a resignation)
+        // before both are opened, so only the audit can see it.
+        let mut values: [u8; 50] = std::array::from_fn(|i| i as u8);
+        values[49] = 48;
+        let rules = Rules {
+            resign_after_plies: 0,
+            ..Rules::for_mode(Mode::Flip)
+        };
+        let mut p = Pair::new(rules, 503);
+        p.sessions[cheater].set_cheats(Cheats {
+            flip_values: Some(values),
+            ..Cheats::default()
+        });
+        while p.sessions[1 - cheater].view().is_none_or(|v| v.ply() < 4) {
+            p.step();
+        }
+        let honest = 1 - cheater;
+        p.sessions[honest].resign(p.now).unwrap();
+        let v = p.run_until_verdict(honest, STEPS).unwrap();
+        assert_eq!(
+            v.result,
+            Some(GameResult::Win {
+                winner: side(cheater),
+                reason: WinReason::Resignation
+            })
+        );
+        assert_eq!(v.cheater, Some(side(cheater)), "{v:?}");
+        assert!(v.reason.contains("not the permutation"), "{v:?}");
+        // The cheater's own audit agrees.
+        assert!(p.run(STEPS));
+        assert_eq!(p.verdict(cheater).unwrap().cheater, Some(side(cheater)));
+    }
+}
+
+#[test]
+fn a_crashed_side_resumes_a_flip_game() {
+    let mut crashes = 0;
+    for seed in 0..3u64 {
+        for crashed in 0..2 {
+            let mut p = Pair::new(Rules::for_mode(Mode::Flip), 600 + seed);
+            p.run(60 + 40 * seed as usize);
+            if p.sessions.iter().any(|s| s.is_done()) {
+                continue;
+            }
+            p.crash_and_restore(crashed);
+            crashes += 1;
+            assert!(p.run(STEPS), "seed {seed}: did not finish after resuming");
+            let [a, b] = finished(&p);
+            let (a, b) = (a.unwrap(), b.unwrap());
+            assert!(
+                a.is_clean() && b.is_clean(),
+                "seed {seed} crashed {crashed}: {a:?} {b:?}"
+            );
+            assert_eq!(a.result, b.result);
+        }
+    }
+    assert!(crashes >= 4, "only {crashes} crashes exercised");
+}
+
+#[test]
+fn a_move_crossing_a_timeout_claim_is_void_in_every_mode() {
+    use junqi_game::Event;
+    use junqi_net::wire::Body;
+    // The guest claims the host's timeout while the host's late move is on
+    // the wire (as with a network slower than the grace): claim and move
+    // cross. The move is void on both sides (rolled back by the host, the
+    // referee and the flip arrangement included) and the game goes on with
+    // nobody blamed.
+    for mode in [Mode::Dark, Mode::Open, Mode::Flip] {
+        for seed in 0..3 {
+            let mut p = Pair::new(Rules::for_mode(mode), 710 + seed);
+            p.players[0] = Player::Idle;
+            let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(seed);
+            // Let the host make a few moves by hand, then sit on its turn.
+            let mut host_moves = 0;
+            loop {
+                p.step();
+                if p.sessions[0].my_turn() {
+                    if host_moves == 3 + seed {
+                        break;
+                    }
+                    let v = p.sessions[0].view().unwrap().clone();
+                    let m = junqi_net::testing::random_move(&v, &mut rng).unwrap();
+                    p.sessions[0].play(p.now, m).unwrap();
+                    host_moves += 1;
+                }
+            }
+            let claimed = |p: &Pair| {
+                p.sessions[1]
+                    .log()
+                    .iter()
+                    .any(|e| matches!(e.body, Body::ClaimTimeout { .. }))
+            };
+            while !claimed(&p) {
+                p.step();
+            }
+            let v = p.sessions[0].view().unwrap().clone();
+            let m = junqi_net::testing::random_move(&v, &mut rng).unwrap();
+            p.sessions[0].play_unchecked(p.now, m).unwrap();
+            p.players[0] = Player::Random;
+            assert!(p.run(STEPS), "{mode:?} {seed}: did not finish");
+            let [a, b] = finished(&p);
+            let (a, b) = (a.unwrap(), b.unwrap());
+            assert!(a.is_clean() && b.is_clean(), "{mode:?} {seed}: {a:?} {b:?}");
+            assert_eq!(a.result, b.result);
+            let (e0, e1) = (game_events(&p, 0), game_events(&p, 1));
+            assert_eq!(e0.last(), e1.last());
+            assert!(
+                e1.iter().any(|e| matches!(e, Event::TimedOut { .. })),
+                "{mode:?} {seed}"
+            );
+        }
+    }
+}

@@ -113,3 +113,8 @@ fn dark_game_over_quic() {
 fn open_game_over_quic() {
     play(Mode::Open);
 }
+
+#[test]
+fn flip_game_over_quic() {
+    play(Mode::Flip);
+}

@@ -56,6 +56,7 @@ fn main() {
     let (att_med, att_mean) = stats(&mut att);
     let (def_med, def_mean) = stats(&mut def);
     let total = att_med + def_med;
+    let (flip_game_ms, flip_open_ms) = flip_cost();
     let net = !args.iter().any(|a| a == "--no-net");
     let (rtt, moves) = if net {
         quic_round_trip()
@@ -69,7 +70,7 @@ fn main() {
              \"defender_ms_median\":{def_med:.4},\"defender_ms_mean\":{def_mean:.4},\
              \"battle_total_ms_median\":{total:.4},\"battle_target_ms\":0.2,\"alphabet\":{},\
              \"quic_move_round_trip_ms_median\":{rtt:.3},\"round_trip_samples\":{moves},\"round_trip_target_ms\":2,\
-             \"discovery_ms\":{discovery:.1}}}",
+             \"discovery_ms\":{discovery:.1},\"flip_game_ms\":{flip_game_ms:.1},\"flip_opening_ms\":{flip_open_ms:.3}}}",
             table.alphabet().len()
         );
     } else {
@@ -81,7 +82,45 @@ fn main() {
             "move round trip over loopback QUIC (median of {moves}): {rtt:.3} ms (target <= 2 ms)"
         );
         println!("start to discovering a host by mDNS: {discovery:.1} ms");
+        println!(
+            "flip game, both sides in memory: {flip_game_ms:.1} ms per game, \
+             {flip_open_ms:.3} ms of that per piece opened"
+        );
     }
+}
+
+/// Plays honest flip games between two random players in the in-memory
+/// harness; returns the CPU time per game and per opened piece (both sides,
+/// move choice included).
+fn flip_cost() -> (f64, f64) {
+    use junqi_game::{Event, Mode, Rules};
+    use junqi_net::session::AppEvent;
+    use junqi_net::testing::Pair;
+    let (mut total, mut opened, games) = (Duration::ZERO, 0usize, 5);
+    for seed in 0..games {
+        let mut p = Pair::new(Rules::for_mode(Mode::Flip), seed);
+        let t0 = Instant::now();
+        assert!(p.run(1_000_000), "flip game finished");
+        total += t0.elapsed();
+        opened += p.events[0]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    AppEvent::Game(
+                        Event::Flipped { .. }
+                            | Event::VoidAttack { .. }
+                            | Event::Battle {
+                                defender_id: Some(_),
+                                ..
+                            }
+                    )
+                )
+            })
+            .count();
+    }
+    let ms = total.as_secs_f64() * 1e3;
+    (ms / games as f64, ms / opened.max(1) as f64)
 }
 
 /// Plays dark games over loopback QUIC between two instant random players and

@@ -3,7 +3,8 @@
 //! audit verdict.
 //!
 //! ```text
-//! junqi-peer host [--mode dark|open] [--port N] [--ai NAME] [--seed N] [--name NAME] [--no-mdns] [--state DIR]
+//! junqi-peer host [--mode dark|open|flip] [--port N] [--ai NAME] [--seed N] [--name NAME] [--no-mdns]
+//!                  [--move-seconds N] [--state DIR]
 //! junqi-peer join [--addr IP:PORT] [--ai NAME] [--seed N] [--name NAME] [--state DIR]
 //! ```
 //! With `--state DIR` the identity is kept in `DIR` and the game is saved to
@@ -249,9 +250,14 @@ async fn run(args: Args) -> std::io::Result<bool> {
         };
         let (conn, mut send, mut recv) = match connected {
             Ok(c) => c,
-            Err(e) if Instant::now() < give_up && !args.host => {
+            // A guest retries until the host answers; a host drops a
+            // connection attempt that failed (e.g. one that gave up while the
+            // host still waited on the dead connection) and keeps listening.
+            Err(e) if Instant::now() < give_up => {
                 eprintln!("cannot connect ({e}); retrying");
-                tokio::time::sleep(Duration::from_millis(500)).await;
+                if !args.host {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
                 continue;
             }
             Err(e) => return Err(e),
