@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace. Installs nothing system-wide: the app's
-# tests run headless (MinimalPlugins) and need no display.
+# Runs every test of the workspace. The app's tests run headless (MinimalPlugins)
+# and need no display. As root (as in CI) it also runs the LAN discovery test
+# across two network namespaces joined by a veth pair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
 # Reuse a target directory outside the clone when one is given (CI cache).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 cargo test --workspace "$@"
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1; then
+  JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-discovery.sh dark
+else
+  echo "note: the network-namespace discovery test needs root and iproute2; not run here"
+fi
