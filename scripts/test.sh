@@ -7,9 +7,11 @@ cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
 # Reuse a target directory outside the clone when one is given (CI cache).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
-cargo test --workspace "$@"
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1; then
+  cargo build -p junqi-net --bin junqi-peer
   JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-discovery.sh dark
 else
   echo "note: the network-namespace discovery test needs root and iproute2; not run here"
 fi
+# Last, so that its summary closes the output.
+cargo test --workspace "$@"
