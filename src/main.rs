@@ -1,2 +1,4 @@
 //! The junqi desktop app.
-fn main() {}
+fn main() -> bevy::app::AppExit {
+    junqi::run()
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the real app under Xvfb with software Vulkan (lavapipe) and saves a PNG of every
+# screen in docs/screenshots/, then checks that each PNG exists and is not blank.
+#
+#   scripts/screenshots.sh            # every screen, Chinese, plus a few in English
+#   scripts/screenshots.sh game rules # only these screens
+#
+# Needs: apt-get install xvfb xauth mesa-vulkan-drivers libvulkan1 (installed if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/docs/screenshots}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+PROFILE=${PROFILE:-debug}
+
+if ! command -v xvfb-run >/dev/null || ! dpkg -s mesa-vulkan-drivers >/dev/null 2>&1; then
+  apt-get install -y --no-install-recommends xvfb xauth mesa-vulkan-drivers libvulkan1 >/dev/null
+fi
+
+if [ "$PROFILE" = release ]; then cargo build --release --bin junqi; else cargo build --bin junqi; fi
+BIN=$CARGO_TARGET_DIR/$PROFILE/junqi
+
+SHOTS=("$@")
+if [ ${#SHOTS[@]} -eq 0 ]; then
+  SHOTS=(title setup game gameover replay profile settings rules lobby title:en setup:en game:en rules:en)
+fi
+
+DATA=$(mktemp -d)
+trap 'rm -rf "$DATA"' EXIT
+mkdir -p "$OUT"
+FILES=()
+for spec in "${SHOTS[@]}"; do
+  screen=${spec%%:*}
+  lang=zh
+  [ "$spec" != "$screen" ] && lang=${spec#*:}
+  file=$OUT/$screen.png
+  [ "$lang" != zh ] && file=$OUT/$screen-$lang.png
+  rm -f "$file"
+  echo "== $screen ($lang) -> ${file#$ROOT/}"
+  JUNQI_DATA_DIR=$DATA JUNQI_DEMO=$screen JUNQI_LANG=$lang JUNQI_SCREENSHOT=$file \
+    BEVY_ASSET_ROOT=$ROOT timeout 180 \
+    xvfb-run -a -s "-screen 0 1280x800x24" "$BIN" >"$DATA/$screen-$lang.log" 2>&1 \
+    || { echo "app failed:"; tail -20 "$DATA/$screen-$lang.log"; }
+  FILES+=("$file")
+done
+python3 scripts/png-check.py "${FILES[@]}"

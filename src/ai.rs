@@ -1,0 +1,49 @@
+//! The computer opponent behind an asynchronous interface: [`think`] runs the engine's AI
+//! (`junqi_game::ai`) on Bevy's async compute pool and returns a task, so the window never
+//! freezes. The AI sees only its own [`PlayerView`], never the referee's position.
+
+use std::time::{Duration, Instant};
+
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+use junqi_game::{
+    Move, PlayerView,
+    ai::{Ai, Hint, Level},
+};
+
+/// The level for a 1-based number (1 新手 … 4 大师).
+pub fn level(n: u8) -> Level {
+    Level::ALL[(n.clamp(1, 4) - 1) as usize]
+}
+
+/// What a task produces.
+#[derive(Clone, Debug)]
+pub enum Thought {
+    /// The computer's move (`None`: it has none).
+    Move(Option<Move>),
+    /// A hint for the player.
+    Hint(Option<Hint>),
+}
+
+fn stopper(level: Level) -> impl Fn() -> bool {
+    let deadline = Instant::now() + Duration::from_millis(level.max_millis());
+    move || Instant::now() >= deadline
+}
+
+/// Chooses a move for the view's owner (blocking; the level's time cap applies).
+pub fn choose(view: &PlayerView, level_n: u8, seed: u64) -> Option<Move> {
+    let lv = level(level_n);
+    Ai::new(lv, seed).choose_move(view, &stopper(lv))
+}
+
+/// Starts choosing a move for the view's owner.
+pub fn think(view: PlayerView, level_n: u8, seed: u64) -> Task<Thought> {
+    AsyncComputeTaskPool::get().spawn(async move { Thought::Move(choose(&view, level_n, seed)) })
+}
+
+/// Starts computing a hint for the view's owner (at the 熟练 level).
+pub fn hint(view: PlayerView, seed: u64) -> Task<Thought> {
+    AsyncComputeTaskPool::get().spawn(async move {
+        let lv = Level::Skilled;
+        Thought::Hint(Ai::new(lv, seed).hint(&view, &stopper(lv)))
+    })
+}

@@ -1,0 +1,452 @@
+//! Drawing the board with sprites, meshes and `Text2d`: railways as thick black-and-white dashed
+//! lines, roads as thin lines, camps as circles, headquarters marked, the mountain line between
+//! the halves; piece tiles in two colours; highlights; short battle effects.
+
+use bevy::{prelude::*, window::PrimaryWindow};
+use junqi_game::{Board, Point, PointKind};
+
+use super::{BoardArea, BoardScene, BoardView, Colour, Face, window_rect_to_world};
+use crate::{settings::Settings, theme::Fonts};
+
+/// A short effect on the board: a burst and a caption at a point (a battle, a flip…).
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct BoardEffect {
+    /// Where.
+    pub at: Point,
+    /// The caption (e.g. "同归于尽").
+    pub text: String,
+}
+
+/// How many times the board has been redrawn (for the diagnostics).
+pub static REDRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Marks every entity of the drawn board (despawned and redrawn when the scene changes).
+#[derive(Component)]
+struct BoardPart;
+
+/// A running effect.
+#[derive(Component)]
+struct Effect {
+    timer: Timer,
+}
+
+/// The current view, for input and effects.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CurrentView(pub Option<BoardView>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(CurrentView(None))
+        .add_systems(PostUpdate, redraw)
+        .add_systems(Update, (spawn_effects, animate_effects));
+}
+
+fn srgb(c: [u8; 3]) -> Color {
+    Color::srgb_u8(c[0], c[1], c[2])
+}
+
+/// Redraws the board when the scene, the view or the settings change.
+#[allow(clippy::too_many_arguments)]
+fn redraw(
+    mut commands: Commands,
+    scene: Res<BoardScene>,
+    area: Res<BoardArea>,
+    settings: Res<Settings>,
+    fonts: Option<Res<Fonts>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    parts: Query<Entity, With<BoardPart>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+    mut current: ResMut<CurrentView>,
+    mut last: Local<Option<(BoardScene, Option<BoardView>, Settings)>>,
+) {
+    let Some(fonts) = fonts else { return };
+    let size = window.size();
+    let view = scene.active.then(|| {
+        let rect = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
+        BoardView::fit(
+            window_rect_to_world(rect, size),
+            scene.bottom.unwrap_or(junqi_game::Side::South),
+        )
+    });
+    let key = (scene.clone(), view, settings.clone());
+    if last.as_ref() == Some(&key) {
+        return;
+    }
+    *last = Some(key);
+    current.0 = view;
+    REDRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    for e in &parts {
+        commands.entity(e).despawn();
+    }
+    let Some(view) = view else { return };
+    Drawer {
+        commands: &mut commands,
+        meshes: &mut meshes,
+        materials: &mut materials,
+        fonts: &fonts,
+        view,
+        settings: &settings,
+    }
+    .draw(&scene);
+}
+
+struct Drawer<'a, 'w, 's> {
+    commands: &'a mut Commands<'w, 's>,
+    meshes: &'a mut Assets<Mesh>,
+    materials: &'a mut Assets<ColorMaterial>,
+    fonts: &'a Fonts,
+    view: BoardView,
+    settings: &'a Settings,
+}
+
+impl Drawer<'_, '_, '_> {
+    fn rect(&mut self, at: Vec2, size: Vec2, z: f32, color: Color) {
+        self.commands.spawn((
+            BoardPart,
+            Sprite::from_color(color, size),
+            Transform::from_translation(at.extend(z)),
+        ));
+    }
+
+    fn line(&mut self, a: Vec2, b: Vec2, width: f32, z: f32, color: Color) {
+        let d = b - a;
+        self.commands.spawn((
+            BoardPart,
+            Sprite::from_color(color, Vec2::new(d.length(), width)),
+            Transform::from_translation(((a + b) / 2.0).extend(z))
+                .with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
+        ));
+    }
+
+    fn ellipse(&mut self, at: Vec2, radii: Vec2, z: f32, color: Color) {
+        let mesh = self.meshes.add(Circle::new(1.0));
+        let material = self.materials.add(ColorMaterial::from_color(color));
+        self.commands.spawn((
+            BoardPart,
+            Mesh2d(mesh),
+            MeshMaterial2d(material),
+            Transform::from_translation(at.extend(z)).with_scale(radii.extend(1.0)),
+        ));
+    }
+
+    fn text(&mut self, at: Vec2, z: f32, text: &str, size: f32, color: Color, bold: bool) {
+        let font = if bold {
+            &self.fonts.bold
+        } else {
+            &self.fonts.regular
+        };
+        self.commands.spawn((
+            BoardPart,
+            Text2d::new(text),
+            TextFont {
+                font: font.clone().into(),
+                font_size: FontSize::Px(size),
+                ..default()
+            },
+            TextColor(color),
+            Transform::from_translation(at.extend(z)),
+        ));
+    }
+
+    /// A rectangle outline.
+    fn frame(&mut self, at: Vec2, size: Vec2, width: f32, z: f32, color: Color) {
+        let (hx, hy) = (size.x / 2.0, size.y / 2.0);
+        self.rect(
+            at + Vec2::new(0.0, hy),
+            Vec2::new(size.x + width, width),
+            z,
+            color,
+        );
+        self.rect(
+            at - Vec2::new(0.0, hy),
+            Vec2::new(size.x + width, width),
+            z,
+            color,
+        );
+        self.rect(
+            at + Vec2::new(hx, 0.0),
+            Vec2::new(width, size.y + width),
+            z,
+            color,
+        );
+        self.rect(
+            at - Vec2::new(hx, 0.0),
+            Vec2::new(width, size.y + width),
+            z,
+            color,
+        );
+    }
+
+    fn draw(&mut self, scene: &BoardScene) {
+        let board = Board::classic();
+        let v = self.view;
+        let (_, board_rgb, line_rgb) = self.settings.theme.colours();
+        let (board_col, line_col) = (srgb(board_rgb), srgb(line_rgb));
+        let s = v.sy;
+
+        // The board itself, with a darker border.
+        let top = v.grid_to_world(Vec2::new(4.0, BoardView::ROWS));
+        let bottom = v.grid_to_world(Vec2::new(0.0, 0.0));
+        let size = (top - bottom).abs() + Vec2::new(v.sx * 1.2, s * 1.1);
+        let mid = (top + bottom) / 2.0;
+        self.rect(mid, size + Vec2::splat(s * 0.16), 0.0, line_col);
+        self.rect(mid, size, 0.1, board_col);
+        if scene.dim_enemy_half {
+            let enemy_mid = v.grid_to_world(Vec2::new(2.0, 8.5 + super::GAP));
+            let h = 6.0 * s;
+            self.rect(
+                enemy_mid,
+                Vec2::new(size.x, h),
+                0.15,
+                Color::srgba(0.0, 0.0, 0.0, 0.28),
+            );
+        }
+
+        // The mountain line: a band between the halves, labelled.
+        let band_y = v
+            .grid_to_world(Vec2::new(2.0, 5.0 + (1.0 + super::GAP) / 2.0))
+            .y;
+        self.rect(
+            Vec2::new(mid.x, band_y),
+            Vec2::new(size.x, s * super::GAP * 0.9),
+            0.2,
+            board_col.darker(0.08),
+        );
+        for gx in [1.0, 3.0] {
+            let x = v.grid_to_world(Vec2::new(gx, 0.0)).x;
+            self.text(Vec2::new(x, band_y), 0.3, "山 界", s * 0.34, line_col, true);
+        }
+
+        // Roads: thin lines.
+        let road_w = (s * 0.04).max(1.5);
+        for &(a, b) in board.road_edges() {
+            self.line(v.world(a), v.world(b), road_w, 1.0, line_col);
+        }
+        // Railways: thick black lines with white dashes.
+        let rail_w = (s * 0.13).max(4.0);
+        for line in board.rail_lines() {
+            for w in line.windows(2) {
+                let (a, b) = (v.world(w[0]), v.world(w[1]));
+                self.line(a, b, rail_w, 1.1, Color::srgb(0.08, 0.08, 0.08));
+                let d = b - a;
+                let n = ((d.length() / (s * 0.45)).round() as i32).max(2);
+                for i in 0..n {
+                    if i % 2 == 1 {
+                        let p0 = a + d * (i as f32 / n as f32);
+                        let p1 = a + d * ((i as f32 + 1.0) / n as f32);
+                        self.line(p0, p1, rail_w * 0.5, 1.2, Color::srgb(0.95, 0.95, 0.95));
+                    }
+                }
+            }
+        }
+
+        // Points: stations as boxes, camps as circles, headquarters as rounded marked boxes.
+        let tile = v.tile_size();
+        for p in board.points() {
+            let at = v.world(p);
+            match board.kind(p) {
+                PointKind::Station => {
+                    self.rect(at, tile * 0.86, 2.0, line_col);
+                    self.rect(
+                        at,
+                        tile * 0.86 - Vec2::splat(road_w * 1.6),
+                        2.1,
+                        board_col.lighter(0.06),
+                    );
+                }
+                PointKind::Camp => {
+                    let r = Vec2::new(tile.x * 0.5, tile.y * 0.62);
+                    self.ellipse(at, r, 2.0, line_col);
+                    self.ellipse(
+                        at,
+                        r - Vec2::splat(road_w * 1.3),
+                        2.1,
+                        board_col.lighter(0.1),
+                    );
+                }
+                PointKind::Headquarters => {
+                    let r = Vec2::new(tile.x * 0.56, tile.y * 0.62);
+                    self.ellipse(at, r + Vec2::splat(road_w), 2.0, line_col);
+                    self.ellipse(at, r - Vec2::splat(road_w * 0.6), 2.1, srgb([200, 150, 90]));
+                    self.text(at, 2.2, "大本营", s * 0.26, line_col, true);
+                }
+            }
+        }
+
+        // Highlights under the pieces.
+        for &p in &scene.last_move {
+            self.frame(
+                v.world(p),
+                tile + Vec2::splat(6.0),
+                4.0,
+                3.0,
+                Color::srgb(1.0, 0.55, 0.1),
+            );
+        }
+        for &p in &scene.hint {
+            self.frame(
+                v.world(p),
+                tile + Vec2::splat(10.0),
+                4.0,
+                3.1,
+                Color::srgb(0.2, 0.85, 0.95),
+            );
+        }
+        for &p in &scene.warn {
+            self.frame(
+                v.world(p),
+                tile + Vec2::splat(8.0),
+                5.0,
+                3.2,
+                Color::srgb(0.95, 0.1, 0.1),
+            );
+        }
+
+        // Pieces.
+        for (p, t) in &scene.pieces {
+            let at = v.world(*p);
+            let (fill, ink) = match t.colour {
+                Colour::Red => (srgb([196, 40, 36]), Color::WHITE),
+                Colour::Blue => (srgb([34, 78, 170]), Color::WHITE),
+                Colour::Neutral => (srgb([92, 110, 84]), Color::WHITE),
+            };
+            // Shadow, edge, face.
+            self.rect(
+                at + Vec2::new(2.0, -3.0),
+                tile,
+                4.0,
+                Color::srgba(0.0, 0.0, 0.0, 0.35),
+            );
+            self.rect(at, tile, 4.1, fill.darker(0.18));
+            self.rect(at, tile - Vec2::splat(s * 0.08), 4.2, fill);
+            match t.face {
+                Face::Rank(rank) => {
+                    let label = if scene.show_nicknames {
+                        rank.nickname()
+                    } else {
+                        rank.zh_name()
+                    };
+                    self.text(at, 4.3, label, s * 0.38, ink, true);
+                }
+                Face::Back => {
+                    self.rect(at, tile * Vec2::new(0.62, 0.5), 4.25, fill.lighter(0.08));
+                    self.frame(
+                        at,
+                        tile * Vec2::new(0.62, 0.5),
+                        1.5,
+                        4.3,
+                        ink.with_alpha(0.5),
+                    );
+                }
+                Face::FaceDown => {
+                    self.frame(
+                        at,
+                        tile * Vec2::new(0.7, 0.56),
+                        1.5,
+                        4.3,
+                        ink.with_alpha(0.6),
+                    );
+                    self.text(at, 4.35, "军", s * 0.3, ink.with_alpha(0.55), true);
+                }
+            }
+            if let Some(m) = &t.marker {
+                let badge = at + Vec2::new(tile.x * 0.42, tile.y * 0.42);
+                self.ellipse(badge, Vec2::splat(s * 0.2), 4.6, srgb([250, 220, 90]));
+                self.text(badge, 4.7, m, s * 0.2, Color::BLACK, true);
+            }
+        }
+
+        // Selection and targets on top.
+        if let Some(p) = scene.selected {
+            self.frame(
+                v.world(p),
+                tile + Vec2::splat(4.0),
+                4.0,
+                5.0,
+                Color::srgb(1.0, 0.9, 0.1),
+            );
+        }
+        for &p in &scene.targets {
+            let at = v.world(p);
+            if scene.tile(p).is_some() {
+                self.frame(
+                    at,
+                    tile + Vec2::splat(2.0),
+                    4.0,
+                    5.0,
+                    Color::srgb(0.95, 0.2, 0.2),
+                );
+            } else {
+                self.ellipse(
+                    at,
+                    Vec2::splat(s * 0.16),
+                    5.0,
+                    Color::srgba(0.1, 0.7, 0.2, 0.9),
+                );
+            }
+        }
+    }
+}
+
+fn spawn_effects(
+    mut commands: Commands,
+    mut reader: MessageReader<BoardEffect>,
+    view: Res<CurrentView>,
+    fonts: Option<Res<Fonts>>,
+) {
+    let (Some(view), Some(fonts)) = (view.0, fonts) else {
+        reader.clear();
+        return;
+    };
+    for e in reader.read() {
+        let at = view.world(e.at);
+        commands.spawn((
+            Effect {
+                timer: Timer::from_seconds(1.4, TimerMode::Once),
+            },
+            Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.7), view.tile_size() * 1.2),
+            Transform::from_translation(at.extend(8.0)),
+        ));
+        commands.spawn((
+            Effect {
+                timer: Timer::from_seconds(1.4, TimerMode::Once),
+            },
+            Text2d::new(e.text.clone()),
+            TextFont {
+                font: fonts.bold.clone().into(),
+                font_size: FontSize::Px(view.sy * 0.5),
+                ..default()
+            },
+            TextColor(Color::srgb(1.0, 0.95, 0.3)),
+            Transform::from_translation((at + Vec2::new(0.0, view.sy * 0.6)).extend(9.0)),
+        ));
+    }
+}
+
+/// An effect's parts that animate.
+type EffectParts<'a> = (
+    Entity,
+    &'a mut Effect,
+    &'a mut Transform,
+    Option<&'a mut Sprite>,
+    Option<&'a mut TextColor>,
+);
+
+fn animate_effects(mut commands: Commands, time: Res<Time>, mut effects: Query<EffectParts>) {
+    for (e, mut fx, mut tf, sprite, text) in &mut effects {
+        fx.timer.tick(time.delta());
+        let f = fx.timer.fraction();
+        if fx.timer.is_finished() {
+            commands.entity(e).despawn();
+            continue;
+        }
+        if let Some(mut s) = sprite {
+            tf.scale = Vec3::splat(1.0 + f * 0.8);
+            s.color = s.color.with_alpha(0.7 * (1.0 - f));
+        }
+        if let Some(mut c) = text {
+            tf.translation.y += time.delta_secs() * 30.0;
+            c.0 = c.0.with_alpha(1.0 - f * f);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Scripted runs for screenshots and measurements, driven by environment variables:
+//!
+//! - `JUNQI_DEMO=setup` (any [`Screen::slug`]) opens that screen, with demo content where the
+//!   screen needs some (a game in progress, a finished game, a replay);
+//! - `JUNQI_SCREENSHOT=path.png` saves a screenshot of the window after `JUNQI_DEMO_FRAMES`
+//!   frames (default 90) and then exits;
+//! - `JUNQI_DIAG=1` logs frame time and resident memory every second (see [`crate::diag`]).
+
+use bevy::{
+    prelude::*,
+    render::view::screenshot::{Screenshot, save_to_disk},
+};
+use junqi_game::{Move, Side};
+use rand::{SeedableRng, rngs::StdRng};
+
+use crate::{
+    ai,
+    screens::{
+        Navigate, Screen,
+        game::ActiveGame,
+        replay::ReplayState,
+        setup::{GameOptions, SetupState, new_session},
+    },
+    session::Session,
+    storage::{self, DataDir},
+};
+
+/// The demo run asked for in the environment.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Demo {
+    /// The screen to open.
+    pub screen: Option<Screen>,
+    /// Where to save a screenshot.
+    pub screenshot: Option<String>,
+    /// Frames to wait before the screenshot.
+    pub frames: u32,
+}
+
+impl Demo {
+    /// Reads `JUNQI_DEMO`, `JUNQI_SCREENSHOT` and `JUNQI_DEMO_FRAMES`.
+    pub fn from_env() -> Self {
+        let screen = std::env::var("JUNQI_DEMO")
+            .ok()
+            .and_then(|s| Screen::from_slug(&s));
+        let default_frames = if screen == Some(Screen::GameOver) {
+            150
+        } else {
+            90
+        };
+        Self {
+            screen,
+            screenshot: std::env::var("JUNQI_SCREENSHOT").ok(),
+            frames: std::env::var("JUNQI_DEMO_FRAMES")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(default_frames),
+        }
+    }
+}
+
+/// Registers the demo driver (rendering app only).
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(Demo::from_env())
+        .add_systems(Update, drive);
+}
+
+/// A session with `plies` computer-chosen moves played (seeded, so screenshots repeat), or
+/// played to the end when `plies` is `None`. The player's side plays at level 2, the other at 1.
+pub fn demo_session(plies: Option<usize>, seed: u64) -> Session {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let setup = SetupState::default();
+    let options = GameOptions::default();
+    let mut s = new_session(&options, &setup.layout, &mut rng).expect("default layout is legal");
+    s.started = 1_764_513_000 + seed;
+    let mut n = 0;
+    while s.result().is_none() && plies.is_none_or(|p| n < p) && n < 1000 {
+        let side = s.game.turn();
+        let level = if side == Side::South { 2 } else { 1 };
+        let view = s.game.view(side);
+        match ai::choose(&view, level, seed.wrapping_add(n as u64)) {
+            Some(mv) => {
+                s.play(mv);
+            }
+            None => break,
+        }
+        n += 1;
+    }
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drive(
+    mut commands: Commands,
+    demo: Res<Demo>,
+    dir: Res<DataDir>,
+    mut replay: ResMut<ReplayState>,
+    mut frame: Local<u32>,
+    mut nav: MessageWriter<Navigate>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    *frame += 1;
+    if *frame == 3
+        && let Some(screen) = demo.screen
+    {
+        match screen {
+            Screen::Game => {
+                let s = demo_session(Some(24), 7);
+                let mut game = ActiveGame::new(s, 2);
+                // Show a selected piece with its targets, and a marker on an enemy piece.
+                let me = game.session.me();
+                let pick = game
+                    .session
+                    .view
+                    .legal_moves()
+                    .iter()
+                    .find_map(|m| match *m {
+                        Move::Step { from, .. } if game.session.my_turn() => Some(from),
+                        _ => None,
+                    });
+                game.selected = pick;
+                let enemy = game
+                    .session
+                    .view
+                    .pieces()
+                    .find(|k| k.side != me && k.at.is_some())
+                    .map(|k| k.id);
+                if let Some(id) = enemy {
+                    game.session.markers.insert(id, "炸".into());
+                }
+                commands.insert_resource(game);
+                nav.write(Navigate(Screen::Game));
+            }
+            Screen::GameOver => {
+                let mut s = demo_session(None, 11);
+                if s.result().is_none() {
+                    let me = s.me();
+                    let _ = s.act(me, junqi_game::Action::Resign);
+                }
+                commands.insert_resource(ActiveGame::new(s, 2));
+                nav.write(Navigate(Screen::Game));
+            }
+            Screen::Replay => {
+                let s = demo_session(None, 11);
+                let saved = s.saved();
+                let path = dir.records().join(format!("game-{}.json", saved.started));
+                if let Err(e) = storage::save_json(&path, &saved) {
+                    warn!("{e}");
+                }
+                replay.open(saved);
+                replay.step = 30.min(replay.len());
+                nav.write(Navigate(Screen::Replay));
+            }
+            other => {
+                nav.write(Navigate(other));
+            }
+        }
+    }
+    if let Some(path) = &demo.screenshot {
+        if *frame == demo.frames {
+            info!("saving screenshot to {path}");
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path.clone()));
+        }
+        if *frame == demo.frames + 30 {
+            exit.write(AppExit::Success);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Chinese (default) and English strings: the [`Lang`] resource and the [`t`] table.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The language the app shows.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lang {
+    /// 中文 (default).
+    #[default]
+    Zh,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// The other language.
+    pub fn toggled(self) -> Self {
+        match self {
+            Lang::Zh => Lang::En,
+            Lang::En => Lang::Zh,
+        }
+    }
+
+    /// Looks up `key` in this language (the key itself if it is missing).
+    pub fn t(self, key: &'static str) -> &'static str {
+        t(self, key)
+    }
+}
+
+/// Registers the [`Lang`] resource.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Lang>();
+}
+
+/// Looks up `key` in `lang`; a missing key is returned as it is, so gaps show up on screen.
+pub fn t(lang: Lang, key: &'static str) -> &'static str {
+    match STRINGS.iter().find(|(k, _, _)| *k == key) {
+        Some((_, zh, en)) => match lang {
+            Lang::Zh => zh,
+            Lang::En => en,
+        },
+        None => key,
+    }
+}
+
+/// `(key, 中文, English)`.
+pub const STRINGS: &[(&str, &str, &str)] = &[
+    // App and menus.
+    ("app.title", "军棋", "Junqi"),
+    (
+        "app.subtitle",
+        "陆战棋 · 两人对战",
+        "Land Battle Chess · two players",
+    ),
+    ("menu.vs_ai", "人机对战", "Play the computer"),
+    ("menu.lan", "局域网对战", "LAN game"),
+    ("menu.replay", "棋谱回放", "Replays"),
+    ("menu.profile", "战绩", "Profile"),
+    ("menu.settings", "设置", "Settings"),
+    ("menu.rules", "规则说明", "Rules"),
+    ("menu.quit", "退出", "Quit"),
+    ("menu.back", "返回", "Back"),
+    ("menu.main", "主菜单", "Main menu"),
+    ("menu.language", "English", "中文"),
+    // Setup.
+    ("setup.title", "布阵", "Setup"),
+    (
+        "setup.hint",
+        "点击一个棋子，再点击另一个棋子，即可交换位置。",
+        "Click a piece, then another, to swap them.",
+    ),
+    ("setup.go", "出征", "March!"),
+    ("setup.default", "默认布阵", "Default layout"),
+    ("setup.random", "随机布阵", "Random"),
+    ("setup.mirror", "左右镜像", "Mirror"),
+    ("setup.classic", "经典布阵", "Classic layouts"),
+    ("setup.save", "保存布阵", "Save layout"),
+    ("setup.load", "载入布阵", "Load layout"),
+    ("setup.delete", "删除", "Delete"),
+    ("setup.name", "布阵名称", "Layout name"),
+    ("setup.saved", "已保存", "Saved"),
+    ("setup.loaded", "已载入", "Loaded"),
+    ("setup.refused", "不能交换", "Swap refused"),
+    ("setup.swapped", "已交换", "Swapped"),
+    (
+        "setup.no_layouts",
+        "还没有保存的布阵",
+        "No saved layouts yet",
+    ),
+    ("setup.options", "对局设置", "Game options"),
+    // Game options.
+    ("opt.mode", "下法", "Mode"),
+    ("opt.mode.dark", "暗棋", "Dark"),
+    ("opt.mode.open", "明棋", "Open"),
+    ("opt.mode.flip", "翻棋", "Flip"),
+    ("opt.level", "电脑水平", "Computer level"),
+    ("opt.first", "先走", "Who starts"),
+    ("opt.first.me", "我先走", "Me"),
+    ("opt.first.ai", "电脑先走", "Computer"),
+    ("opt.first.random", "随机", "Random"),
+    ("opt.clock", "每步限时（秒）", "Seconds per move"),
+    ("opt.timeouts", "超时次数上限", "Timeouts allowed"),
+    ("opt.flying_bombs", "炸弹满天飞", "Flying bombs"),
+    ("opt.mine_trades", "地雷同归于尽", "Mine trades"),
+    ("opt.bomb_mines", "炸弹雷", "Bomb mines"),
+    ("opt.hq_exit", "大本营可出", "HQ exit"),
+    ("opt.scouting", "工兵侦察", "Engineer scouting"),
+    ("opt.flag_capture", "夺旗", "Flag capture"),
+    ("opt.flag.anyone", "任何棋子", "Anyone"),
+    (
+        "opt.flag.no_commander",
+        "司令除外",
+        "Anyone but the commander",
+    ),
+    ("opt.flag.engineers", "仅工兵", "Engineers only"),
+    (
+        "opt.quiet_moves",
+        "无攻击和棋步数",
+        "Moves without attack to draw",
+    ),
+    (
+        "opt.facedown_immune",
+        "背面棋子不能被攻击",
+        "Face-down pieces cannot be attacked",
+    ),
+    ("opt.no_suicide", "禁止送死", "No suicide attacks"),
+    ("opt.nicknames", "显示 40…32 数字", "Show ranks as 40…32"),
+    // Game.
+    ("game.title", "对局", "Game"),
+    ("game.your_turn", "轮到你走", "Your move"),
+    ("game.ai_turn", "电脑思考中…", "The computer is thinking…"),
+    ("game.resign", "认输", "Resign"),
+    ("game.draw", "求和", "Offer draw"),
+    ("game.hint", "提示", "Hint"),
+    ("game.log", "棋谱", "Move log"),
+    ("game.captured", "阵亡棋子", "Removed pieces"),
+    ("game.clock", "计时", "Clock"),
+    ("game.timeouts", "超时", "Timeouts"),
+    ("game.you", "我方", "You"),
+    ("game.enemy", "对方", "Opponent"),
+    ("game.marker", "标记", "Mark"),
+    ("game.marker.clear", "清除标记", "Clear mark"),
+    (
+        "game.draw_refused",
+        "对方拒绝和棋",
+        "The opponent refused the draw",
+    ),
+    ("game.draw_declined", "拒绝和棋", "declines the draw"),
+    (
+        "game.draw_accepted",
+        "对方同意和棋",
+        "The opponent accepted the draw",
+    ),
+    (
+        "game.resign_early",
+        "前 20 步不能认输",
+        "You cannot resign in the first 20 moves",
+    ),
+    (
+        "game.flip_hint",
+        "点击背面朝上的棋子翻开它",
+        "Click a face-down piece to flip it",
+    ),
+    ("game.move", "第 {} 步", "Move {}"),
+    (
+        "game.flag_revealed",
+        "司令阵亡，亮出军旗",
+        "Commander fallen: the flag is shown",
+    ),
+    // Battle announcements.
+    ("battle.win", "吃掉", "takes"),
+    ("battle.lose", "被吃", "is lost"),
+    ("battle.trade", "同归于尽", "trade"),
+    ("battle.bomb", "炸弹爆炸", "bomb explodes"),
+    ("battle.mine", "踩雷", "hits a mine"),
+    ("battle.flag", "军旗被夺", "flag captured"),
+    // Game over.
+    ("over.title", "对局结束", "Game over"),
+    ("over.win", "胜利！", "Victory!"),
+    ("over.loss", "失败", "Defeat"),
+    ("over.draw", "和棋", "Draw"),
+    ("over.again", "再来一局", "Play again"),
+    ("over.replay", "回放本局", "Replay this game"),
+    ("over.saved", "棋谱已保存", "Record saved"),
+    ("reason.flag", "军旗被夺", "flag captured"),
+    ("reason.no_moves", "无棋可走", "no legal move"),
+    ("reason.timeouts", "超时过多", "too many timeouts"),
+    ("reason.resign", "认输", "resignation"),
+    ("reason.forfeit", "违规或离开", "forfeit"),
+    ("reason.agreed", "双方同意和棋", "draw agreed"),
+    (
+        "reason.quiet",
+        "长时间无攻击",
+        "too many moves without an attack",
+    ),
+    (
+        "reason.stalemate",
+        "双方都无子可动",
+        "neither side can move",
+    ),
+    // Lobby.
+    ("lobby.title", "局域网大厅", "LAN lobby"),
+    (
+        "lobby.searching",
+        "正在寻找局域网中的对局…",
+        "Looking for games on the local network…",
+    ),
+    ("lobby.none", "暂未发现对局", "No games found yet"),
+    ("lobby.host", "创建对局", "Host a game"),
+    ("lobby.join", "加入", "Join"),
+    ("lobby.name", "你的昵称", "Your name"),
+    ("lobby.code", "配对码", "Pairing code"),
+    (
+        "lobby.unavailable",
+        "局域网对战尚未接入本版本",
+        "LAN play is not wired into this build yet",
+    ),
+    // Replay.
+    ("replay.title", "棋谱回放", "Replays"),
+    ("replay.none", "还没有保存的棋谱", "No saved games yet"),
+    ("replay.first", "开始", "Start"),
+    ("replay.prev", "上一步", "Back"),
+    ("replay.next", "下一步", "Next"),
+    ("replay.last", "结尾", "End"),
+    ("replay.play", "播放", "Play"),
+    ("replay.pause", "暂停", "Pause"),
+    ("replay.open", "打开", "Open"),
+    ("replay.full", "显示全部棋子", "Show every piece"),
+    // Profile.
+    ("profile.title", "战绩", "Profile"),
+    ("profile.level", "军衔", "Rank"),
+    ("profile.score", "积分", "Score"),
+    ("profile.games", "局数", "Games"),
+    ("profile.wins", "胜", "Won"),
+    ("profile.losses", "负", "Lost"),
+    ("profile.draws", "和", "Drawn"),
+    ("profile.vs", "对手", "Opponent"),
+    ("profile.next", "下一军衔", "Next rank"),
+    ("profile.ai", "电脑", "Computer"),
+    // Settings.
+    ("settings.title", "设置", "Settings"),
+    ("settings.language", "语言", "Language"),
+    ("settings.board_colours", "棋盘配色", "Board colours"),
+    ("settings.theme.classic", "经典木纹", "Classic wood"),
+    ("settings.theme.green", "军绿", "Army green"),
+    ("settings.theme.paper", "素纸", "Plain paper"),
+    ("settings.my_colour", "我方颜色", "My colour"),
+    ("settings.red", "红", "Red"),
+    ("settings.blue", "蓝", "Blue"),
+    (
+        "settings.default_clock",
+        "默认每步限时（秒）",
+        "Default seconds per move",
+    ),
+    ("settings.saved", "设置已保存", "Settings saved"),
+    // Rules.
+    ("rules.title", "规则说明", "Rules"),
+    // Errors.
+    (
+        "err.corrupt",
+        "文件已损坏，无法读取",
+        "The file is damaged and cannot be read",
+    ),
+    ("err.missing", "文件不存在", "The file does not exist"),
+    ("err.io", "读写文件失败", "Could not read or write the file"),
+    (
+        "err.name",
+        "名称不能为空，且只能含字母、数字、汉字、-、_",
+        "A name must not be empty and may hold only letters, digits, Chinese characters, - and _",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_unique_and_complete() {
+        let mut keys: Vec<_> = STRINGS.iter().map(|(k, _, _)| *k).collect();
+        keys.sort_unstable();
+        let n = keys.len();
+        keys.dedup();
+        assert_eq!(n, keys.len(), "duplicate i18n key");
+        for (k, zh, en) in STRINGS {
+            assert!(!zh.is_empty() && !en.is_empty(), "{k} has an empty string");
+        }
+    }
+
+    #[test]
+    fn lookup_and_fallback() {
+        assert_eq!(t(Lang::Zh, "setup.go"), "出征");
+        assert_eq!(t(Lang::En, "setup.go"), "March!");
+        assert_eq!(t(Lang::En, "no.such.key"), "no.such.key");
+        assert_eq!(Lang::Zh.toggled(), Lang::En);
+    }
+}

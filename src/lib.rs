@@ -1,0 +1,84 @@
+//! Junqi (军棋): the Bevy app.
+//!
+//! [`AppPlugin`] is the whole rendering app; [`LogicPlugin`] is everything that runs without a
+//! window (states, screens' logic, settings, storage), used by the headless tests through
+//! [`headless_app`]. [`run`] starts the desktop app; on Android the same [`AppPlugin`] is started
+//! from `android_main` (see the README).
+
+pub mod ai;
+pub mod board;
+pub mod demo;
+pub mod diag;
+pub mod i18n;
+pub mod profile;
+pub mod screens;
+pub mod session;
+pub mod settings;
+pub mod storage;
+pub mod theme;
+
+use bevy::prelude::*;
+
+/// The full app: window, rendering, egui, every screen.
+pub struct AppPlugin;
+
+impl Plugin for AppPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "军棋 Junqi".into(),
+                        resolution: (1280, 800).into(),
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(AssetPlugin {
+                    meta_check: bevy::asset::AssetMetaCheck::Never,
+                    ..default()
+                }),
+        );
+        app.add_plugins(bevy_egui::EguiPlugin::default());
+        app.add_plugins((theme::plugin, LogicPlugin, demo::plugin, diag::plugin));
+    }
+}
+
+/// Everything that runs without a window: add it after `MinimalPlugins` + `StatesPlugin` to test.
+pub struct LogicPlugin;
+
+impl Plugin for LogicPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
+            storage::plugin,
+            i18n::plugin,
+            settings::plugin,
+            profile::plugin,
+            board::plugin,
+            screens::plugin,
+        ));
+    }
+}
+
+/// A windowless app for tests: `MinimalPlugins`, states and [`LogicPlugin`], keeping its files
+/// in `data_dir`.
+pub fn headless_app(data_dir: std::path::PathBuf) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));
+    app.insert_resource(storage::DataDir(data_dir));
+    app.add_plugins(LogicPlugin);
+    app
+}
+
+/// Runs the desktop app.
+pub fn run() -> AppExit {
+    App::new().add_plugins(AppPlugin).run()
+}
+
+/// The Android entry point (NativeActivity, feature `android`): `#[bevy_main]` exports
+/// `android_main`, which runs the same app as the desktop.
+#[cfg(target_os = "android")]
+#[bevy::prelude::bevy_main]
+fn main() {
+    run();
+}

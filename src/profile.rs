@@ -1,0 +1,168 @@
+//! The local profile: results against each opponent and the rating level names of the rule book.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    i18n::Lang,
+    storage::{self, DataDir},
+};
+
+/// Rating levels by cumulative score: `(score, 中文, English)`.
+pub const LEVELS: &[(i32, &str, &str)] = &[
+    (0, "小兵", "Private"),
+    (10, "副班长", "Vice squad leader"),
+    (20, "正班长", "Squad leader"),
+    (30, "副排长", "Vice platoon leader"),
+    (50, "排长", "Platoon leader"),
+    (100, "副连长", "Vice company commander"),
+    (150, "连长", "Company commander"),
+    (220, "副营长", "Vice battalion commander"),
+    (350, "营长", "Battalion commander"),
+    (500, "副团长", "Vice regiment commander"),
+    (750, "团长", "Regiment commander"),
+    (1000, "副旅长", "Vice brigade commander"),
+    (1550, "旅长", "Brigade commander"),
+    (2150, "副师长", "Vice division commander"),
+    (3150, "师长", "Division commander"),
+    (5000, "副军长", "Vice corps commander"),
+    (6350, "军长", "Corps commander"),
+    (12750, "司令", "Commander"),
+];
+
+/// The index into [`LEVELS`] of a score (negative scores are 小兵).
+pub fn level_index(score: i32) -> usize {
+    LEVELS
+        .iter()
+        .rposition(|(s, _, _)| score >= *s)
+        .unwrap_or(0)
+}
+
+/// The level name of a score.
+pub fn level_name(score: i32, lang: Lang) -> &'static str {
+    let (_, zh, en) = LEVELS[level_index(score)];
+    match lang {
+        Lang::Zh => zh,
+        Lang::En => en,
+    }
+}
+
+/// A game's result for the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The player won.
+    Win,
+    /// The player lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+/// Wins, losses and draws against one opponent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
+/// The player's results.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Profile {
+    /// Cumulative score (+1 a win, −1 a loss; a win in under 30 moves scores nothing).
+    pub score: i32,
+    /// Results by opponent (e.g. `ai-1`, `ai-2`, `lan:NAME`).
+    pub opponents: BTreeMap<String, Tally>,
+}
+
+impl Profile {
+    /// Records one finished two-player game of `moves` moves.
+    pub fn record(&mut self, opponent: &str, outcome: Outcome, moves: u32) {
+        let tally = self.opponents.entry(opponent.to_owned()).or_default();
+        match outcome {
+            Outcome::Win => {
+                tally.wins += 1;
+                if moves >= 30 {
+                    self.score += 1;
+                }
+            }
+            Outcome::Loss => {
+                tally.losses += 1;
+                self.score -= 1;
+            }
+            Outcome::Draw => tally.draws += 1,
+        }
+    }
+
+    /// Loads the profile (a missing file is an empty profile; a damaged one is reported).
+    pub fn load(dir: &DataDir) -> Result<Self, storage::StoreError> {
+        match storage::load_json(&dir.profile_file()) {
+            Err(storage::StoreError::Missing(_)) => Ok(Self::default()),
+            other => other,
+        }
+    }
+
+    /// Saves the profile.
+    pub fn save(&self, dir: &DataDir) -> Result<(), storage::StoreError> {
+        storage::save_json(&dir.profile_file(), self)
+    }
+}
+
+/// The last profile load problem, shown on the profile screen.
+#[derive(Resource, Default, Debug)]
+pub struct ProfileStatus(pub Option<storage::StoreError>);
+
+/// Loads the profile at startup.
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Profile>()
+        .init_resource::<ProfileStatus>()
+        .add_systems(PreStartup, load_profile);
+}
+
+fn load_profile(mut commands: Commands, dir: Res<DataDir>) {
+    match Profile::load(&dir) {
+        Ok(p) => commands.insert_resource(p),
+        Err(e) => {
+            warn!("{e}");
+            commands.insert_resource(ProfileStatus(Some(e)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels() {
+        assert_eq!(level_name(-5, Lang::Zh), "小兵");
+        assert_eq!(level_name(0, Lang::Zh), "小兵");
+        assert_eq!(level_name(10, Lang::Zh), "副班长");
+        assert_eq!(level_name(349, Lang::Zh), "副营长");
+        assert_eq!(level_name(12750, Lang::En), "Commander");
+    }
+
+    #[test]
+    fn scoring() {
+        let mut p = Profile::default();
+        p.record("ai-1", Outcome::Win, 50);
+        p.record("ai-1", Outcome::Win, 12);
+        p.record("ai-1", Outcome::Loss, 80);
+        p.record("ai-2", Outcome::Draw, 80);
+        assert_eq!(p.score, 0);
+        assert_eq!(
+            p.opponents["ai-1"],
+            Tally {
+                wins: 2,
+                losses: 1,
+                draws: 0
+            }
+        );
+    }
+}

@@ -1,0 +1,673 @@
+//! A game against the computer: click a piece to see its legal targets, click a target (or drag
+//! the piece) to move; battles announced on the board and in the log; the last move highlighted;
+//! the per-move clock; resign, offer a draw, hint; private markers on enemy pieces; removed
+//! pieces; the computer thinks on the async compute pool.
+
+use bevy::{
+    prelude::*,
+    tasks::{Task, block_on, futures_lite::future},
+};
+use bevy_egui::{EguiContexts, egui};
+use junqi_game::{Action, ActionError, GameResult, Mode, Move, Point, Rank, Seen, Side, ai::Hint};
+
+use super::{Navigate, Screen};
+use crate::{
+    ai::{self, Thought},
+    board::{BoardArea, BoardClick, BoardDrag, BoardEffect, BoardScene, Colour, Face, Tile},
+    i18n::Lang,
+    profile::{Outcome, Profile},
+    session::{SavedGame, Session, log_text},
+    settings::{PieceColour, Settings},
+    storage::{self, DataDir},
+    theme,
+};
+
+/// The game being played.
+#[derive(Resource, Clone, Debug)]
+pub struct ActiveGame {
+    /// The session.
+    pub session: Session,
+    /// Computer level 1…4.
+    pub level: u8,
+    /// The selected own piece.
+    pub selected: Option<Point>,
+    /// The enemy piece the marker menu is open for.
+    pub marking: Option<Point>,
+    /// A hint.
+    pub hint: Option<Hint>,
+    /// A hint is being computed.
+    pub hint_pending: bool,
+    /// A message for the player (refused resign…).
+    pub status: Option<String>,
+    /// Seconds since the computer started thinking.
+    pub thinking: Option<f32>,
+    /// Seconds since the game ended (the board stays a moment before the result screen).
+    pub ended: Option<f32>,
+    /// Whether the record has been saved (and the profile updated).
+    pub saved: bool,
+}
+
+impl ActiveGame {
+    /// A fresh game.
+    pub fn new(session: Session, level: u8) -> Self {
+        Self {
+            session,
+            level,
+            selected: None,
+            marking: None,
+            hint: None,
+            hint_pending: false,
+            status: None,
+            thinking: None,
+            ended: None,
+            saved: false,
+        }
+    }
+
+    /// Legal targets of the selected piece.
+    pub fn targets(&self) -> Vec<Point> {
+        let Some(from) = self.selected else {
+            return Vec::new();
+        };
+        self.session
+            .moves_from(from)
+            .iter()
+            .filter_map(|m| match *m {
+                Move::Step { to, .. } => Some(to),
+                Move::Flip { .. } => None,
+            })
+            .collect()
+    }
+
+    /// Handles a click on a board point; returns the move to play, if the click makes one.
+    pub fn click(&mut self, p: Point) -> Option<Move> {
+        let s = &self.session;
+        let seen = s.view.at(p);
+        let me = s.me();
+        // Markers may be set on enemy pieces at any time.
+        if let Some(Seen::Piece { side, .. }) = seen
+            && side != me
+            && !(self.selected.is_some() && self.targets().contains(&p))
+        {
+            self.selected = None;
+            self.marking = Some(p);
+            return None;
+        }
+        if !s.my_turn() || self.thinking.is_some() {
+            return None;
+        }
+        if let Some(from) = self.selected
+            && self.targets().contains(&p)
+        {
+            self.selected = None;
+            return Some(Move::Step { from, to: p });
+        }
+        match seen {
+            Some(Seen::FaceDown) => {
+                self.selected = None;
+                let mv = Move::Flip { at: p };
+                s.view.legal_moves().contains(&mv).then_some(mv)
+            }
+            Some(Seen::Piece { side, .. }) if side == me => {
+                self.marking = None;
+                self.selected = if self.selected == Some(p) {
+                    None
+                } else {
+                    Some(p)
+                };
+                None
+            }
+            _ => {
+                self.selected = None;
+                None
+            }
+        }
+    }
+}
+
+/// A computation on the async pool (the computer's move or a hint).
+#[derive(Component)]
+struct Thinking {
+    task: Task<Thought>,
+    hint: bool,
+}
+
+/// The last finished game, for the result screen and the replay viewer.
+#[derive(Resource, Clone, Debug)]
+pub struct LastGame {
+    /// The record.
+    pub game: SavedGame,
+    /// Where it was saved (or why it was not).
+    pub saved: Result<std::path::PathBuf, String>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<GameAction>();
+    app.add_systems(OnExit(Screen::Game), exit).add_systems(
+        Update,
+        (input, actions, start_ai, poll_ai, clock, finish, show)
+            .chain()
+            .run_if(in_state(Screen::Game).and_then(resource_exists::<ActiveGame>)),
+    );
+    super::add_ui(app, Screen::Game, ui.run_if(resource_exists::<ActiveGame>));
+}
+
+fn exit(
+    mut commands: Commands,
+    mut scene: ResMut<BoardScene>,
+    tasks: Query<Entity, With<Thinking>>,
+) {
+    *scene = BoardScene::default();
+    for e in &tasks {
+        commands.entity(e).despawn();
+    }
+}
+
+/// Plays a move in the session and announces it on the board.
+fn play(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<BoardEffect>) -> bool {
+    match game.session.play(mv) {
+        Some(a) => {
+            game.hint = None;
+            game.selected = None;
+            if !a.text.is_empty() {
+                effects.write(BoardEffect {
+                    at: a.at,
+                    text: a.text,
+                });
+            }
+            true
+        }
+        None => false,
+    }
+}
+
+fn input(
+    mut game: ResMut<ActiveGame>,
+    mut clicks: MessageReader<BoardClick>,
+    mut drags: MessageReader<BoardDrag>,
+    mut effects: MessageWriter<BoardEffect>,
+) {
+    for BoardClick(p) in clicks.read() {
+        if let Some(mv) = game.click(*p) {
+            play(&mut game, mv, &mut effects);
+        }
+    }
+    for d in drags.read() {
+        let mv = Move::Step {
+            from: d.from,
+            to: d.to,
+        };
+        if game.session.my_turn()
+            && game.thinking.is_none()
+            && game.session.moves_from(d.from).contains(&mv)
+        {
+            play(&mut game, mv, &mut effects);
+        }
+    }
+}
+
+fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
+    let s = &game.session;
+    if s.result().is_none() && s.game.turn() != s.me() && game.thinking.is_none() {
+        let view = s.game.view(s.me().opponent());
+        let task = ai::think(view, game.level, rand::random());
+        commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
+        game.thinking = Some(0.0);
+    }
+    if game.hint_pending && !game.session.my_turn() {
+        game.hint_pending = false;
+    }
+}
+
+/// The computer's move is shown after at least this long, so the player can follow.
+const MIN_THINK_SECS: f32 = 0.6;
+
+fn poll_ai(
+    mut commands: Commands,
+    mut game: ResMut<ActiveGame>,
+    mut tasks: Query<(Entity, &mut Thinking)>,
+    time: Res<Time>,
+    mut effects: MessageWriter<BoardEffect>,
+) {
+    if let Some(t) = game.thinking.as_mut() {
+        *t += time.delta_secs();
+    }
+    for (e, mut task) in &mut tasks {
+        let waited = game.thinking.is_none_or(|t| t >= MIN_THINK_SECS);
+        if !task.task.is_finished() || !(task.hint || waited) {
+            continue;
+        }
+        let Some(thought) = block_on(future::poll_once(&mut task.task)) else {
+            continue;
+        };
+        commands.entity(e).despawn();
+        match thought {
+            Thought::Move(mv) => {
+                game.thinking = None;
+                let s = &game.session;
+                if s.result().is_none() && s.game.turn() != s.me() {
+                    match mv {
+                        Some(mv) => {
+                            play(&mut game, mv, &mut effects);
+                        }
+                        None => {
+                            let side = game.session.game.turn();
+                            let _ = game.session.act(side, Action::Timeout);
+                        }
+                    }
+                }
+            }
+            Thought::Hint(h) => {
+                if game.hint_pending && game.session.my_turn() {
+                    game.hint = h;
+                }
+                game.hint_pending = false;
+            }
+        }
+    }
+}
+
+fn clock(
+    mut commands: Commands,
+    mut game: ResMut<ActiveGame>,
+    time: Res<Time>,
+    tasks: Query<Entity, With<Thinking>>,
+) {
+    if game.session.tick(time.delta_secs()) {
+        game.selected = None;
+        game.thinking = None;
+        game.hint = None;
+        game.hint_pending = false;
+        for e in &tasks {
+            commands.entity(e).despawn();
+        }
+    }
+}
+
+fn finish(
+    mut game: ResMut<ActiveGame>,
+    time: Res<Time>,
+    dir: Res<DataDir>,
+    mut profile: ResMut<Profile>,
+    mut commands: Commands,
+    mut nav: MessageWriter<Navigate>,
+) {
+    let Some(result) = game.session.result() else {
+        return;
+    };
+    if !game.saved {
+        game.saved = true;
+        let saved = game.session.saved();
+        // Never replace an earlier record: add a suffix if the name is taken.
+        let mut path = dir.records().join(format!("game-{}.json", saved.started));
+        let mut n = 1;
+        while path.exists() {
+            path = dir
+                .records()
+                .join(format!("game-{}-{n}.json", saved.started));
+            n += 1;
+        }
+        let written = storage::save_json(&path, &saved)
+            .map(|_| path)
+            .map_err(|e| e.to_string());
+        let outcome = match result {
+            GameResult::Win { winner, .. } if winner == game.session.me() => Outcome::Win,
+            GameResult::Win { .. } => Outcome::Loss,
+            GameResult::Draw { .. } => Outcome::Draw,
+        };
+        let moves = game.session.plies() as u32 / 2;
+        profile.record(&saved.opponent, outcome, moves);
+        if let Err(e) = profile.save(&dir) {
+            warn!("{e}");
+        }
+        commands.insert_resource(LastGame {
+            game: saved,
+            saved: written,
+        });
+    }
+    let t = game.ended.get_or_insert(0.0);
+    *t += time.delta_secs();
+    if *t > 1.8 {
+        nav.write(Navigate(Screen::GameOver));
+    }
+}
+
+/// The tile colours of the player and the opponent.
+pub fn colours(settings: &Settings) -> (Colour, Colour) {
+    match settings.my_colour {
+        PieceColour::Red => (Colour::Red, Colour::Blue),
+        PieceColour::Blue => (Colour::Blue, Colour::Red),
+    }
+}
+
+/// What the player sees of a session as a board scene; `full` shows the referee's whole truth
+/// (finished games in the replay viewer).
+pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
+    let (mine, theirs) = colours(settings);
+    let me = s.me();
+    let board = junqi_game::Board::classic();
+    let mut pieces = Vec::new();
+    for p in board.points() {
+        let tile = if full {
+            s.game.position().at(p).map(|pc| Tile {
+                face: Face::Rank(pc.rank),
+                colour: if !pc.face_up {
+                    Colour::Neutral
+                } else if pc.side == me {
+                    mine
+                } else {
+                    theirs
+                },
+                marker: None,
+            })
+        } else {
+            s.view.at(p).map(|seen| match seen {
+                Seen::FaceDown => Tile {
+                    face: Face::FaceDown,
+                    colour: Colour::Neutral,
+                    marker: None,
+                },
+                Seen::Piece { side, id, rank } => Tile {
+                    face: rank.map(Face::Rank).unwrap_or(Face::Back),
+                    colour: if side == me { mine } else { theirs },
+                    marker: (side != me).then(|| s.markers.get(&id).cloned()).flatten(),
+                },
+            })
+        };
+        if let Some(t) = tile {
+            pieces.push((p, t));
+        }
+    }
+    BoardScene {
+        active: true,
+        bottom: Some(me),
+        pieces,
+        last_move: s
+            .view
+            .last_move()
+            .map(|(a, b)| vec![a, b])
+            .unwrap_or_default(),
+        show_nicknames: settings.nicknames,
+        ..default()
+    }
+}
+
+fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
+    let mut new = scene_of(&game.session, &settings, false);
+    new.selected = game.selected.or(game.marking);
+    new.targets = game.targets();
+    match game.hint.as_ref().map(|h| h.mv) {
+        Some(Move::Step { from, to }) => new.hint = vec![from, to],
+        Some(Move::Flip { at }) => new.hint = vec![at],
+        None => {}
+    }
+    if *scene != new {
+        *scene = new;
+    }
+}
+
+/// Marker choices: the short rank name shown on the enemy tile.
+const MARKERS: [Rank; 12] = [
+    Rank::Commander,
+    Rank::Corps,
+    Rank::Division,
+    Rank::Brigade,
+    Rank::Regiment,
+    Rank::Battalion,
+    Rank::Company,
+    Rank::Platoon,
+    Rank::Engineer,
+    Rank::Landmine,
+    Rank::Bomb,
+    Rank::Flag,
+];
+
+/// What the game panel's buttons ask for.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameAction {
+    /// Resign (refused in the first moves).
+    Resign,
+    /// Offer a draw; the computer answers at once.
+    OfferDraw,
+    /// Ask for a hint.
+    Hint,
+    /// Put a marker on the enemy piece being marked (`None` clears it).
+    Mark(Option<Rank>),
+}
+
+fn actions(
+    mut commands: Commands,
+    mut game: ResMut<ActiveGame>,
+    mut reader: MessageReader<GameAction>,
+    lang: Res<Lang>,
+) {
+    let lang = *lang;
+    for a in reader.read() {
+        let me = game.session.me();
+        match *a {
+            GameAction::Resign => match game.session.act(me, Action::Resign) {
+                Ok(_) => game.status = None,
+                Err(ActionError::ResignTooEarly(n)) => {
+                    game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
+                }
+                Err(e) => game.status = Some(e.to_string()),
+            },
+            GameAction::OfferDraw => {
+                if game.session.act(me, Action::OfferDraw).is_err() {
+                    continue;
+                }
+                // The computer accepts when it has no more pieces left than the player.
+                let pos = game.session.game.position();
+                let count = |side: Side| pos.pieces().filter(|(_, p)| p.side == side).count();
+                let (mine, theirs) = (count(me), count(me.opponent()));
+                let accept = game.session.plies() >= 40 && theirs <= mine;
+                let answer = if accept {
+                    Action::AcceptDraw
+                } else {
+                    Action::DeclineDraw
+                };
+                let _ = game.session.act(me.opponent(), answer);
+                game.status = Some(
+                    lang.t(if accept {
+                        "game.draw_accepted"
+                    } else {
+                        "game.draw_refused"
+                    })
+                    .to_owned(),
+                );
+            }
+            GameAction::Hint => {
+                if game.session.my_turn() && !game.hint_pending {
+                    game.hint_pending = true;
+                    let task = ai::hint(game.session.view.clone(), rand::random());
+                    commands.spawn((Thinking { task, hint: true }, DespawnOnExit(Screen::Game)));
+                }
+            }
+            GameAction::Mark(rank) => {
+                if let Some(p) = game.marking.take()
+                    && let Some(Seen::Piece { id, .. }) = game.session.view.at(p)
+                {
+                    match rank {
+                        Some(r) => {
+                            game.session.markers.insert(id, r.zh_short().to_string());
+                        }
+                        None => {
+                            game.session.markers.remove(&id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn level_name(level: u8, lang: Lang) -> &'static str {
+    let l = ai::level(level);
+    if lang == Lang::Zh {
+        l.zh_name()
+    } else {
+        l.en_name()
+    }
+}
+
+fn ui(
+    mut contexts: EguiContexts,
+    lang: Res<Lang>,
+    game: Res<ActiveGame>,
+    mut area: ResMut<BoardArea>,
+    mut nav: MessageWriter<Navigate>,
+    mut actions: MessageWriter<GameAction>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = *lang;
+    let mut root = theme::root_ui(ctx);
+    let frame = egui::Frame::new()
+        .fill(egui::Color32::from_rgb(34, 28, 24))
+        .inner_margin(12);
+    let g = &*game;
+    let s = &g.session;
+    let me = s.me();
+    egui::Panel::right("game_panel")
+        .exact_size(340.0)
+        .resizable(false)
+        .frame(frame)
+        .show(&mut root, |ui| {
+            let mode = match s.game.rules().mode {
+                Mode::Dark => "opt.mode.dark",
+                Mode::Open => "opt.mode.open",
+                Mode::Flip => "opt.mode.flip",
+            };
+            ui.horizontal(|ui| {
+                theme::heading(ui, lang.t("game.title"));
+                ui.label(format!("{} · {}", lang.t(mode), level_name(g.level, lang)));
+            });
+            // Whose turn, and the clock.
+            let mine = s.my_turn();
+            let turn_text = if s.result().is_some() {
+                lang.t("over.title")
+            } else if mine {
+                lang.t("game.your_turn")
+            } else {
+                lang.t("game.ai_turn")
+            };
+            ui.label(
+                egui::RichText::new(turn_text)
+                    .size(22.0)
+                    .strong()
+                    .color(if mine {
+                        theme::palette::OK
+                    } else {
+                        theme::palette::HEADING
+                    }),
+            );
+            let total = s.game.rules().move_seconds.max(1) as f32;
+            let left = s.clock.max(0.0);
+            ui.add(
+                egui::ProgressBar::new(left / total)
+                    .desired_width(310.0)
+                    .fill(if left < 10.0 {
+                        egui::Color32::from_rgb(200, 60, 40)
+                    } else {
+                        egui::Color32::from_rgb(60, 140, 70)
+                    })
+                    .text(format!("{} {:.0} s", lang.t("game.clock"), left.ceil())),
+            );
+            let max = s.game.rules().max_timeouts;
+            ui.label(format!(
+                "{} · {} {}/{max} · {} {}/{max}",
+                lang.t("game.move").replace("{}", &s.plies().to_string()),
+                lang.t("game.timeouts"),
+                s.view.timeouts(me),
+                lang.t("game.enemy"),
+                s.view.timeouts(me.opponent()),
+            ));
+            ui.horizontal(|ui| {
+                if ui.button(lang.t("game.resign")).clicked() {
+                    actions.write(GameAction::Resign);
+                }
+                if ui.button(lang.t("game.draw")).clicked() {
+                    actions.write(GameAction::OfferDraw);
+                }
+                let hint = ui.add_enabled(
+                    mine && !g.hint_pending,
+                    egui::Button::new(lang.t("game.hint")),
+                );
+                if hint.clicked() {
+                    actions.write(GameAction::Hint);
+                }
+            });
+            if let Some(h) = &g.hint {
+                ui.colored_label(
+                    egui::Color32::from_rgb(120, 220, 240),
+                    if lang == Lang::Zh { &h.zh } else { &h.en },
+                );
+            }
+            if let Some(st) = &g.status {
+                ui.colored_label(theme::palette::WARN, st);
+            }
+            // Markers for the chosen enemy piece.
+            if g.marking.is_some() {
+                ui.separator();
+                ui.label(lang.t("game.marker"));
+                ui.horizontal_wrapped(|ui| {
+                    for r in MARKERS {
+                        if ui.button(r.zh_short().to_string()).clicked() {
+                            actions.write(GameAction::Mark(Some(r)));
+                        }
+                    }
+                    if ui.button(lang.t("game.marker.clear")).clicked() {
+                        actions.write(GameAction::Mark(None));
+                    }
+                });
+            }
+            ui.separator();
+            // Removed pieces.
+            ui.label(egui::RichText::new(lang.t("game.captured")).strong());
+            for side in [me, me.opponent()] {
+                let names: Vec<String> = s
+                    .removed
+                    .iter()
+                    .filter(|(o, _)| *o == side)
+                    .map(|(_, r)| {
+                        r.map(|r| r.zh_short().to_string())
+                            .unwrap_or_else(|| "?".into())
+                    })
+                    .collect();
+                ui.label(format!(
+                    "{}：{}",
+                    lang.t(if side == me { "game.you" } else { "game.enemy" }),
+                    if names.is_empty() {
+                        "—".to_owned()
+                    } else {
+                        names.join(" ")
+                    }
+                ));
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(lang.t("game.log")).strong());
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    for e in &s.log {
+                        ui.label(egui::RichText::new(log_text(e, me, lang)).size(15.0));
+                    }
+                });
+        });
+    egui::Panel::top("game_top")
+        .frame(
+            egui::Frame::new()
+                .fill(egui::Color32::from_rgb(34, 28, 24))
+                .inner_margin(6),
+        )
+        .show(&mut root, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button(format!("◀ {}", lang.t("menu.main"))).clicked() {
+                    nav.write(Navigate(Screen::Title));
+                }
+            });
+        });
+    let r = root.available_rect_before_wrap();
+    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+    Ok(())
+}

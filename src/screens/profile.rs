@@ -1,0 +1,124 @@
+//! The profile screen: rating level, score and results against each opponent.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::{Navigate, Screen};
+use crate::{
+    i18n::Lang,
+    profile::{LEVELS, Profile, ProfileStatus, level_index, level_name},
+    theme,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    super::add_ui(app, Screen::Profile, ui);
+}
+
+/// The name shown for an opponent key (`ai-N` → "电脑 · 普通", `lan:NAME` → NAME).
+pub fn opponent_label(key: &str, lang: Lang) -> String {
+    if let Some(n) = key.strip_prefix("ai-").and_then(|n| n.parse::<u8>().ok()) {
+        let l = crate::ai::level(n);
+        let name = if lang == Lang::Zh {
+            l.zh_name()
+        } else {
+            l.en_name()
+        };
+        format!("{} · {name}", lang.t("profile.ai"))
+    } else {
+        key.strip_prefix("lan:").unwrap_or(key).to_owned()
+    }
+}
+
+fn ui(
+    mut contexts: EguiContexts,
+    lang: Res<Lang>,
+    profile: Res<Profile>,
+    status: Res<ProfileStatus>,
+    mut nav: MessageWriter<Navigate>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = *lang;
+    let back = theme::page(ctx, lang.t("menu.back"), lang.t("profile.title"), |ui| {
+        if let Some(err) = &status.0 {
+            ui.colored_label(theme::palette::WARN, err.message(lang));
+        }
+        let idx = level_index(profile.score);
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(lang.t("profile.level")).size(22.0));
+            ui.label(
+                egui::RichText::new(level_name(profile.score, lang))
+                    .size(34.0)
+                    .strong()
+                    .color(theme::palette::HEADING),
+            );
+            ui.add_space(20.0);
+            ui.label(
+                egui::RichText::new(format!("{} {}", lang.t("profile.score"), profile.score))
+                    .size(22.0),
+            );
+        });
+        if let Some((next, zh, en)) = LEVELS.get(idx + 1) {
+            let name = if lang == Lang::Zh { zh } else { en };
+            let prev = LEVELS[idx].0;
+            let frac = (profile.score.max(0) - prev) as f32 / (next - prev) as f32;
+            ui.add(
+                egui::ProgressBar::new(frac.clamp(0.0, 1.0))
+                    .desired_width(420.0)
+                    .text(format!("{} {name} ({next})", lang.t("profile.next"))),
+            );
+        }
+        ui.add_space(16.0);
+        egui::Grid::new("profile_grid")
+            .striped(true)
+            .num_columns(5)
+            .spacing([28.0, 8.0])
+            .show(ui, |ui| {
+                for key in [
+                    "profile.vs",
+                    "profile.games",
+                    "profile.wins",
+                    "profile.losses",
+                    "profile.draws",
+                ] {
+                    ui.strong(lang.t(key));
+                }
+                ui.end_row();
+                let mut total = crate::profile::Tally::default();
+                for (who, t) in &profile.opponents {
+                    ui.label(opponent_label(who, lang));
+                    ui.label((t.wins + t.losses + t.draws).to_string());
+                    ui.label(t.wins.to_string());
+                    ui.label(t.losses.to_string());
+                    ui.label(t.draws.to_string());
+                    ui.end_row();
+                    total.wins += t.wins;
+                    total.losses += t.losses;
+                    total.draws += t.draws;
+                }
+                ui.strong("Σ");
+                ui.strong((total.wins + total.losses + total.draws).to_string());
+                ui.strong(total.wins.to_string());
+                ui.strong(total.losses.to_string());
+                ui.strong(total.draws.to_string());
+                ui.end_row();
+            });
+        ui.add_space(16.0);
+        egui::CollapsingHeader::new(lang.t("profile.level"))
+            .default_open(false)
+            .show(ui, |ui| {
+                for (i, (s, zh, en)) in LEVELS.iter().enumerate() {
+                    let name = if lang == Lang::Zh { zh } else { en };
+                    let text = egui::RichText::new(format!("{s:>6}  {name}"));
+                    ui.label(if i == idx {
+                        text.strong().color(theme::palette::HEADING)
+                    } else {
+                        text
+                    });
+                }
+            });
+    });
+    if back {
+        nav.write(Navigate(Screen::Title));
+    }
+    Ok(())
+}

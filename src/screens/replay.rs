@@ -1,0 +1,244 @@
+//! The replay viewer: pick a saved game, step through it from the player's view (or the whole
+//! board, for finished games).
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::{Navigate, Screen, game::scene_of};
+use crate::{
+    board::{BoardArea, BoardScene},
+    i18n::Lang,
+    session::{SavedGame, Session, log_text, reason_key},
+    settings::Settings,
+    storage::{self, DataDir},
+    theme,
+};
+
+/// The replay viewer's state.
+#[derive(Resource, Default, Clone, Debug)]
+pub struct ReplayState {
+    /// Saved games (file names without `.json`), newest first.
+    pub files: Vec<String>,
+    /// The open game.
+    pub record: Option<SavedGame>,
+    /// How many turns are applied.
+    pub step: usize,
+    /// Show every piece.
+    pub full: bool,
+    /// Auto-play.
+    pub playing: bool,
+    /// Seconds since the last auto-play step.
+    pub timer: f32,
+    /// A load problem.
+    pub error: Option<String>,
+}
+
+impl ReplayState {
+    /// Opens a record at its start.
+    pub fn open(&mut self, record: SavedGame) {
+        self.record = Some(record);
+        self.step = 0;
+        self.playing = false;
+        self.error = None;
+    }
+
+    /// The session after `step` actions.
+    pub fn session(&self) -> Option<Session> {
+        Session::from_saved(self.record.as_ref()?, Some(self.step)).ok()
+    }
+
+    /// Number of turns in the open record.
+    pub fn len(&self) -> usize {
+        self.record.as_ref().map_or(0, |r| r.record.actions.len())
+    }
+
+    /// Whether no record is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ReplayState>()
+        .add_systems(OnEnter(Screen::Replay), enter)
+        .add_systems(OnExit(Screen::Replay), |mut s: ResMut<BoardScene>| {
+            *s = BoardScene::default()
+        })
+        .add_systems(
+            Update,
+            (autoplay, show).chain().run_if(in_state(Screen::Replay)),
+        );
+    super::add_ui(app, Screen::Replay, ui);
+}
+
+fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>) {
+    let mut files = storage::list_names(&dir.records());
+    files.reverse();
+    state.files = files;
+}
+
+fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>) {
+    if !state.playing {
+        return;
+    }
+    state.timer += time.delta_secs();
+    if state.timer > 0.8 {
+        state.timer = 0.0;
+        if state.step < state.len() {
+            state.step += 1;
+        } else {
+            state.playing = false;
+        }
+    }
+}
+
+fn show(state: Res<ReplayState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
+    if !state.is_changed() && !settings.is_changed() {
+        return;
+    }
+    let new = match state.session() {
+        Some(s) => scene_of(&s, &settings, state.full),
+        None => BoardScene::default(),
+    };
+    if *scene != new {
+        *scene = new;
+    }
+}
+
+/// A date and time (UTC) from seconds since 1970.
+pub fn format_time(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil from days (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+fn ui(
+    mut contexts: EguiContexts,
+    lang: Res<Lang>,
+    mut state: ResMut<ReplayState>,
+    dir: Res<DataDir>,
+    mut area: ResMut<BoardArea>,
+    mut nav: MessageWriter<Navigate>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = *lang;
+    let mut root = theme::root_ui(ctx);
+    let frame = egui::Frame::new()
+        .fill(egui::Color32::from_rgb(34, 28, 24))
+        .inner_margin(12);
+    egui::Panel::left("replay_list")
+        .exact_size(260.0)
+        .resizable(false)
+        .frame(frame)
+        .show(&mut root, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
+                    nav.write(Navigate(Screen::Title));
+                }
+                theme::heading(ui, lang.t("replay.title"));
+            });
+            ui.separator();
+            if let Some(e) = &state.error {
+                ui.colored_label(theme::palette::WARN, e);
+            }
+            if state.files.is_empty() {
+                ui.weak(lang.t("replay.none"));
+            }
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for name in state.files.clone() {
+                    let label = name
+                        .strip_prefix("game-")
+                        .and_then(|s| s.parse().ok())
+                        .map(format_time)
+                        .unwrap_or_else(|| name.clone());
+                    if ui.button(label).clicked() {
+                        match storage::load_json::<SavedGame>(
+                            &dir.records().join(format!("{name}.json")),
+                        ) {
+                            Ok(rec) if Session::from_saved(&rec, None).is_ok() => state.open(rec),
+                            Ok(_) => state.error = Some(lang.t("err.corrupt").to_owned()),
+                            Err(e) => state.error = Some(e.message(lang)),
+                        }
+                    }
+                }
+            });
+        });
+    egui::Panel::right("replay_controls")
+        .exact_size(320.0)
+        .resizable(false)
+        .frame(frame)
+        .show(&mut root, |ui| {
+            let n = state.len();
+            let Some(rec) = state.record.clone() else {
+                ui.weak(lang.t("replay.none"));
+                return;
+            };
+            ui.label(format_time(rec.started));
+            if let Some(r) = &rec.result {
+                ui.label(lang.t(reason_key(r)));
+            }
+            ui.label(format!("{} / {n}", state.step));
+            ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
+            ui.horizontal_wrapped(|ui| {
+                if ui.button(lang.t("replay.first")).clicked() {
+                    state.step = 0;
+                }
+                if ui.button(lang.t("replay.prev")).clicked() {
+                    state.step = state.step.saturating_sub(1);
+                }
+                let play = if state.playing {
+                    "replay.pause"
+                } else {
+                    "replay.play"
+                };
+                if ui.button(lang.t(play)).clicked() {
+                    state.playing = !state.playing;
+                }
+                if ui.button(lang.t("replay.next")).clicked() {
+                    state.step = (state.step + 1).min(n);
+                }
+                if ui.button(lang.t("replay.last")).clicked() {
+                    state.step = n;
+                }
+            });
+            if rec.result.is_some() {
+                ui.checkbox(&mut state.full, lang.t("replay.full"));
+            }
+            ui.separator();
+            if let Some(s) = state.session() {
+                egui::ScrollArea::vertical()
+                    .stick_to_bottom(true)
+                    .show(ui, |ui| {
+                        for e in &s.log {
+                            ui.label(egui::RichText::new(log_text(e, s.me(), lang)).size(15.0));
+                        }
+                    });
+            }
+        });
+    let r = root.available_rect_before_wrap();
+    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats_dates() {
+        assert_eq!(super::format_time(0), "1970-01-01 00:00");
+        assert_eq!(super::format_time(1_764_513_000), "2025-11-30 14:30");
+    }
+}

@@ -1,0 +1,88 @@
+//! The settings screen: language, board colours, piece colour, default clock.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::{Navigate, Screen};
+use crate::{
+    i18n::Lang,
+    settings::{BoardTheme, PieceColour, SaveSettings, Settings, SettingsStatus},
+    theme,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    super::add_ui(app, Screen::Settings, ui);
+}
+
+fn ui(
+    mut contexts: EguiContexts,
+    lang: Res<Lang>,
+    mut settings: ResMut<Settings>,
+    status: Res<SettingsStatus>,
+    mut nav: MessageWriter<Navigate>,
+    mut save: MessageWriter<SaveSettings>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = *lang;
+    let mut edited = settings.clone();
+    let back = theme::page(ctx, lang.t("menu.back"), lang.t("settings.title"), |ui| {
+        egui::Grid::new("settings_grid")
+            .num_columns(2)
+            .spacing([24.0, 14.0])
+            .show(ui, |ui| {
+                ui.label(lang.t("settings.language"));
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut edited.lang, Lang::Zh, "中文");
+                    ui.selectable_value(&mut edited.lang, Lang::En, "English");
+                });
+                ui.end_row();
+
+                ui.label(lang.t("settings.board_colours"));
+                ui.horizontal(|ui| {
+                    for t in BoardTheme::ALL {
+                        let (_, board, _) = t.colours();
+                        let swatch = egui::RichText::new("■ ")
+                            .color(egui::Color32::from_rgb(board[0], board[1], board[2]));
+                        ui.label(swatch);
+                        ui.selectable_value(&mut edited.theme, t, lang.t(t.key()));
+                    }
+                });
+                ui.end_row();
+
+                ui.label(lang.t("settings.my_colour"));
+                ui.horizontal(|ui| {
+                    ui.selectable_value(
+                        &mut edited.my_colour,
+                        PieceColour::Red,
+                        lang.t("settings.red"),
+                    );
+                    ui.selectable_value(
+                        &mut edited.my_colour,
+                        PieceColour::Blue,
+                        lang.t("settings.blue"),
+                    );
+                });
+                ui.end_row();
+
+                ui.label(lang.t("settings.default_clock"));
+                ui.add(egui::Slider::new(&mut edited.clock_secs, 10..=300).step_by(5.0));
+                ui.end_row();
+
+                ui.label(lang.t("opt.nicknames"));
+                ui.checkbox(&mut edited.nicknames, "");
+                ui.end_row();
+            });
+        ui.add_space(12.0);
+        if let Some(msg) = &status.0 {
+            ui.colored_label(theme::palette::OK, msg);
+        }
+    });
+    if edited != *settings {
+        *settings = edited;
+        save.write(SaveSettings);
+    }
+    if back {
+        nav.write(Navigate(Screen::Title));
+    }
+    Ok(())
+}

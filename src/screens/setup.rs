@@ -1,0 +1,694 @@
+//! 布阵: the new-game options (mode, level, rule options, who starts) and the player's layout:
+//! click two pieces (or drag one onto another) to swap them, classic presets, random, mirror,
+//! named layouts saved in the data directory, and 出征.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use junqi_game::{
+    Board, FlagCapture, Game, Layout, LayoutProblem, MineRule, Mode, NamedLayout, Point, Rules,
+    Side, ai::Ai, classic_layouts,
+};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{Navigate, Screen, game::ActiveGame};
+use crate::{
+    ai,
+    board::{BoardArea, BoardClick, BoardDrag, BoardScene, Colour, Face, Tile},
+    i18n::Lang,
+    session::Session,
+    settings::{PieceColour, Settings},
+    storage::{self, DataDir, StoreError},
+    theme,
+};
+
+/// The layout shown first: a sound standard layout (flag in the left headquarters, mines around it).
+pub const DEFAULT_LAYOUT: &str =
+    "师 兵 营 连 团\n营 . 炸 . 排\n军 旅 . 兵 令\n连 . 炸 . 排\n旅 雷 师 兵 连\n团 旗 雷 雷 排";
+
+/// Who moves first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum First {
+    /// The player.
+    #[default]
+    Me,
+    /// The computer.
+    Ai,
+    /// Decided at random.
+    Random,
+}
+
+/// The new-game options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameOptions {
+    /// Every rule option.
+    pub rules: Rules,
+    /// Computer level 1…4 (新手, 熟练, 高手, 大师).
+    pub level: u8,
+    /// Who moves first.
+    pub first: First,
+}
+
+impl Default for GameOptions {
+    fn default() -> Self {
+        Self {
+            rules: Rules::default(),
+            level: 2,
+            first: First::Me,
+        }
+    }
+}
+
+/// The setup screen's state (kept between games so the player's layout stays).
+#[derive(Resource, Clone, Debug)]
+pub struct SetupState {
+    /// The player's layout.
+    pub layout: Layout,
+    /// The options.
+    pub options: GameOptions,
+    /// The first point clicked of a swap, as (row, col).
+    pub selected: Option<(u8, u8)>,
+    /// Points the last refusal concerns.
+    pub warn: Vec<Point>,
+    /// The last message and whether it is an error.
+    pub message: Option<(String, bool)>,
+    /// The name typed for saving.
+    pub name: String,
+    /// Saved layout names.
+    pub saved: Vec<String>,
+    /// Index into the classic layouts.
+    pub classic: usize,
+}
+
+impl Default for SetupState {
+    fn default() -> Self {
+        Self {
+            layout: DEFAULT_LAYOUT.parse().expect("the default layout parses"),
+            options: GameOptions::default(),
+            selected: None,
+            warn: Vec::new(),
+            message: None,
+            name: String::new(),
+            saved: Vec::new(),
+            classic: 0,
+        }
+    }
+}
+
+/// What the setup screen's buttons ask for.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum SetupAction {
+    /// The default layout.
+    Default,
+    /// A random legal layout.
+    Random,
+    /// Mirror left-right.
+    Mirror,
+    /// Classic layout number `n` (0-based).
+    Classic(usize),
+    /// Save under a name.
+    Save(String),
+    /// Load a saved layout.
+    Load(String),
+    /// Delete a saved layout.
+    Delete(String),
+    /// Start the game.
+    March,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SetupState>()
+        .add_message::<SetupAction>()
+        .add_systems(OnEnter(Screen::Setup), enter)
+        .add_systems(OnExit(Screen::Setup), exit)
+        .add_systems(
+            Update,
+            (clicks, actions, show)
+                .chain()
+                .run_if(in_state(Screen::Setup)),
+        );
+    super::add_ui(app, Screen::Setup, ui);
+}
+
+fn enter(mut state: ResMut<SetupState>, dir: Res<DataDir>, settings: Res<Settings>) {
+    state.saved = storage::list_names(&dir.layouts());
+    state.selected = None;
+    state.warn.clear();
+    if state.options.rules.move_seconds == Rules::default().move_seconds {
+        state.options.rules.move_seconds = settings.clock_secs as u16;
+    }
+}
+
+fn exit(mut scene: ResMut<BoardScene>) {
+    *scene = BoardScene::default();
+}
+
+/// The player's half's (row, col) of a board point, if it is on the player's half.
+fn own_rc(p: Point) -> Option<(u8, u8)> {
+    let info = Board::classic().info(p);
+    (info.half == Some(Side::South)).then_some((info.row, info.col))
+}
+
+/// A layout problem in words.
+pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
+    use LayoutProblem::*;
+    match (*p, lang) {
+        (PieceInCamp { row, col, .. }, Lang::Zh) => format!("{row}{col}：行营开局必须空着"),
+        (PieceInCamp { row, col, .. }, Lang::En) => format!("{row}{col}: camps start empty"),
+        (
+            WrongCount {
+                rank,
+                expected,
+                found,
+            },
+            Lang::Zh,
+        ) => {
+            format!("{}应为 {expected} 个，现有 {found} 个", rank.zh_name())
+        }
+        (
+            WrongCount {
+                rank,
+                expected,
+                found,
+            },
+            Lang::En,
+        ) => {
+            format!("{}: {found} instead of {expected}", rank.en_name())
+        }
+        (FlagOutsideHeadquarters { row, col }, Lang::Zh) => {
+            format!("{row}{col}：军旗只能放在大本营")
+        }
+        (FlagOutsideHeadquarters { row, col }, Lang::En) => {
+            format!("{row}{col}: the flag must stand in a headquarters")
+        }
+        (MineOutsideBackRows { row, col }, Lang::Zh) => format!("{row}{col}：地雷只能放在最后两行"),
+        (MineOutsideBackRows { row, col }, Lang::En) => {
+            format!("{row}{col}: landmines stand only in the last two rows")
+        }
+        (BombInFrontRow { row, col }, Lang::Zh) => format!("{row}{col}：炸弹不能放在第一行"),
+        (BombInFrontRow { row, col }, Lang::En) => {
+            format!("{row}{col}: bombs may not stand in the front row")
+        }
+        (EmptyPoint { row, col }, Lang::Zh) => format!("{row}{col}：此处不能空着"),
+        (EmptyPoint { row, col }, Lang::En) => format!("{row}{col}: this point must hold a piece"),
+    }
+}
+
+fn problem_point(p: &LayoutProblem) -> Option<Point> {
+    use LayoutProblem::*;
+    let (row, col) = match *p {
+        PieceInCamp { row, col, .. }
+        | FlagOutsideHeadquarters { row, col }
+        | MineOutsideBackRows { row, col }
+        | BombInFrontRow { row, col }
+        | EmptyPoint { row, col } => (row, col),
+        WrongCount { .. } => return None,
+    };
+    Board::classic().point(Side::South, row, col)
+}
+
+impl SetupState {
+    /// Tries to swap two points of the player's half; a swap that breaks a rule is refused with
+    /// the reasons. Returns whether it happened.
+    pub fn try_swap(&mut self, a: (u8, u8), b: (u8, u8), lang: Lang) -> bool {
+        self.selected = None;
+        if a == b {
+            return false;
+        }
+        let swapped = self.layout.swapped(a, b);
+        match swapped.validate(&self.options.rules) {
+            Ok(_) => {
+                self.layout = swapped;
+                self.warn.clear();
+                self.message = Some((lang.t("setup.swapped").to_owned(), false));
+                true
+            }
+            Err(errors) => {
+                let before = self.layout.validate(&self.options.rules).err();
+                let new: Vec<&LayoutProblem> = errors
+                    .0
+                    .iter()
+                    .filter(|p| before.as_ref().is_none_or(|b| !b.0.contains(p)))
+                    .collect();
+                if new.is_empty() {
+                    // The layout was already broken (e.g. the rules changed): allow the swap.
+                    self.layout = swapped;
+                    return true;
+                }
+                self.warn = new.iter().filter_map(|p| problem_point(p)).collect();
+                let reasons: Vec<String> = new.iter().map(|p| problem_text(p, lang)).collect();
+                self.message = Some((
+                    format!("{}：{}", lang.t("setup.refused"), reasons.join("；")),
+                    true,
+                ));
+                false
+            }
+        }
+    }
+
+    fn set_layout(&mut self, layout: Layout, lang: Lang, note: String) {
+        self.layout = layout;
+        self.selected = None;
+        self.warn.clear();
+        self.message = match self.layout.validate(&self.options.rules) {
+            Ok(_) => Some((note, false)),
+            Err(e) => Some((
+                e.0.iter()
+                    .map(|p| problem_text(p, lang))
+                    .collect::<Vec<_>>()
+                    .join("；"),
+                true,
+            )),
+        };
+    }
+}
+
+fn clicks(
+    mut state: ResMut<SetupState>,
+    mut clicks: MessageReader<BoardClick>,
+    mut drags: MessageReader<BoardDrag>,
+    lang: Res<Lang>,
+) {
+    for BoardClick(p) in clicks.read() {
+        let Some(rc) = own_rc(*p) else { continue };
+        match state.selected {
+            None if state.layout.get(rc.0, rc.1).is_some() => state.selected = Some(rc),
+            None => {}
+            Some(a) => {
+                state.try_swap(a, rc, *lang);
+            }
+        }
+    }
+    for d in drags.read() {
+        if let (Some(a), Some(b)) = (own_rc(d.from), own_rc(d.to)) {
+            state.try_swap(a, b, *lang);
+        }
+    }
+}
+
+/// Starts a game against the computer from the options and the player's layout (South).
+pub fn new_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Session> {
+    let rules = options.rules;
+    let first = match options.first {
+        First::Me => Side::South,
+        First::Ai => Side::North,
+        First::Random => {
+            if rng.random_bool(0.5) {
+                Side::South
+            } else {
+                Side::North
+            }
+        }
+    };
+    let game = if rules.mode == Mode::Flip {
+        Game::new_flip_shuffled(rules, first, rng)
+    } else {
+        let north = Ai::new(ai::level(options.level), rng.random()).choose_layout(&rules);
+        Game::new(rules, *mine, north, first).ok()?
+    };
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    Some(Session::new(
+        game,
+        Side::South,
+        format!("ai-{}", options.level),
+        started,
+    ))
+}
+
+fn actions(
+    mut commands: Commands,
+    mut state: ResMut<SetupState>,
+    mut reader: MessageReader<SetupAction>,
+    lang: Res<Lang>,
+    dir: Res<DataDir>,
+    mut nav: MessageWriter<Navigate>,
+) {
+    let lang = *lang;
+    for action in reader.read() {
+        match action {
+            SetupAction::Default => {
+                let l = DEFAULT_LAYOUT.parse().expect("default layout");
+                state.set_layout(l, lang, lang.t("setup.default").to_owned());
+            }
+            SetupAction::Random => {
+                let l = Layout::random(&state.options.rules, &mut rand::rng());
+                state.set_layout(l, lang, lang.t("setup.random").to_owned());
+            }
+            SetupAction::Mirror => {
+                let l = state.layout.mirrored();
+                state.set_layout(l, lang, lang.t("setup.mirror").to_owned());
+            }
+            SetupAction::Classic(i) => {
+                let all = classic_layouts();
+                if let Some(l) = all.get(*i % all.len().max(1)) {
+                    state.classic = *i % all.len();
+                    let note = format!("{} {}", lang.t("setup.classic"), l.name);
+                    state.set_layout(l.layout, lang, note);
+                }
+            }
+            SetupAction::Save(name) => {
+                state.message = Some(match save_layout(&dir, name, &state.layout) {
+                    Ok(n) => {
+                        state.saved = storage::list_names(&dir.layouts());
+                        (format!("{}：{n}", lang.t("setup.saved")), false)
+                    }
+                    Err(e) => (e.message(lang), true),
+                });
+            }
+            SetupAction::Load(name) => match load_layout(&dir, name) {
+                Ok(l) => {
+                    let note = format!("{}：{}", lang.t("setup.loaded"), l.name);
+                    state.set_layout(l.layout, lang, note);
+                }
+                Err(e) => state.message = Some((e.message(lang), true)),
+            },
+            SetupAction::Delete(name) => {
+                if let Ok(path) = storage::named_file(&dir.layouts(), name) {
+                    let _ = std::fs::remove_file(path);
+                }
+                state.saved = storage::list_names(&dir.layouts());
+            }
+            SetupAction::March => {
+                if state.options.rules.mode != Mode::Flip
+                    && let Err(e) = state.layout.validate(&state.options.rules)
+                {
+                    let reasons: Vec<String> = e.0.iter().map(|p| problem_text(p, lang)).collect();
+                    state.message = Some((reasons.join("；"), true));
+                    continue;
+                }
+                if let Some(session) = new_session(&state.options, &state.layout, &mut rand::rng())
+                {
+                    commands.insert_resource(ActiveGame::new(session, state.options.level));
+                    nav.write(Navigate(Screen::Game));
+                }
+            }
+        }
+    }
+}
+
+/// Saves a layout as `layouts/NAME.json`; refuses to replace a file that is not a layout.
+pub fn save_layout(dir: &DataDir, name: &str, layout: &Layout) -> Result<String, StoreError> {
+    let name = storage::check_name(name)?;
+    let path = storage::named_file(&dir.layouts(), &name)?;
+    if path.exists() {
+        storage::load_json::<NamedLayout>(&path)?;
+    }
+    storage::save_json(
+        &path,
+        &NamedLayout {
+            name: name.clone(),
+            layout: *layout,
+        },
+    )?;
+    Ok(name)
+}
+
+/// Loads `layouts/NAME.json`.
+pub fn load_layout(dir: &DataDir, name: &str) -> Result<NamedLayout, StoreError> {
+    storage::load_json(&storage::named_file(&dir.layouts(), name)?)
+}
+
+fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
+    let board = Board::classic();
+    let colour = match settings.my_colour {
+        PieceColour::Red => Colour::Red,
+        PieceColour::Blue => Colour::Blue,
+    };
+    let flip = state.options.rules.mode == Mode::Flip;
+    let mut pieces = Vec::new();
+    for row in 1..=6u8 {
+        for col in 1..=5u8 {
+            let p = board.point(Side::South, row, col).expect("point");
+            if flip {
+                if board.kind(p) != junqi_game::PointKind::Camp {
+                    pieces.push((
+                        p,
+                        Tile {
+                            face: Face::FaceDown,
+                            colour: Colour::Neutral,
+                            marker: None,
+                        },
+                    ));
+                    let q = board.point(Side::North, row, col).expect("point");
+                    pieces.push((
+                        q,
+                        Tile {
+                            face: Face::FaceDown,
+                            colour: Colour::Neutral,
+                            marker: None,
+                        },
+                    ));
+                }
+            } else if let Some(rank) = state.layout.get(row, col) {
+                pieces.push((
+                    p,
+                    Tile {
+                        face: Face::Rank(rank),
+                        colour,
+                        marker: None,
+                    },
+                ));
+            }
+        }
+    }
+    let new = BoardScene {
+        active: true,
+        bottom: Some(Side::South),
+        pieces,
+        selected: state
+            .selected
+            .and_then(|(r, c)| board.point(Side::South, r, c)),
+        warn: state.warn.clone(),
+        show_nicknames: settings.nicknames,
+        dim_enemy_half: !flip,
+        ..default()
+    };
+    if *scene != new {
+        *scene = new;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn ui(
+    mut contexts: EguiContexts,
+    lang: Res<Lang>,
+    mut state: ResMut<SetupState>,
+    mut actions: MessageWriter<SetupAction>,
+    mut nav: MessageWriter<Navigate>,
+    mut area: ResMut<BoardArea>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let lang = *lang;
+    let mut root = theme::root_ui(ctx);
+    let panel_frame = egui::Frame::new()
+        .fill(egui::Color32::from_rgb(34, 28, 24))
+        .inner_margin(12);
+    let mut opts = state.options.clone();
+    egui::Panel::left("setup_options")
+        .exact_size(300.0)
+        .resizable(false)
+        .frame(panel_frame)
+        .show(&mut root, |ui| {
+            ui.horizontal(|ui| {
+                if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
+                    nav.write(Navigate(Screen::Title));
+                }
+                theme::heading(ui, lang.t("setup.title"));
+            });
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| options_ui(ui, &mut opts, lang));
+        });
+    if opts != state.options {
+        state.options = opts;
+    }
+    egui::Panel::right("setup_tools")
+        .exact_size(280.0)
+        .resizable(false)
+        .frame(panel_frame)
+        .show(&mut root, |ui| {
+            let flip = state.options.rules.mode == Mode::Flip;
+            ui.add_space(4.0);
+            let go = ui.add_sized(
+                [250.0, 56.0],
+                egui::Button::new(
+                    egui::RichText::new(lang.t("setup.go"))
+                        .size(30.0)
+                        .strong()
+                        .color(egui::Color32::WHITE),
+                )
+                .fill(egui::Color32::from_rgb(178, 34, 34)),
+            );
+            if go.clicked() {
+                actions.write(SetupAction::March);
+            }
+            ui.add_space(6.0);
+            if let Some((msg, err)) = &state.message {
+                let c = if *err {
+                    theme::palette::WARN
+                } else {
+                    theme::palette::OK
+                };
+                ui.colored_label(c, msg);
+            }
+            if flip {
+                ui.label(lang.t("game.flip_hint"));
+                return;
+            }
+            ui.label(egui::RichText::new(lang.t("setup.hint")).small());
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                if ui.button(lang.t("setup.default")).clicked() {
+                    actions.write(SetupAction::Default);
+                }
+                if ui.button(lang.t("setup.random")).clicked() {
+                    actions.write(SetupAction::Random);
+                }
+                if ui.button(lang.t("setup.mirror")).clicked() {
+                    actions.write(SetupAction::Mirror);
+                }
+            });
+            ui.horizontal(|ui| {
+                let n = classic_count();
+                ui.label(lang.t("setup.classic"));
+                if ui.button("◀").clicked() {
+                    actions.write(SetupAction::Classic((state.classic + n - 1) % n.max(1)));
+                }
+                ui.label(format!("{}/{}", state.classic + 1, n));
+                if ui.button("▶").clicked() {
+                    actions.write(SetupAction::Classic((state.classic + 1) % n.max(1)));
+                }
+            });
+            ui.separator();
+            ui.label(lang.t("setup.name"));
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(110.0));
+                if ui.button(lang.t("setup.save")).clicked() {
+                    actions.write(SetupAction::Save(state.name.clone()));
+                }
+            });
+            ui.label(lang.t("setup.load"));
+            egui::ScrollArea::vertical()
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    if state.saved.is_empty() {
+                        ui.weak(lang.t("setup.no_layouts"));
+                    }
+                    for name in state.saved.clone() {
+                        ui.horizontal(|ui| {
+                            if ui.button(&name).clicked() {
+                                actions.write(SetupAction::Load(name.clone()));
+                            }
+                            if ui
+                                .small_button("✖")
+                                .on_hover_text(lang.t("setup.delete"))
+                                .clicked()
+                            {
+                                actions.write(SetupAction::Delete(name.clone()));
+                            }
+                        });
+                    }
+                });
+        });
+    let r = root.available_rect_before_wrap();
+    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+    Ok(())
+}
+
+fn classic_count() -> usize {
+    static COUNT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *COUNT.get_or_init(|| classic_layouts().len())
+}
+
+/// The options form (also used by the LAN host screen).
+pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
+    let r = &mut o.rules;
+    ui.strong(lang.t("opt.mode"));
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut r.mode, Mode::Dark, lang.t("opt.mode.dark"));
+        ui.selectable_value(&mut r.mode, Mode::Open, lang.t("opt.mode.open"));
+        ui.selectable_value(&mut r.mode, Mode::Flip, lang.t("opt.mode.flip"));
+    });
+    ui.strong(lang.t("opt.level"));
+    ui.horizontal_wrapped(|ui| {
+        for n in 1..=4u8 {
+            let l = ai::level(n);
+            ui.selectable_value(
+                &mut o.level,
+                n,
+                if lang == Lang::Zh {
+                    l.zh_name()
+                } else {
+                    l.en_name()
+                },
+            );
+        }
+    });
+    ui.strong(lang.t("opt.first"));
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut o.first, First::Me, lang.t("opt.first.me"));
+        ui.selectable_value(&mut o.first, First::Ai, lang.t("opt.first.ai"));
+        ui.selectable_value(&mut o.first, First::Random, lang.t("opt.first.random"));
+    });
+    ui.separator();
+    ui.label(lang.t("opt.clock"));
+    ui.add(egui::Slider::new(&mut r.move_seconds, 10..=300).step_by(5.0));
+    ui.label(lang.t("opt.timeouts"));
+    ui.add(egui::Slider::new(&mut r.max_timeouts, 0..=10));
+    ui.label(lang.t("opt.quiet_moves"));
+    ui.add(egui::Slider::new(&mut r.quiet_draw_plies, 20..=200).step_by(2.0));
+    ui.checkbox(&mut r.flying_bombs, lang.t("opt.flying_bombs"));
+    ui.checkbox(&mut r.hq_exit, lang.t("opt.hq_exit"));
+    ui.checkbox(&mut r.engineer_scouting, lang.t("opt.scouting"));
+    ui.horizontal(|ui| {
+        let mut trades = r.mines == MineRule::Trades;
+        let mut bomb = r.mines == MineRule::BombMines;
+        if ui
+            .checkbox(&mut trades, lang.t("opt.mine_trades"))
+            .changed()
+        {
+            r.mines = if trades {
+                MineRule::Trades
+            } else {
+                MineRule::Standard
+            };
+        }
+        if ui.checkbox(&mut bomb, lang.t("opt.bomb_mines")).changed() {
+            r.mines = if bomb {
+                MineRule::BombMines
+            } else {
+                MineRule::Standard
+            };
+        }
+    });
+    ui.label(lang.t("opt.flag_capture"));
+    egui::ComboBox::from_id_salt("flag_capture")
+        .selected_text(lang.t(match r.flag_capture {
+            FlagCapture::Anyone => "opt.flag.anyone",
+            FlagCapture::NotCommander => "opt.flag.no_commander",
+            FlagCapture::EngineersOnly => "opt.flag.engineers",
+        }))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(
+                &mut r.flag_capture,
+                FlagCapture::Anyone,
+                lang.t("opt.flag.anyone"),
+            );
+            ui.selectable_value(
+                &mut r.flag_capture,
+                FlagCapture::NotCommander,
+                lang.t("opt.flag.no_commander"),
+            );
+            ui.selectable_value(
+                &mut r.flag_capture,
+                FlagCapture::EngineersOnly,
+                lang.t("opt.flag.engineers"),
+            );
+        });
+    if r.mode == Mode::Flip {
+        ui.checkbox(&mut r.facedown_immune, lang.t("opt.facedown_immune"));
+        ui.checkbox(&mut r.no_suicide, lang.t("opt.no_suicide"));
+    }
+}

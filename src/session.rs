@@ -1,0 +1,465 @@
+//! A game against the computer in progress, on top of the engine's [`Game`] (the referee) and the
+//! player's [`PlayerView`]: the move clock, the log as the player saw it, removed pieces,
+//! private markers, and the saved record ([`SavedGame`]).
+//!
+//! Plain Rust (no Bevy systems): the game screen drives it, the tests call it directly.
+
+use std::collections::HashMap;
+
+use junqi_game::{
+    Action, ActionError, Board, DrawReason, Event, Game, GameResult, Move, Outcome, PieceId,
+    PlayerView, Point, Rank, Record, Seen, SetupError, Side, WinReason,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::i18n::Lang;
+
+/// A saved game: the engine's record plus who played it and when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    /// Format version.
+    pub version: u32,
+    /// Seconds since 1970 when the game started.
+    pub started: u64,
+    /// The opponent (`ai-N` for computer level N = 1…4, `lan:NAME`).
+    pub opponent: String,
+    /// The player's side.
+    pub me: Side,
+    /// The engine's record (rules, setup, every action).
+    pub record: Record,
+    /// The result, if the game ended.
+    pub result: Option<GameResult>,
+}
+
+/// What one side saw of a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BattleSeen {
+    /// The attacker's rank if the viewer knows it.
+    pub attacker: Option<Rank>,
+    /// The defender's rank if the viewer knows it.
+    pub defender: Option<Rank>,
+    /// Who survived.
+    pub outcome: Outcome,
+    /// A flag fell.
+    pub flag_captured: bool,
+}
+
+/// One line of the move log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogEntry {
+    /// A move, possibly an attack.
+    Move {
+        /// Ply number (1-based).
+        ply: u16,
+        /// Who moved.
+        side: Side,
+        /// From.
+        from: Point,
+        /// To.
+        to: Point,
+        /// The mover's rank if the viewer knows it.
+        rank: Option<Rank>,
+        /// The battle, if it was an attack.
+        battle: Option<BattleSeen>,
+    },
+    /// A flip (or a void attack that turned a piece over).
+    Flip {
+        /// Ply number.
+        ply: u16,
+        /// Who flipped.
+        side: Side,
+        /// Whose colour it is.
+        owner: Side,
+        /// What turned up.
+        rank: Rank,
+    },
+    /// A timeout.
+    Timeout {
+        /// Who ran out of time.
+        side: Side,
+        /// Timeouts so far.
+        count: u8,
+    },
+    /// A commander fell: its flag is shown.
+    FlagShown {
+        /// Whose flag.
+        side: Side,
+    },
+    /// A draw offer.
+    DrawOffered {
+        /// Who offered.
+        side: Side,
+    },
+    /// A draw offer declined.
+    DrawDeclined {
+        /// Who declined.
+        side: Side,
+    },
+}
+
+/// The referee's announcement of one move, for the board effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Announcement {
+    /// Where it happened.
+    pub at: Point,
+    /// The caption ("吃！", "同归于尽"…), empty for a quiet move.
+    pub text: String,
+}
+
+/// A game in progress (or replayed) as the player sees it.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The referee.
+    pub game: Game,
+    /// The player's knowledge.
+    pub view: PlayerView,
+    /// When it started (seconds since 1970).
+    pub started: u64,
+    /// The opponent key.
+    pub opponent: String,
+    /// The log as the player saw it.
+    pub log: Vec<LogEntry>,
+    /// Removed pieces: (owner, rank if the player knows it).
+    pub removed: Vec<(Side, Option<Rank>)>,
+    /// Seconds left for the current move.
+    pub clock: f32,
+    /// Private markers on enemy pieces.
+    pub markers: HashMap<PieceId, String>,
+}
+
+impl Session {
+    /// A session for `me` from a game that has not started.
+    pub fn new(game: Game, me: Side, opponent: String, started: u64) -> Self {
+        let view = game.view(me);
+        let mut s = Self {
+            clock: game.rules().move_seconds as f32,
+            game,
+            view,
+            started,
+            opponent,
+            log: Vec::new(),
+            removed: Vec::new(),
+            markers: HashMap::new(),
+        };
+        // Events before the first action (open games reveal layouts).
+        let events = s.game.events().to_vec();
+        s.absorb(&events);
+        s
+    }
+
+    /// A saved game replayed up to `upto` actions (all when `None`).
+    pub fn from_saved(saved: &SavedGame, upto: Option<usize>) -> Result<Self, SetupError> {
+        let mut fresh = saved.record.clone();
+        fresh.actions.clear();
+        let start = Game::replay(&fresh, None)?;
+        let mut s = Session::new(start, saved.me, saved.opponent.clone(), saved.started);
+        let n = upto
+            .unwrap_or(saved.record.actions.len())
+            .min(saved.record.actions.len());
+        for (index, &(side, action)) in saved.record.actions[..n].iter().enumerate() {
+            s.act(side, action)
+                .map_err(|error| SetupError::Action { index, error })?;
+        }
+        Ok(s)
+    }
+
+    /// What is saved.
+    pub fn saved(&self) -> SavedGame {
+        SavedGame {
+            version: 1,
+            started: self.started,
+            opponent: self.opponent.clone(),
+            me: self.me(),
+            record: self.game.record().clone(),
+            result: self.game.result(),
+        }
+    }
+
+    /// The player's side.
+    pub fn me(&self) -> Side {
+        self.view.me()
+    }
+
+    /// The result, once over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.game.result()
+    }
+
+    /// Whether it is the player's move (and the game goes on).
+    pub fn my_turn(&self) -> bool {
+        self.result().is_none() && self.game.turn() == self.me()
+    }
+
+    /// Plies played.
+    pub fn plies(&self) -> u16 {
+        self.view.ply()
+    }
+
+    /// The player's legal moves from `from` (empty unless it is the player's turn).
+    pub fn moves_from(&self, from: Point) -> Vec<Move> {
+        if !self.my_turn() {
+            return Vec::new();
+        }
+        self.view.moves_from(from).to_vec()
+    }
+
+    /// Applies an action by `side`; the log, removed pieces, clock and view follow.
+    pub fn act(&mut self, side: Side, action: Action) -> Result<Vec<Event>, ActionError> {
+        let before = self.view.clone();
+        let events = self.game.apply(side, action)?;
+        self.view = self.game.view(self.me());
+        self.absorb_with(&before, &events);
+        if matches!(action, Action::Move(_) | Action::Timeout) {
+            self.clock = self.game.rules().move_seconds as f32;
+        }
+        Ok(events)
+    }
+
+    /// Plays a move for the side to move; returns the announcement, or `None` if refused.
+    pub fn play(&mut self, mv: Move) -> Option<Announcement> {
+        let side = self.game.turn();
+        let events = self.act(side, Action::Move(mv)).ok()?;
+        let mut ann = None;
+        for e in &events {
+            match *e {
+                Event::Moved { to, .. } => {
+                    ann.get_or_insert(Announcement {
+                        at: to,
+                        text: String::new(),
+                    });
+                }
+                Event::Battle {
+                    to,
+                    announcement,
+                    attacker_rank,
+                    defender_rank,
+                    ..
+                } => {
+                    let seen = BattleSeen {
+                        attacker: attacker_rank,
+                        defender: defender_rank,
+                        outcome: announcement.outcome,
+                        flag_captured: announcement.flag_captured,
+                    };
+                    ann = Some(Announcement {
+                        at: to,
+                        text: battle_caption(&seen),
+                    });
+                }
+                Event::Flipped { at, rank, .. } => {
+                    ann = Some(Announcement {
+                        at,
+                        text: rank.zh_name().to_owned(),
+                    });
+                }
+                Event::VoidAttack { to, rank, .. } => {
+                    ann = Some(Announcement {
+                        at: to,
+                        text: rank.zh_name().to_owned(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        ann
+    }
+
+    /// Advances the move clock by `dt` seconds; at zero the side to move times out. Returns
+    /// `true` on a timeout.
+    pub fn tick(&mut self, dt: f32) -> bool {
+        if self.result().is_some() {
+            return false;
+        }
+        self.clock -= dt;
+        if self.clock > 0.0 {
+            return false;
+        }
+        let side = self.game.turn();
+        self.act(side, Action::Timeout).is_ok()
+    }
+
+    fn absorb(&mut self, events: &[Event]) {
+        let before = self.view.clone();
+        self.absorb_with(&before, events);
+    }
+
+    /// Adds log lines and removed pieces for `events`, reading ranks the player knew from
+    /// `before` (the view before the action) and the events' public ranks.
+    fn absorb_with(&mut self, before: &PlayerView, events: &[Event]) {
+        let me = self.me();
+        let known = |p: Point| match before.at(p) {
+            Some(Seen::Piece { rank, .. }) => rank,
+            _ => None,
+        };
+        for e in events {
+            let ply = before.ply() + 1;
+            match *e {
+                Event::Moved { side, from, to } => self.log.push(LogEntry::Move {
+                    ply,
+                    side,
+                    from,
+                    to,
+                    rank: known(from),
+                    battle: None,
+                }),
+                Event::Battle {
+                    side,
+                    from,
+                    to,
+                    announcement,
+                    attacker_rank,
+                    defender_rank,
+                    ..
+                } => {
+                    let seen = BattleSeen {
+                        attacker: attacker_rank.or(known(from)),
+                        defender: defender_rank.or(known(to)),
+                        outcome: announcement.outcome,
+                        flag_captured: announcement.flag_captured,
+                    };
+                    if seen.outcome != Outcome::AttackerWins {
+                        self.removed.push((side, seen.attacker));
+                    }
+                    if seen.outcome != Outcome::DefenderWins {
+                        self.removed.push((side.opponent(), seen.defender));
+                    }
+                    self.log.push(LogEntry::Move {
+                        ply,
+                        side,
+                        from,
+                        to,
+                        rank: seen.attacker,
+                        battle: Some(seen),
+                    });
+                }
+                Event::Flipped {
+                    side, owner, rank, ..
+                }
+                | Event::VoidAttack {
+                    side, owner, rank, ..
+                } => self.log.push(LogEntry::Flip {
+                    ply,
+                    side,
+                    owner,
+                    rank,
+                }),
+                Event::FlagRevealed { side, .. } => self.log.push(LogEntry::FlagShown { side }),
+                Event::TimedOut { side, count } => self.log.push(LogEntry::Timeout { side, count }),
+                Event::DrawOffered { side } => self.log.push(LogEntry::DrawOffered { side }),
+                Event::DrawDeclined { side } => self.log.push(LogEntry::DrawDeclined { side }),
+                Event::Revealed { .. } | Event::GameOver { .. } => {}
+            }
+        }
+        let _ = me;
+    }
+}
+
+/// The caption of a battle as a referee announces it.
+pub fn battle_caption(seen: &BattleSeen) -> String {
+    if seen.flag_captured {
+        return "夺旗！".to_owned();
+    }
+    if seen.attacker == Some(Rank::Bomb) || seen.defender == Some(Rank::Bomb) {
+        return "炸！".to_owned();
+    }
+    match seen.outcome {
+        Outcome::AttackerWins => "吃！".to_owned(),
+        Outcome::DefenderWins if seen.defender == Some(Rank::Landmine) => "踩雷！".to_owned(),
+        Outcome::DefenderWins => "碰！".to_owned(),
+        Outcome::BothRemoved => "同归于尽".to_owned(),
+    }
+}
+
+/// A rank's name in `lang`, or "piece" when unknown.
+pub fn rank_name(r: Option<Rank>, lang: Lang) -> &'static str {
+    match (r, lang) {
+        (Some(r), Lang::Zh) => r.zh_name(),
+        (Some(r), Lang::En) => r.en_name(),
+        (None, Lang::Zh) => "棋子",
+        (None, Lang::En) => "piece",
+    }
+}
+
+/// The text of a log entry for the player `me` in `lang`.
+pub fn log_text(entry: &LogEntry, me: Side, lang: Lang) -> String {
+    let who = |s: Side| lang.t(if s == me { "game.you" } else { "game.enemy" });
+    let board = Board::classic();
+    match entry {
+        LogEntry::Move {
+            ply,
+            side,
+            from,
+            to,
+            rank,
+            battle,
+        } => {
+            let mut s = format!(
+                "{ply}. {} {} {}→{}",
+                who(*side),
+                rank_name(*rank, lang),
+                board.name_of(*from),
+                board.name_of(*to)
+            );
+            if let Some(b) = battle {
+                let d = rank_name(b.defender, lang);
+                let verdict = match (b.outcome, lang) {
+                    _ if b.flag_captured => lang.t("battle.flag").to_owned(),
+                    (Outcome::AttackerWins, Lang::Zh) => format!("吃掉{d}"),
+                    (Outcome::AttackerWins, Lang::En) => format!("takes {d}"),
+                    (Outcome::DefenderWins, Lang::Zh) => format!("被{d}吃掉"),
+                    (Outcome::DefenderWins, Lang::En) => format!("is taken by {d}"),
+                    (Outcome::BothRemoved, Lang::Zh) => format!("与{d}同归于尽"),
+                    (Outcome::BothRemoved, Lang::En) => format!("trades with {d}"),
+                };
+                s.push_str(if lang == Lang::Zh { "，" } else { ", " });
+                s.push_str(&verdict);
+            }
+            s
+        }
+        LogEntry::Flip {
+            ply,
+            side,
+            owner,
+            rank,
+        } => match lang {
+            Lang::Zh => format!(
+                "{ply}. {} 翻开 {}{}",
+                who(*side),
+                who(*owner),
+                rank.zh_name()
+            ),
+            Lang::En => format!(
+                "{ply}. {} flips {}: {}",
+                who(*side),
+                who(*owner),
+                rank.en_name()
+            ),
+        },
+        LogEntry::Timeout { side, count } => {
+            format!("{} {} ({count})", who(*side), lang.t("game.timeouts"))
+        }
+        LogEntry::FlagShown { side } => format!("{}: {}", who(*side), lang.t("game.flag_revealed")),
+        LogEntry::DrawOffered { side } => format!("{}: {}", who(*side), lang.t("game.draw")),
+        LogEntry::DrawDeclined { side } => {
+            format!("{}: {}", who(*side), lang.t("game.draw_declined"))
+        }
+    }
+}
+
+/// The i18n key of a result's reason.
+pub fn reason_key(result: &GameResult) -> &'static str {
+    match result {
+        GameResult::Win { reason, .. } => match reason {
+            WinReason::FlagCaptured => "reason.flag",
+            WinReason::NoLegalMove | WinReason::NoMovablePieces => "reason.no_moves",
+            WinReason::Timeouts => "reason.timeouts",
+            WinReason::Resignation => "reason.resign",
+            WinReason::Forfeit => "reason.forfeit",
+        },
+        GameResult::Draw { reason } => match reason {
+            DrawReason::NoMovesEither => "reason.stalemate",
+            DrawReason::QuietMoves => "reason.quiet",
+            DrawReason::Agreed => "reason.agreed",
+        },
+    }
+}

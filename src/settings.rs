@@ -1,0 +1,143 @@
+//! The player's settings (language, board colours, default clock), kept in `settings.json`.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    i18n::Lang,
+    storage::{self, DataDir},
+};
+
+/// Board colour themes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BoardTheme {
+    /// Light wood with dark lines.
+    #[default]
+    Classic,
+    /// Army green.
+    Green,
+    /// Plain paper.
+    Paper,
+}
+
+impl BoardTheme {
+    /// All themes, in menu order.
+    pub const ALL: [BoardTheme; 3] = [BoardTheme::Classic, BoardTheme::Green, BoardTheme::Paper];
+
+    /// The i18n key of the theme's name.
+    pub fn key(self) -> &'static str {
+        match self {
+            BoardTheme::Classic => "settings.theme.classic",
+            BoardTheme::Green => "settings.theme.green",
+            BoardTheme::Paper => "settings.theme.paper",
+        }
+    }
+
+    /// `(background, board, lines)` colours as sRGB bytes.
+    pub fn colours(self) -> ([u8; 3], [u8; 3], [u8; 3]) {
+        match self {
+            BoardTheme::Classic => ([58, 44, 32], [226, 196, 140], [60, 40, 20]),
+            BoardTheme::Green => ([30, 44, 30], [170, 196, 140], [30, 50, 25]),
+            BoardTheme::Paper => ([70, 70, 74], [240, 236, 224], [50, 50, 50]),
+        }
+    }
+}
+
+/// Which colour the player's pieces have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PieceColour {
+    /// Red (the usual first player's colour).
+    #[default]
+    Red,
+    /// Blue.
+    Blue,
+}
+
+/// Everything on the settings screen.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The language.
+    pub lang: Lang,
+    /// The board's colours.
+    pub theme: BoardTheme,
+    /// The player's piece colour.
+    pub my_colour: PieceColour,
+    /// Default seconds per move for new games.
+    pub clock_secs: u32,
+    /// Show ranks as 40…32 instead of their names.
+    pub nicknames: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            lang: Lang::Zh,
+            theme: BoardTheme::Classic,
+            my_colour: PieceColour::Red,
+            clock_secs: 60,
+            nicknames: false,
+        }
+    }
+}
+
+/// A request to save the settings (sent by the settings screen).
+#[derive(Message, Clone, Debug)]
+pub struct SaveSettings;
+
+/// The last settings load/save problem, shown on the settings screen.
+#[derive(Resource, Default, Debug)]
+pub struct SettingsStatus(pub Option<String>);
+
+/// Loads settings at startup; keeps [`Lang`] in step with [`Settings::lang`]; saves on request.
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<SaveSettings>()
+        .init_resource::<SettingsStatus>()
+        .add_systems(PreStartup, load_settings)
+        .add_systems(Update, (sync_lang, save_settings));
+}
+
+fn load_settings(mut commands: Commands, dir: Res<DataDir>, mut status: ResMut<SettingsStatus>) {
+    let settings = match storage::load_json::<Settings>(&dir.settings_file()) {
+        Ok(s) => s,
+        Err(storage::StoreError::Missing(_)) => Settings::default(),
+        Err(e) => {
+            warn!("{e}");
+            status.0 = Some(e.message(Lang::Zh));
+            Settings::default()
+        }
+    };
+    if let Ok(lang) = std::env::var("JUNQI_LANG") {
+        let lang = if lang.starts_with("en") {
+            Lang::En
+        } else {
+            Lang::Zh
+        };
+        commands.insert_resource(lang);
+        commands.insert_resource(Settings { lang, ..settings });
+    } else {
+        commands.insert_resource(settings.lang);
+        commands.insert_resource(settings);
+    }
+}
+
+fn sync_lang(settings: Res<Settings>, mut lang: ResMut<Lang>) {
+    if settings.is_changed() && *lang != settings.lang {
+        *lang = settings.lang;
+    }
+}
+
+fn save_settings(
+    mut reader: MessageReader<SaveSettings>,
+    settings: Res<Settings>,
+    dir: Res<DataDir>,
+    mut status: ResMut<SettingsStatus>,
+) {
+    if reader.read().count() == 0 {
+        return;
+    }
+    status.0 = Some(match storage::save_json(&dir.settings_file(), &*settings) {
+        Ok(()) => settings.lang.t("settings.saved").to_owned(),
+        Err(e) => e.message(settings.lang),
+    });
+}

@@ -1,0 +1,174 @@
+//! Look and feel: the bundled CJK font (for Bevy text and egui), egui styling, the camera and
+//! small UI helpers shared by the screens.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+/// Noto Sans CJK SC Regular, subset to the characters the app shows (see `scripts/font-subset.py`).
+pub const FONT_REGULAR: &[u8] =
+    include_bytes!("../../assets/fonts/NotoSansCJKsc-Regular-subset.otf");
+/// Noto Sans CJK SC Bold, subset likewise (piece labels).
+pub const FONT_BOLD: &[u8] = include_bytes!("../../assets/fonts/NotoSansCJKsc-Bold-subset.otf");
+
+/// Handles of the bundled fonts for Bevy text.
+#[derive(Resource, Clone, Debug)]
+pub struct Fonts {
+    /// Regular weight.
+    pub regular: Handle<Font>,
+    /// Bold weight (piece labels).
+    pub bold: Handle<Font>,
+}
+
+/// Colours used around the app.
+pub mod palette {
+    use bevy_egui::egui::Color32;
+    /// Headings.
+    pub const HEADING: Color32 = Color32::from_rgb(250, 220, 150);
+    /// Red side.
+    pub const RED: Color32 = Color32::from_rgb(200, 40, 40);
+    /// Blue side.
+    pub const BLUE: Color32 = Color32::from_rgb(40, 80, 190);
+    /// Warnings and errors.
+    pub const WARN: Color32 = Color32::from_rgb(255, 140, 90);
+    /// Good news.
+    pub const OK: Color32 = Color32::from_rgb(140, 220, 140);
+}
+
+/// Registers the fonts, the camera and the egui style (rendering app only).
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(ClearColor(Color::srgb_u8(40, 34, 30)))
+        .add_systems(Startup, (load_fonts, spawn_camera))
+        .add_systems(EguiPrimaryContextPass, setup_egui.run_if(run_once));
+}
+
+fn load_fonts(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
+    commands.insert_resource(Fonts {
+        regular: fonts.add(Font::from_bytes(FONT_REGULAR.to_vec())),
+        bold: fonts.add(Font::from_bytes(FONT_BOLD.to_vec())),
+    });
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((Name::new("Camera"), Camera2d));
+}
+
+/// Present once the egui fonts and style are set (screens draw from the next frame on: egui
+/// applies new fonts at the start of a pass).
+#[derive(Resource, Debug)]
+pub struct EguiReady;
+
+/// Registers the CJK font with egui (first for proportional text, fallback for monospace) and
+/// sets text sizes and colours fit for Chinese.
+fn setup_egui(mut commands: Commands, mut contexts: EguiContexts) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    commands.insert_resource(EguiReady);
+    ctx.set_fonts(egui_fonts());
+    ctx.all_styles_mut(|style| {
+        use egui::{FontFamily::Proportional, FontId, TextStyle};
+        style.text_styles = [
+            (TextStyle::Heading, FontId::new(30.0, Proportional)),
+            (TextStyle::Body, FontId::new(17.0, Proportional)),
+            (
+                TextStyle::Monospace,
+                FontId::new(15.0, egui::FontFamily::Monospace),
+            ),
+            (TextStyle::Button, FontId::new(18.0, Proportional)),
+            (TextStyle::Small, FontId::new(13.0, Proportional)),
+        ]
+        .into();
+        style.spacing.button_padding = egui::vec2(12.0, 6.0);
+        // Brighter text than egui's default dark theme: Chinese strokes need the contrast.
+        style.visuals.widgets.noninteractive.fg_stroke.color = egui::Color32::from_gray(215);
+        style.visuals.widgets.inactive.fg_stroke.color = egui::Color32::from_gray(230);
+        style.spacing.item_spacing = egui::vec2(8.0, 8.0);
+    });
+    Ok(())
+}
+
+/// egui's default fonts plus the bundled CJK font.
+pub fn egui_fonts() -> egui::FontDefinitions {
+    let mut defs = egui::FontDefinitions::default();
+    defs.font_data.insert(
+        "noto_sc".to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(FONT_REGULAR)),
+    );
+    defs.font_data.insert(
+        "noto_sc_bold".to_owned(),
+        std::sync::Arc::new(egui::FontData::from_static(FONT_BOLD)),
+    );
+    defs.families
+        .entry(egui::FontFamily::Proportional)
+        .or_default()
+        .insert(0, "noto_sc".to_owned());
+    defs.families
+        .entry(egui::FontFamily::Monospace)
+        .or_default()
+        .push("noto_sc".to_owned());
+    defs.families.insert(
+        egui::FontFamily::Name("bold".into()),
+        vec!["noto_sc_bold".to_owned()],
+    );
+    defs
+}
+
+/// A `Ui` covering the whole window, for panels (egui 0.36 panels show inside a `Ui`).
+pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+/// A large menu button of fixed width.
+pub fn menu_button(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    ui.add_sized(
+        [260.0, 46.0],
+        egui::Button::new(egui::RichText::new(text).size(22.0)),
+    )
+}
+
+/// A screen heading.
+pub fn heading(ui: &mut egui::Ui, text: &str) {
+    ui.label(
+        egui::RichText::new(text)
+            .size(32.0)
+            .color(palette::HEADING)
+            .strong(),
+    );
+}
+
+/// A full-window page: a top bar with a back button and the title, then `add_contents` in a
+/// central panel. Returns `true` when the back button was clicked.
+pub fn page(
+    ctx: &egui::Context,
+    back_label: &str,
+    title: &str,
+    add_contents: impl FnOnce(&mut egui::Ui),
+) -> bool {
+    let mut root = root_ui(ctx);
+    let mut back = false;
+    egui::Panel::top("page_top")
+        .frame(
+            egui::Frame::new()
+                .fill(egui::Color32::from_rgb(34, 28, 24))
+                .inner_margin(10),
+        )
+        .show(&mut root, |ui| {
+            ui.horizontal(|ui| {
+                back = ui.button(format!("◀ {back_label}")).clicked();
+                ui.add_space(16.0);
+                heading(ui, title);
+            });
+        });
+    egui::CentralPanel::default()
+        .frame(
+            egui::Frame::new()
+                .fill(egui::Color32::from_rgb(48, 40, 34))
+                .inner_margin(20),
+        )
+        .show(&mut root, add_contents);
+    back
+}

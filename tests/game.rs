@@ -1,0 +1,276 @@
+//! Headless tests of the game and setup screens' logic: clicks → moves, the computer's reply,
+//! the move clock and timeouts, refused swaps, layouts saved and loaded, corrupt files.
+
+use std::time::Duration;
+
+use bevy::{prelude::*, time::TimeUpdateStrategy};
+use junqi::{
+    board::{BoardClick, BoardDrag, BoardScene},
+    demo::demo_session,
+    screens::{
+        Navigate, Screen,
+        game::{ActiveGame, LastGame},
+        setup::{SetupAction, SetupState, load_layout, save_layout},
+    },
+    storage::{DataDir, StoreError},
+};
+use junqi_game::{Move, Side};
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-game-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn app_with_step(dir: &std::path::Path, step_ms: u64) -> App {
+    let mut app = junqi::headless_app(dir.to_path_buf());
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        step_ms,
+    )));
+    app.update();
+    app
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn start_game(app: &mut App) {
+    let session = demo_session(Some(0), 3);
+    assert_eq!(session.game.turn(), Side::South);
+    app.insert_resource(ActiveGame::new(session, 1));
+    app.world_mut().write_message(Navigate(Screen::Game));
+    app.update();
+    app.update();
+    assert_eq!(screen(app), Screen::Game);
+}
+
+fn ply(app: &App) -> u16 {
+    app.world().resource::<ActiveGame>().session.plies()
+}
+
+#[test]
+fn click_piece_then_target_moves_and_the_computer_replies() {
+    let dir = temp_dir("click");
+    let mut app = app_with_step(&dir, 50);
+    start_game(&mut app);
+    let (from, to) = {
+        let g = app.world().resource::<ActiveGame>();
+        g.session
+            .view
+            .legal_moves()
+            .iter()
+            .find_map(|m| match *m {
+                Move::Step { from, to } => Some((from, to)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    app.world_mut().write_message(BoardClick(from));
+    app.update();
+    {
+        let g = app.world().resource::<ActiveGame>();
+        assert_eq!(g.selected, Some(from));
+        assert!(g.targets().contains(&to));
+        let scene = app.world().resource::<BoardScene>();
+        assert!(scene.active);
+        assert_eq!(scene.selected, Some(from));
+        assert!(scene.targets.contains(&to));
+        // Hidden enemy pieces are backs in a dark game.
+        assert!(
+            scene
+                .pieces
+                .iter()
+                .any(|(_, t)| t.face == junqi::board::Face::Back)
+        );
+    }
+    app.world_mut().write_message(BoardClick(to));
+    app.update();
+    assert_eq!(ply(&app), 1);
+    assert_eq!(
+        app.world()
+            .resource::<ActiveGame>()
+            .session
+            .view
+            .last_move(),
+        Some((from, to))
+    );
+    // The computer answers off the main thread, after a short pause.
+    for _ in 0..100 {
+        app.update();
+        if ply(&app) == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(ply(&app), 2, "the computer did not move");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn drag_and_drop_moves_and_illegal_targets_are_ignored() {
+    let dir = temp_dir("drag");
+    let mut app = app_with_step(&dir, 10);
+    start_game(&mut app);
+    let (from, to) = {
+        let g = app.world().resource::<ActiveGame>();
+        let mv = g.session.view.legal_moves()[0];
+        match mv {
+            Move::Step { from, to } => (from, to),
+            _ => unreachable!(),
+        }
+    };
+    // Dropping on its own point or an unreachable point does nothing.
+    app.world_mut().write_message(BoardDrag { from, to: from });
+    app.update();
+    assert_eq!(ply(&app), 0);
+    app.world_mut().write_message(BoardDrag { from, to });
+    app.update();
+    assert_eq!(ply(&app), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn timeouts_pass_the_turn_and_too_many_lose_and_the_record_is_saved() {
+    let dir = temp_dir("clock");
+    // Quarter-second steps (virtual time clamps larger ones): 240 updates run out a 60 s clock.
+    let mut app = app_with_step(&dir, 250);
+    start_game(&mut app);
+    for _ in 0..242 {
+        app.update();
+    }
+    {
+        let g = app.world().resource::<ActiveGame>();
+        assert_eq!(g.session.view.timeouts(Side::South), 1);
+    }
+    // Keep letting the clock run on the player's turns until the game is lost.
+    for _ in 0..5000 {
+        app.update();
+        if screen(&app) == Screen::GameOver {
+            break;
+        }
+        // Give the computer real time to think on its turns (its search has a wall-clock cap).
+        if app
+            .world()
+            .get_resource::<ActiveGame>()
+            .is_some_and(|g| !g.session.my_turn())
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    assert_eq!(screen(&app), Screen::GameOver);
+    let last = app.world().resource::<LastGame>();
+    assert!(matches!(
+        last.game.result,
+        Some(junqi_game::GameResult::Win {
+            winner: Side::North,
+            reason: junqi_game::WinReason::Timeouts
+        })
+    ));
+    let path = last.saved.clone().expect("record saved");
+    assert!(path.starts_with(dir.join("records")));
+    let opponent = last.game.opponent.clone();
+    let profile = app.world().resource::<junqi::profile::Profile>();
+    assert_eq!(profile.opponents[&opponent].losses, 1);
+    assert!(dir.join("profile.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn refused_swap_shows_the_reason_and_keeps_the_layout() {
+    let mut state = SetupState::default();
+    let before = state.layout;
+    // The flag (row 6, column 2) may not leave the headquarters.
+    assert!(!state.try_swap((6, 2), (1, 1), junqi::i18n::Lang::Zh));
+    assert_eq!(state.layout, before);
+    let (msg, is_error) = state.message.clone().unwrap();
+    assert!(is_error);
+    assert!(msg.contains("军旗只能放在大本营"), "{msg}");
+    assert!(!state.warn.is_empty());
+    // Nothing may stand in a camp.
+    assert!(!state.try_swap((1, 1), (2, 2), junqi::i18n::Lang::En));
+    assert!(
+        state
+            .message
+            .clone()
+            .unwrap()
+            .0
+            .contains("camps start empty")
+    );
+    // A legal swap happens.
+    assert!(state.try_swap((1, 1), (1, 2), junqi::i18n::Lang::Zh));
+    assert_eq!(state.layout.get(1, 1), before.get(1, 2));
+}
+
+#[test]
+fn setup_clicks_swap_and_march_starts_a_game() {
+    let dir = temp_dir("setup");
+    let mut app = app_with_step(&dir, 10);
+    app.world_mut().write_message(Navigate(Screen::Setup));
+    app.update();
+    app.update();
+    let board = junqi_game::Board::classic();
+    let a = board.point(Side::South, 1, 1).unwrap();
+    let b = board.point(Side::South, 1, 2).unwrap();
+    let before = app.world().resource::<SetupState>().layout;
+    app.world_mut().write_message(BoardClick(a));
+    app.update();
+    app.world_mut().write_message(BoardClick(b));
+    app.update();
+    let after = app.world().resource::<SetupState>().layout;
+    assert_eq!(after.get(1, 1), before.get(1, 2));
+    assert_eq!(after.get(1, 2), before.get(1, 1));
+    app.world_mut().write_message(SetupAction::March);
+    app.update();
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Game);
+    assert!(app.world().contains_resource::<ActiveGame>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn layouts_save_load_and_corrupt_files() {
+    let dir = temp_dir("layouts");
+    let data = DataDir(dir.clone());
+    let layout = SetupState::default().layout.mirrored();
+    assert_eq!(
+        save_layout(&data, " 我的 布阵 ", &layout).unwrap(),
+        "我的 布阵"
+    );
+    assert_eq!(load_layout(&data, "我的 布阵").unwrap().layout, layout);
+    assert!(matches!(
+        load_layout(&data, "none"),
+        Err(StoreError::Missing(_))
+    ));
+    assert!(matches!(
+        save_layout(&data, "../escape", &layout),
+        Err(StoreError::BadName(_))
+    ));
+    assert!(!dir.join("escape.json").exists());
+    // A damaged file is reported, and never overwritten by a save under its name.
+    std::fs::write(dir.join("layouts/bad.json"), "{\"name\": 1").unwrap();
+    assert!(matches!(
+        load_layout(&data, "bad"),
+        Err(StoreError::Corrupt { .. })
+    ));
+    assert!(save_layout(&data, "bad", &layout).is_err());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("layouts/bad.json")).unwrap(),
+        "{\"name\": 1"
+    );
+    // Loading it in the app shows a message and changes nothing.
+    let mut app = app_with_step(&dir, 10);
+    app.world_mut().write_message(Navigate(Screen::Setup));
+    app.update();
+    let before = app.world().resource::<SetupState>().layout;
+    app.world_mut()
+        .write_message(SetupAction::Load("bad".into()));
+    app.update();
+    let state = app.world().resource::<SetupState>();
+    assert_eq!(state.layout, before);
+    let (msg, err) = state.message.clone().unwrap();
+    assert!(err && msg.contains("损坏"), "{msg}");
+    assert_eq!(state.saved, vec!["bad".to_owned(), "我的 布阵".to_owned()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

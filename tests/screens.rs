@@ -1,0 +1,91 @@
+//! Headless tests of screen transitions, settings and the profile (`MinimalPlugins`, no window).
+
+use bevy::prelude::*;
+use junqi::{
+    i18n::Lang,
+    screens::{Navigate, Screen},
+    settings::{SaveSettings, Settings},
+};
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-app-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn go(app: &mut App, to: Screen) {
+    app.world_mut().write_message(Navigate(to));
+    app.update();
+    app.update();
+}
+
+#[test]
+fn starts_on_title_and_visits_every_screen() {
+    let dir = temp_dir("nav");
+    let mut app = junqi::headless_app(dir.clone());
+    app.update();
+    assert_eq!(screen(&app), Screen::Title);
+    for s in Screen::ALL {
+        go(&mut app, s);
+        assert_eq!(screen(&app), s);
+        go(&mut app, Screen::Title);
+        assert_eq!(screen(&app), Screen::Title);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn screen_slugs_round_trip() {
+    for s in Screen::ALL {
+        assert_eq!(Screen::from_slug(s.slug()), Some(s));
+    }
+    assert_eq!(Screen::from_slug("nope"), None);
+}
+
+#[test]
+fn settings_are_saved_and_loaded() {
+    let dir = temp_dir("settings");
+    let mut app = junqi::headless_app(dir.clone());
+    app.update();
+    assert_eq!(*app.world().resource::<Lang>(), Lang::Zh);
+    app.world_mut().resource_mut::<Settings>().lang = Lang::En;
+    app.world_mut().write_message(SaveSettings);
+    app.update();
+    assert_eq!(*app.world().resource::<Lang>(), Lang::En);
+    assert!(dir.join("settings.json").exists());
+
+    let mut again = junqi::headless_app(dir.clone());
+    again.update();
+    assert_eq!(again.world().resource::<Settings>().lang, Lang::En);
+    assert_eq!(*again.world().resource::<Lang>(), Lang::En);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn corrupt_settings_file_is_reported_not_fatal_and_kept() {
+    let dir = temp_dir("corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("settings.json"), "{ this is not json").unwrap();
+    std::fs::write(dir.join("profile.json"), "[1, 2").unwrap();
+    let mut app = junqi::headless_app(dir.clone());
+    app.update();
+    assert_eq!(*app.world().resource::<Settings>(), Settings::default());
+    let status = app.world().resource::<junqi::settings::SettingsStatus>();
+    assert!(status.0.as_deref().unwrap_or("").contains("损坏"));
+    assert!(
+        app.world()
+            .resource::<junqi::profile::ProfileStatus>()
+            .0
+            .is_some()
+    );
+    // The damaged files are left as they were.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("profile.json")).unwrap(),
+        "[1, 2"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
