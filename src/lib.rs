@@ -78,6 +78,7 @@ pub fn run() -> AppExit {
 /// The Android entry point (NativeActivity, feature `android`): `#[bevy_main]` exports
 /// `android_main`, which runs the same app as the desktop.
 #[cfg(target_os = "android")]
+#[allow(unsafe_code)] // `bevy_main` exports `android_main` with `#[unsafe(no_mangle)]`.
 #[bevy::prelude::bevy_main]
 fn main() {
     run();
