@@ -228,29 +228,3 @@ fn open_games_hide_nothing() {
     let det = belief.position(&view, &belief.sample(&mut rng));
     assert_eq!(&det, game.position());
 }
-
-/// Sampler speed (run with `cargo test --release -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn sampler_speed() {
-    let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let mut game = new_game(Mode::Dark, &mut rng);
-    let mut players = [RandomPlayer::new(1), RandomPlayer::new(2)];
-    for _ in 0..60 {
-        let side = game.turn();
-        let view = game.view(side);
-        let action = players[side.index()].act(&view, &|| false);
-        game.apply(side, action).unwrap();
-    }
-    let view = game.view(Side::South);
-    let start = std::time::Instant::now();
-    let belief = Belief::new(&view, true);
-    let built = start.elapsed();
-    let start = std::time::Instant::now();
-    let n = 20_000;
-    for _ in 0..n {
-        std::hint::black_box(belief.position(&view, &belief.sample(&mut rng)));
-    }
-    let per = start.elapsed() / n;
-    println!("belief built in {built:?}; one sample + position in {per:?}");
-}

@@ -142,7 +142,7 @@ impl Level {
                     max_depth: 3,
                     open_depth: 4,
                     full_eval: true,
-                    honest_interior: true,
+                    honest_interior: false,
                     qdepth: 6,
                     nodes: 600_000,
                     noise: 4,

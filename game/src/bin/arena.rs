@@ -28,11 +28,13 @@ struct Args {
     seed: u64,
     threads: usize,
     json: bool,
+    /// Start no new game after this many seconds (the report says how many were played).
+    time_limit: Option<f64>,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: arena --a PLAYER --b PLAYER [--games N] [--mode dark|open|flip] [--seed S] [--threads T] [--json]\n\
+        "usage: arena --a PLAYER --b PLAYER [--games N] [--mode dark|open|flip] [--seed S] [--threads T] [--time-limit SECONDS] [--json]\n\
          players: random, greedy, novice, skilled, expert, master"
     );
     std::process::exit(2)
@@ -47,6 +49,7 @@ fn parse_args() -> Args {
         seed: 1,
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
         json: false,
+        time_limit: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -66,6 +69,7 @@ fn parse_args() -> Args {
                 }
             }
             "--json" => args.json = true,
+            "--time-limit" => args.time_limit = Some(val().parse().unwrap_or_else(|_| usage())),
             "-h" | "--help" => usage(),
             _ => usage(),
         }
@@ -253,7 +257,10 @@ fn main() {
             std::thread::spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= args.games {
+                    let late = args
+                        .time_limit
+                        .is_some_and(|t| started.elapsed().as_secs_f64() > t);
+                    if i >= args.games || late {
                         break;
                     }
                     let o = play_one(&args, i);
