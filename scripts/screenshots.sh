@@ -5,6 +5,9 @@
 #   scripts/screenshots.sh            # every screen, Chinese, plus a few in English
 #   scripts/screenshots.sh game rules # only these screens
 #
+# `lobby` and `lan-game` start headless `junqi-peer` hosts (advertised by mDNS) first, so the
+# lobby lists real discovered hosts and `lan-game` (JUNQI_DEMO=lan-game) joins one and plays.
+#
 # Needs: apt-get install xvfb xauth mesa-vulkan-drivers libvulkan1 (installed if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,16 +20,23 @@ if ! command -v xvfb-run >/dev/null || ! dpkg -s mesa-vulkan-drivers >/dev/null 
   apt-get install -y --no-install-recommends xvfb xauth mesa-vulkan-drivers libvulkan1 >/dev/null
 fi
 
-if [ "$PROFILE" = release ]; then cargo build --release --bin junqi; else cargo build --bin junqi; fi
+if [ "$PROFILE" = release ]; then
+  cargo build --release --bin junqi --bin junqi-peer -p junqi -p junqi-net
+else
+  cargo build --bin junqi --bin junqi-peer -p junqi -p junqi-net
+fi
 BIN=$CARGO_TARGET_DIR/$PROFILE/junqi
+PEER=$CARGO_TARGET_DIR/$PROFILE/junqi-peer
+PEERS=()
+stop_peers() { for p in "${PEERS[@]}"; do kill "$p" 2>/dev/null || true; done; PEERS=(); }
 
 SHOTS=("$@")
 if [ ${#SHOTS[@]} -eq 0 ]; then
-  SHOTS=(title setup game gameover replay profile settings rules lobby title:en setup:en game:en rules:en)
+  SHOTS=(title setup game gameover replay profile settings rules lobby lan-game title:en setup:en game:en rules:en)
 fi
 
 DATA=$(mktemp -d)
-trap 'rm -rf "$DATA"' EXIT
+trap 'stop_peers; rm -rf "$DATA"' EXIT
 mkdir -p "$OUT"
 FILES=()
 for spec in "${SHOTS[@]}"; do
@@ -37,10 +47,23 @@ for spec in "${SHOTS[@]}"; do
   [ "$lang" != zh ] && file=$OUT/$screen-$lang.png
   rm -f "$file"
   echo "== $screen ($lang) -> ${file#$ROOT/}"
+  frames=
+  case $screen in
+    lobby)
+      "$PEER" host --mode dark --name xiaozhang-pc --ai greedy >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
+      "$PEER" host --mode flip --move-seconds 30 --name xiaoli-laptop --ai greedy >"$DATA/peer2.log" 2>&1 & PEERS+=($!)
+      sleep 1 ;;
+    lan-game)
+      "$PEER" host --mode dark --name xiaozhang-pc --ai greedy --seed 5 >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
+      frames=${LAN_FRAMES:-700}
+      sleep 1 ;;
+  esac
+  JUNQI_DEMO_FRAMES=${frames:-${JUNQI_DEMO_FRAMES:-}} \
   JUNQI_DATA_DIR=$DATA JUNQI_DEMO=$screen JUNQI_LANG=$lang JUNQI_SCREENSHOT=$file \
     BEVY_ASSET_ROOT=$ROOT timeout 180 \
     xvfb-run -a -s "-screen 0 1280x800x24" "$BIN" >"$DATA/$screen-$lang.log" 2>&1 \
     || { echo "app failed:"; tail -20 "$DATA/$screen-$lang.log"; }
+  stop_peers
   FILES+=("$file")
 done
 python3 scripts/png-check.py "${FILES[@]}"

@@ -4,6 +4,8 @@
 //!   screen needs some (a game in progress, a finished game, a replay);
 //! - `JUNQI_SCREENSHOT=path.png` saves a screenshot of the window after `JUNQI_DEMO_FRAMES`
 //!   frames (default 90) and then exits;
+//! - `JUNQI_DEMO=lan-game` opens the LAN lobby, joins the first host it discovers (e.g. a
+//!   `junqi-peer host` on the LAN) and plays the computer's moves for the player;
 //! - `JUNQI_DIAG=1` logs frame time and resident memory every second (see [`crate::diag`]).
 
 use bevy::{
@@ -34,14 +36,20 @@ pub struct Demo {
     pub screenshot: Option<String>,
     /// Frames to wait before the screenshot.
     pub frames: u32,
+    /// `lan-game`: join the first LAN host found and play it.
+    pub lan: bool,
 }
 
 impl Demo {
     /// Reads `JUNQI_DEMO`, `JUNQI_SCREENSHOT` and `JUNQI_DEMO_FRAMES`.
     pub fn from_env() -> Self {
-        let screen = std::env::var("JUNQI_DEMO")
-            .ok()
-            .and_then(|s| Screen::from_slug(&s));
+        let demo = std::env::var("JUNQI_DEMO").unwrap_or_default();
+        let lan = demo == "lan-game";
+        let screen = if lan {
+            Some(Screen::Lobby)
+        } else {
+            Screen::from_slug(&demo)
+        };
         let default_frames = if screen == Some(Screen::GameOver) {
             150
         } else {
@@ -54,6 +62,7 @@ impl Demo {
                 .ok()
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(default_frames),
+            lan,
         }
     }
 }
@@ -61,7 +70,7 @@ impl Demo {
 /// Registers the demo driver (rendering app only).
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(Demo::from_env())
-        .add_systems(Update, drive);
+        .add_systems(Update, (drive, lan_demo));
 }
 
 /// A session with `plies` computer-chosen moves played (seeded, so screenshots repeat), or
@@ -74,9 +83,11 @@ pub fn demo_session(plies: Option<usize>, seed: u64) -> Session {
     s.started = 1_764_513_000 + seed;
     let mut n = 0;
     while s.result().is_none() && plies.is_none_or(|p| n < p) && n < 1000 {
-        let side = s.game.turn();
+        let side = s.turn();
         let level = if side == Side::South { 2 } else { 1 };
-        let view = s.game.view(side);
+        let Some(view) = s.game().map(|g| g.view(side)) else {
+            break;
+        };
         match ai::choose(&view, level, seed.wrapping_add(n as u64)) {
             Some(mv) => {
                 s.play(mv);
@@ -141,7 +152,7 @@ fn drive(
             }
             Screen::Replay => {
                 let s = demo_session(None, 11);
-                let saved = s.saved();
+                let saved = s.saved().expect("a local game");
                 let path = dir.records().join(format!("game-{}.json", saved.started));
                 if let Err(e) = storage::save_json(&path, &saved) {
                     warn!("{e}");
@@ -165,5 +176,45 @@ fn drive(
         if *frame == demo.frames + 30 {
             exit.write(AppExit::Success);
         }
+    }
+}
+
+/// `JUNQI_DEMO=lan-game`: joins the first host listed, then plays the computer's moves (level 1)
+/// for the player, one every 20 frames.
+fn lan_demo(
+    demo: Res<Demo>,
+    lobby: Res<crate::screens::lobby::LobbyState>,
+    game: Option<Res<ActiveGame>>,
+    mut joined: Local<bool>,
+    mut frame: Local<u32>,
+    mut lobby_actions: MessageWriter<crate::screens::lobby::LobbyAction>,
+    mut clicks: MessageWriter<crate::board::BoardClick>,
+) {
+    if !demo.lan {
+        return;
+    }
+    *frame += 1;
+    if !*joined && let Some(h) = lobby.hosts.first() {
+        *joined = true;
+        lobby_actions.write(crate::screens::lobby::LobbyAction::Join(h.fullname.clone()));
+    }
+    let Some(g) = game.filter(|g| g.lan_state().is_some()) else {
+        return;
+    };
+    if !frame.is_multiple_of(20) || !g.session.my_turn() {
+        return;
+    }
+    match ai::choose(&g.session.view, 1, u64::from(g.session.plies())) {
+        Some(Move::Step { from, to }) => {
+            if g.selected == Some(from) {
+                clicks.write(crate::board::BoardClick(to));
+            } else {
+                clicks.write(crate::board::BoardClick(from));
+            }
+        }
+        Some(Move::Flip { at }) => {
+            clicks.write(crate::board::BoardClick(at));
+        }
+        None => {}
     }
 }

@@ -10,6 +10,7 @@ pub mod board;
 pub mod demo;
 pub mod diag;
 pub mod i18n;
+pub mod lan;
 pub mod profile;
 pub mod screens;
 pub mod session;

@@ -1,6 +1,9 @@
-//! A game against the computer in progress, on top of the engine's [`Game`] (the referee) and the
-//! player's [`PlayerView`]: the move clock, the log as the player saw it, removed pieces,
-//! private markers, and the saved record ([`SavedGame`]).
+//! A game in progress as the player sees it, on top of the player's [`PlayerView`]: the move
+//! clock, the log as the player saw it, removed pieces, private markers, and the saved record
+//! ([`SavedGame`]). Against the computer the engine's [`Game`] is the referee
+//! ([`Referee::Local`]); in a LAN game no one holds the enemy's pieces
+//! ([`Referee::Remote`]): the view is the one the network session (`junqi_net`) builds from the
+//! public events, and [`Session::update_view`] follows it.
 //!
 //! Plain Rust (no Bevy systems): the game screen drives it, the tests call it directly.
 
@@ -106,11 +109,30 @@ pub struct Announcement {
     pub text: String,
 }
 
+/// Who holds the whole truth of a game.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // one per game
+pub enum Referee {
+    /// Against the computer (and in replays): the engine's referee holds both sides' pieces.
+    Local(Game),
+    /// A LAN game: the protocol referees; the player only knows its view.
+    Remote(Remote),
+}
+
+/// What the player knows of a LAN game beyond its view.
+#[derive(Clone, Debug, Default)]
+pub struct Remote {
+    /// The result announced by the network session.
+    pub result: Option<GameResult>,
+    /// Whether the network session accepts a move now.
+    pub my_turn: bool,
+}
+
 /// A game in progress (or replayed) as the player sees it.
 #[derive(Clone, Debug)]
 pub struct Session {
     /// The referee.
-    pub game: Game,
+    pub referee: Referee,
     /// The player's knowledge.
     pub view: PlayerView,
     /// When it started (seconds since 1970).
@@ -133,7 +155,7 @@ impl Session {
         let view = game.view(me);
         let mut s = Self {
             clock: game.rules().move_seconds as f32,
-            game,
+            referee: Referee::Local(game),
             view,
             started,
             opponent,
@@ -142,9 +164,92 @@ impl Session {
             markers: HashMap::new(),
         };
         // Events before the first action (open games reveal layouts).
-        let events = s.game.events().to_vec();
+        let events = s.game().map(|g| g.events().to_vec()).unwrap_or_default();
         s.absorb(&events);
         s
+    }
+
+    /// A LAN game from the network session's first view (no local referee).
+    pub fn remote(view: PlayerView, opponent: String, started: u64) -> Self {
+        let events = view.events().to_vec();
+        let before = match view.rules().mode {
+            junqi_game::Mode::Flip => PlayerView::new_flip(*view.rules(), view.me(), view.turn()),
+            _ => view.clone(),
+        };
+        let mut s = Self {
+            clock: view.rules().move_seconds as f32,
+            referee: Referee::Remote(Remote::default()),
+            view,
+            started,
+            opponent,
+            log: Vec::new(),
+            removed: Vec::new(),
+            markers: HashMap::new(),
+        };
+        s.absorb_with(&before, &events);
+        s
+    }
+
+    /// The local referee (`None` in a LAN game).
+    pub fn game(&self) -> Option<&Game> {
+        match &self.referee {
+            Referee::Local(g) => Some(g),
+            Referee::Remote(_) => None,
+        }
+    }
+
+    /// Whether this is a LAN game.
+    pub fn is_remote(&self) -> bool {
+        matches!(self.referee, Referee::Remote(_))
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &junqi_game::Rules {
+        self.view.rules()
+    }
+
+    /// Whose move it is.
+    pub fn turn(&self) -> Side {
+        match &self.referee {
+            Referee::Local(g) => g.turn(),
+            Referee::Remote(_) => self.view.turn(),
+        }
+    }
+
+    /// LAN: follows the network session's new view; the events it adds go to the log and the
+    /// removed pieces, and the last one is announced as against the computer.
+    pub fn update_view(&mut self, view: PlayerView, my_turn: bool) -> Option<Announcement> {
+        let old = self.view.events().len();
+        let events: Vec<Event> = view.events().get(old..).unwrap_or_default().to_vec();
+        let before = std::mem::replace(&mut self.view, view);
+        if let Referee::Remote(r) = &mut self.referee {
+            r.my_turn = my_turn;
+            if r.result.is_none() {
+                r.result = self.view.result();
+            }
+        }
+        self.absorb_with(&before, &events);
+        if before.ply() != self.view.ply()
+            || events.iter().any(|e| matches!(e, Event::TimedOut { .. }))
+        {
+            self.clock = self.rules().move_seconds as f32;
+        }
+        announce(&events)
+    }
+
+    /// LAN: the game ended as the network session says.
+    pub fn set_result(&mut self, result: GameResult) {
+        if let Referee::Remote(r) = &mut self.referee {
+            r.result = Some(result);
+            r.my_turn = false;
+        }
+    }
+
+    /// LAN: a move was sent; no other until the network session answers.
+    pub fn sent_move(&mut self) {
+        if let Referee::Remote(r) = &mut self.referee {
+            r.my_turn = false;
+        }
     }
 
     /// A saved game replayed up to `upto` actions (all when `None`).
@@ -163,16 +268,17 @@ impl Session {
         Ok(s)
     }
 
-    /// What is saved.
-    pub fn saved(&self) -> SavedGame {
-        SavedGame {
+    /// What is saved (`None` for a LAN game: the enemy's setup is not known).
+    pub fn saved(&self) -> Option<SavedGame> {
+        let game = self.game()?;
+        Some(SavedGame {
             version: 1,
             started: self.started,
             opponent: self.opponent.clone(),
             me: self.me(),
-            record: self.game.record().clone(),
-            result: self.game.result(),
-        }
+            record: game.record().clone(),
+            result: game.result(),
+        })
     }
 
     /// The player's side.
@@ -182,12 +288,20 @@ impl Session {
 
     /// The result, once over.
     pub fn result(&self) -> Option<GameResult> {
-        self.game.result()
+        match &self.referee {
+            Referee::Local(g) => g.result(),
+            Referee::Remote(r) => r.result.or(self.view.result()),
+        }
     }
 
     /// Whether it is the player's move (and the game goes on).
     pub fn my_turn(&self) -> bool {
-        self.result().is_none() && self.game.turn() == self.me()
+        self.result().is_none()
+            && self.turn() == self.me()
+            && match &self.referee {
+                Referee::Local(_) => true,
+                Referee::Remote(r) => r.my_turn,
+            }
     }
 
     /// Plies played.
@@ -203,65 +317,28 @@ impl Session {
         self.view.moves_from(from).to_vec()
     }
 
-    /// Applies an action by `side`; the log, removed pieces, clock and view follow.
+    /// Applies an action by `side` through the local referee; the log, removed pieces, clock and
+    /// view follow. In a LAN game the network session acts instead (refused here).
     pub fn act(&mut self, side: Side, action: Action) -> Result<Vec<Event>, ActionError> {
+        let me = self.me();
+        let Referee::Local(game) = &mut self.referee else {
+            return Err(ActionError::GameOver);
+        };
         let before = self.view.clone();
-        let events = self.game.apply(side, action)?;
-        self.view = self.game.view(self.me());
+        let events = game.apply(side, action)?;
+        self.view = game.view(me);
         self.absorb_with(&before, &events);
         if matches!(action, Action::Move(_) | Action::Timeout) {
-            self.clock = self.game.rules().move_seconds as f32;
+            self.clock = self.rules().move_seconds as f32;
         }
         Ok(events)
     }
 
     /// Plays a move for the side to move; returns the announcement, or `None` if refused.
     pub fn play(&mut self, mv: Move) -> Option<Announcement> {
-        let side = self.game.turn();
+        let side = self.turn();
         let events = self.act(side, Action::Move(mv)).ok()?;
-        let mut ann = None;
-        for e in &events {
-            match *e {
-                Event::Moved { to, .. } => {
-                    ann.get_or_insert(Announcement {
-                        at: to,
-                        text: String::new(),
-                    });
-                }
-                Event::Battle {
-                    to,
-                    announcement,
-                    attacker_rank,
-                    defender_rank,
-                    ..
-                } => {
-                    let seen = BattleSeen {
-                        attacker: attacker_rank,
-                        defender: defender_rank,
-                        outcome: announcement.outcome,
-                        flag_captured: announcement.flag_captured,
-                    };
-                    ann = Some(Announcement {
-                        at: to,
-                        text: battle_caption(&seen),
-                    });
-                }
-                Event::Flipped { at, rank, .. } => {
-                    ann = Some(Announcement {
-                        at,
-                        text: rank.zh_name().to_owned(),
-                    });
-                }
-                Event::VoidAttack { to, rank, .. } => {
-                    ann = Some(Announcement {
-                        at: to,
-                        text: rank.zh_name().to_owned(),
-                    });
-                }
-                _ => {}
-            }
-        }
-        ann
+        announce(&events)
     }
 
     /// Advances the move clock by `dt` seconds; at zero the side to move times out. Returns
@@ -274,7 +351,12 @@ impl Session {
         if self.clock > 0.0 {
             return false;
         }
-        let side = self.game.turn();
+        // In a LAN game the network session claims timeouts; the clock only shows.
+        if self.is_remote() {
+            self.clock = 0.0;
+            return false;
+        }
+        let side = self.turn();
         self.act(side, Action::Timeout).is_ok()
     }
 
@@ -352,6 +434,53 @@ impl Session {
         }
         let _ = me;
     }
+}
+
+/// The announcement of a move's events (the last battle, flip or quiet move).
+fn announce(events: &[Event]) -> Option<Announcement> {
+    let mut ann = None;
+    for e in events {
+        match *e {
+            Event::Moved { to, .. } => {
+                ann.get_or_insert(Announcement {
+                    at: to,
+                    text: String::new(),
+                });
+            }
+            Event::Battle {
+                to,
+                announcement,
+                attacker_rank,
+                defender_rank,
+                ..
+            } => {
+                let seen = BattleSeen {
+                    attacker: attacker_rank,
+                    defender: defender_rank,
+                    outcome: announcement.outcome,
+                    flag_captured: announcement.flag_captured,
+                };
+                ann = Some(Announcement {
+                    at: to,
+                    text: battle_caption(&seen),
+                });
+            }
+            Event::Flipped { at, rank, .. } => {
+                ann = Some(Announcement {
+                    at,
+                    text: rank.zh_name().to_owned(),
+                });
+            }
+            Event::VoidAttack { to, rank, .. } => {
+                ann = Some(Announcement {
+                    at: to,
+                    text: rank.zh_name().to_owned(),
+                });
+            }
+            _ => {}
+        }
+    }
+    ann
 }
 
 /// The caption of a battle as a referee announces it.

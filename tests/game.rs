@@ -37,7 +37,7 @@ fn screen(app: &App) -> Screen {
 
 fn start_game(app: &mut App) {
     let session = demo_session(Some(0), 3);
-    assert_eq!(session.game.turn(), Side::South);
+    assert_eq!(session.turn(), Side::South);
     app.insert_resource(ActiveGame::new(session, 1));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
@@ -161,7 +161,7 @@ fn timeouts_pass_the_turn_and_too_many_lose_and_the_record_is_saved() {
     assert_eq!(screen(&app), Screen::GameOver);
     let last = app.world().resource::<LastGame>();
     assert!(matches!(
-        last.game.result,
+        last.result,
         Some(junqi_game::GameResult::Win {
             winner: Side::North,
             reason: junqi_game::WinReason::Timeouts
@@ -169,7 +169,7 @@ fn timeouts_pass_the_turn_and_too_many_lose_and_the_record_is_saved() {
     ));
     let path = last.saved.clone().expect("record saved");
     assert!(path.starts_with(dir.join("records")));
-    let opponent = last.game.opponent.clone();
+    let opponent = last.opponent.clone();
     let profile = app.world().resource::<junqi::profile::Profile>();
     assert_eq!(profile.opponents[&opponent].losses, 1);
     assert!(dir.join("profile.json").exists());

@@ -1,7 +1,8 @@
-//! A game against the computer: click a piece to see its legal targets, click a target (or drag
+//! A game against the computer or a LAN peer ([`Opponent`]): click a piece to see its legal targets, click a target (or drag
 //! the piece) to move; battles announced on the board and in the log; the last move highlighted;
 //! the per-move clock; resign, offer a draw, hint; private markers on enemy pieces; removed
-//! pieces; the computer thinks on the async compute pool.
+//! pieces; the computer thinks on the async compute pool; a LAN peer's moves arrive through
+//! [`crate::lan`] (the lobby's `pump` feeds them to the session).
 
 use bevy::{
     prelude::*,
@@ -9,12 +10,14 @@ use bevy::{
 };
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{Action, ActionError, GameResult, Mode, Move, Point, Rank, Seen, Side, ai::Hint};
+use junqi_net::session::Verdict;
 
 use super::{Navigate, Screen};
 use crate::{
     ai::{self, Thought},
     board::{BoardArea, BoardClick, BoardDrag, BoardEffect, BoardScene, Colour, Face, Tile},
     i18n::Lang,
+    lan::{LanCmd, LanLink},
     profile::{Outcome, Profile},
     session::{SavedGame, Session, log_text},
     settings::{PieceColour, Settings},
@@ -22,13 +25,42 @@ use crate::{
     theme,
 };
 
+/// Who the player faces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opponent {
+    /// The computer at level 1…4.
+    Ai {
+        /// The level.
+        level: u8,
+    },
+    /// A player on the LAN.
+    Lan(LanGame),
+}
+
+/// What the player knows of a LAN game beyond the board.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LanGame {
+    /// The peer's name.
+    pub peer: String,
+    /// The pairing code (配对码) both screens show.
+    pub code: String,
+    /// Whether the connection to the peer is up.
+    pub connected: bool,
+    /// The peer offers a draw.
+    pub draw_offered: bool,
+    /// The peer broke the protocol: who and why.
+    pub fault: Option<(Side, String)>,
+    /// The end-of-game audit.
+    pub verdict: Option<Verdict>,
+}
+
 /// The game being played.
 #[derive(Resource, Clone, Debug)]
 pub struct ActiveGame {
     /// The session.
     pub session: Session,
-    /// Computer level 1…4.
-    pub level: u8,
+    /// The computer or a LAN peer.
+    pub opponent: Opponent,
     /// The selected own piece.
     pub selected: Option<Point>,
     /// The enemy piece the marker menu is open for.
@@ -48,11 +80,20 @@ pub struct ActiveGame {
 }
 
 impl ActiveGame {
-    /// A fresh game.
+    /// A fresh game against the computer at `level`.
     pub fn new(session: Session, level: u8) -> Self {
+        Self::with(session, Opponent::Ai { level })
+    }
+
+    /// A LAN game (the session has no local referee).
+    pub fn lan(session: Session, lan: LanGame) -> Self {
+        Self::with(session, Opponent::Lan(lan))
+    }
+
+    fn with(session: Session, opponent: Opponent) -> Self {
         Self {
             session,
-            level,
+            opponent,
             selected: None,
             marking: None,
             hint: None,
@@ -61,6 +102,22 @@ impl ActiveGame {
             thinking: None,
             ended: None,
             saved: false,
+        }
+    }
+
+    /// The LAN game's state, if this is one.
+    pub fn lan_state(&self) -> Option<&LanGame> {
+        match &self.opponent {
+            Opponent::Lan(l) => Some(l),
+            Opponent::Ai { .. } => None,
+        }
+    }
+
+    /// The LAN game's state, if this is one.
+    pub fn lan_state_mut(&mut self) -> Option<&mut LanGame> {
+        match &mut self.opponent {
+            Opponent::Lan(l) => Some(l),
+            Opponent::Ai { .. } => None,
         }
     }
 
@@ -135,10 +192,20 @@ struct Thinking {
 /// The last finished game, for the result screen and the replay viewer.
 #[derive(Resource, Clone, Debug)]
 pub struct LastGame {
-    /// The record.
-    pub game: SavedGame,
+    /// The record (`None` for a LAN game: the enemy's setup stays the peer's).
+    pub game: Option<SavedGame>,
+    /// The result.
+    pub result: Option<GameResult>,
+    /// The player's side.
+    pub me: Side,
+    /// Plies played.
+    pub plies: u16,
+    /// The opponent key (`ai-N`, `lan:NAME`).
+    pub opponent: String,
     /// Where it was saved (or why it was not).
     pub saved: Result<std::path::PathBuf, String>,
+    /// The LAN game's state, with the audit's verdict once it is in.
+    pub lan: Option<LanGame>,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -163,8 +230,25 @@ fn exit(
     }
 }
 
-/// Plays a move in the session and announces it on the board.
-fn play(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<BoardEffect>) -> bool {
+/// Plays a move in the session and announces it on the board; in a LAN game, sends it to the
+/// network session (the view follows when it is played).
+fn play(
+    game: &mut ActiveGame,
+    mv: Move,
+    effects: &mut MessageWriter<BoardEffect>,
+    link: Option<&LanLink>,
+) -> bool {
+    if game.session.is_remote() {
+        let Some(link) = link else { return false };
+        if !game.session.my_turn() || !game.session.view.legal_moves().contains(&mv) {
+            return false;
+        }
+        link.send(LanCmd::Play(mv));
+        game.session.sent_move();
+        game.hint = None;
+        game.selected = None;
+        return true;
+    }
     match game.session.play(mv) {
         Some(a) => {
             game.hint = None;
@@ -186,10 +270,12 @@ fn input(
     mut clicks: MessageReader<BoardClick>,
     mut drags: MessageReader<BoardDrag>,
     mut effects: MessageWriter<BoardEffect>,
+    link: Option<Res<LanLink>>,
 ) {
+    let link = link.as_deref();
     for BoardClick(p) in clicks.read() {
         if let Some(mv) = game.click(*p) {
-            play(&mut game, mv, &mut effects);
+            play(&mut game, mv, &mut effects, link);
         }
     }
     for d in drags.read() {
@@ -201,16 +287,20 @@ fn input(
             && game.thinking.is_none()
             && game.session.moves_from(d.from).contains(&mv)
         {
-            play(&mut game, mv, &mut effects);
+            play(&mut game, mv, &mut effects, link);
         }
     }
 }
 
 fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
     let s = &game.session;
-    if s.result().is_none() && s.game.turn() != s.me() && game.thinking.is_none() {
-        let view = s.game.view(s.me().opponent());
-        let task = ai::think(view, game.level, rand::random());
+    if let (Opponent::Ai { level }, Some(referee)) = (&game.opponent, s.game())
+        && s.result().is_none()
+        && referee.turn() != s.me()
+        && game.thinking.is_none()
+    {
+        let view = referee.view(s.me().opponent());
+        let task = ai::think(view, *level, rand::random());
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
     }
@@ -245,13 +335,13 @@ fn poll_ai(
             Thought::Move(mv) => {
                 game.thinking = None;
                 let s = &game.session;
-                if s.result().is_none() && s.game.turn() != s.me() {
+                if s.result().is_none() && s.turn() != s.me() {
                     match mv {
                         Some(mv) => {
-                            play(&mut game, mv, &mut effects);
+                            play(&mut game, mv, &mut effects, None);
                         }
                         None => {
-                            let side = game.session.game.turn();
+                            let side = game.session.turn();
                             let _ = game.session.act(side, Action::Timeout);
                         }
                     }
@@ -298,31 +388,41 @@ fn finish(
     if !game.saved {
         game.saved = true;
         let saved = game.session.saved();
-        // Never replace an earlier record: add a suffix if the name is taken.
-        let mut path = dir.records().join(format!("game-{}.json", saved.started));
-        let mut n = 1;
-        while path.exists() {
-            path = dir
-                .records()
-                .join(format!("game-{}-{n}.json", saved.started));
-            n += 1;
-        }
-        let written = storage::save_json(&path, &saved)
-            .map(|_| path)
-            .map_err(|e| e.to_string());
+        let written = match &saved {
+            Some(saved) => {
+                // Never replace an earlier record: add a suffix if the name is taken.
+                let mut path = dir.records().join(format!("game-{}.json", saved.started));
+                let mut n = 1;
+                while path.exists() {
+                    path = dir
+                        .records()
+                        .join(format!("game-{}-{n}.json", saved.started));
+                    n += 1;
+                }
+                storage::save_json(&path, &saved)
+                    .map(|_| path)
+                    .map_err(|e| e.to_string())
+            }
+            None => Err("LAN".to_owned()),
+        };
         let outcome = match result {
             GameResult::Win { winner, .. } if winner == game.session.me() => Outcome::Win,
             GameResult::Win { .. } => Outcome::Loss,
             GameResult::Draw { .. } => Outcome::Draw,
         };
         let moves = game.session.plies() as u32 / 2;
-        profile.record(&saved.opponent, outcome, moves);
+        profile.record(&game.session.opponent, outcome, moves);
         if let Err(e) = profile.save(&dir) {
             warn!("{e}");
         }
         commands.insert_resource(LastGame {
             game: saved,
+            result: Some(result),
+            me: game.session.me(),
+            plies: game.session.plies(),
+            opponent: game.session.opponent.clone(),
             saved: written,
+            lan: game.lan_state().cloned(),
         });
     }
     let t = game.ended.get_or_insert(0.0);
@@ -348,8 +448,8 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
     let board = junqi_game::Board::classic();
     let mut pieces = Vec::new();
     for p in board.points() {
-        let tile = if full {
-            s.game.position().at(p).map(|pc| Tile {
+        let tile = if let Some(g) = s.game().filter(|_| full) {
+            g.position().at(p).map(|pc| Tile {
                 face: Face::Rank(pc.rank),
                 colour: if !pc.face_up {
                     Colour::Neutral
@@ -433,6 +533,8 @@ pub enum GameAction {
     Hint,
     /// Put a marker on the enemy piece being marked (`None` clears it).
     Mark(Option<Rank>),
+    /// Answer the LAN peer's draw offer.
+    AnswerDraw(bool),
 }
 
 fn actions(
@@ -440,10 +542,17 @@ fn actions(
     mut game: ResMut<ActiveGame>,
     mut reader: MessageReader<GameAction>,
     lang: Res<Lang>,
+    link: Option<Res<LanLink>>,
 ) {
     let lang = *lang;
     for a in reader.read() {
         let me = game.session.me();
+        if game.session.is_remote() {
+            lan_action(&mut game, *a, link.as_deref(), lang);
+            if !matches!(a, GameAction::Hint | GameAction::Mark(_)) {
+                continue;
+            }
+        }
         match *a {
             GameAction::Resign => match game.session.act(me, Action::Resign) {
                 Ok(_) => game.status = None,
@@ -457,7 +566,9 @@ fn actions(
                     continue;
                 }
                 // The computer accepts when it has no more pieces left than the player.
-                let pos = game.session.game.position();
+                let Some(pos) = game.session.game().map(|g| g.position()) else {
+                    continue;
+                };
                 let count = |side: Side| pos.pieces().filter(|(_, p)| p.side == side).count();
                 let (mine, theirs) = (count(me), count(me.opponent()));
                 let accept = game.session.plies() >= 40 && theirs <= mine;
@@ -497,7 +608,73 @@ fn actions(
                     }
                 }
             }
+            GameAction::AnswerDraw(_) => {}
         }
+    }
+}
+
+/// Resign, draw offers and answers in a LAN game go to the network session.
+fn lan_action(game: &mut ActiveGame, a: GameAction, link: Option<&LanLink>, lang: Lang) {
+    let Some(link) = link else { return };
+    match a {
+        GameAction::Resign => {
+            let n = game.session.rules().resign_after_plies;
+            if game.session.plies() < n {
+                game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
+            } else {
+                link.send(LanCmd::Resign);
+                game.status = None;
+            }
+        }
+        GameAction::OfferDraw => {
+            if game.session.my_turn() {
+                link.send(LanCmd::OfferDraw);
+                game.status = Some(lang.t("lan.draw_sent").to_owned());
+            }
+        }
+        GameAction::AnswerDraw(yes) => {
+            if let Some(l) = game.lan_state_mut()
+                && std::mem::take(&mut l.draw_offered)
+            {
+                link.send(if yes {
+                    LanCmd::AcceptDraw
+                } else {
+                    LanCmd::DeclineDraw
+                });
+            }
+        }
+        GameAction::Hint | GameAction::Mark(_) => {}
+    }
+}
+
+/// The LAN game's pairing code and connection state.
+fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
+        ui.label(
+            egui::RichText::new(&l.code)
+                .size(22.0)
+                .strong()
+                .color(egui::Color32::from_rgb(250, 210, 80)),
+        );
+    });
+    ui.weak(lang.t("lan.code_check"));
+    if !l.connected {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 90, 70),
+            egui::RichText::new(lang.t("lan.dropped")).strong(),
+        );
+    }
+    if let Some((side, reason)) = &l.fault {
+        let who = lang.t(if *side == me {
+            "game.you"
+        } else {
+            "game.enemy"
+        });
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 90, 70),
+            format!("{}：{who} {reason}", lang.t("lan.fault")),
+        );
     }
 }
 
@@ -532,21 +709,30 @@ fn ui(
         .resizable(false)
         .frame(frame)
         .show(&mut root, |ui| {
-            let mode = match s.game.rules().mode {
+            let mode = match s.rules().mode {
                 Mode::Dark => "opt.mode.dark",
                 Mode::Open => "opt.mode.open",
                 Mode::Flip => "opt.mode.flip",
             };
             ui.horizontal(|ui| {
                 theme::heading(ui, lang.t("game.title"));
-                ui.label(format!("{} · {}", lang.t(mode), level_name(g.level, lang)));
+                let who = match &g.opponent {
+                    Opponent::Ai { level } => level_name(*level, lang).to_owned(),
+                    Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
+                };
+                ui.label(format!("{} · {who}", lang.t(mode)));
             });
+            if let Some(l) = g.lan_state() {
+                lan_banner(ui, l, me, lang);
+            }
             // Whose turn, and the clock.
             let mine = s.my_turn();
             let turn_text = if s.result().is_some() {
                 lang.t("over.title")
             } else if mine {
                 lang.t("game.your_turn")
+            } else if s.is_remote() {
+                lang.t("lan.peer_turn")
             } else {
                 lang.t("game.ai_turn")
             };
@@ -560,7 +746,7 @@ fn ui(
                         theme::palette::HEADING
                     }),
             );
-            let total = s.game.rules().move_seconds.max(1) as f32;
+            let total = s.rules().move_seconds.max(1) as f32;
             let left = s.clock.max(0.0);
             ui.add(
                 egui::ProgressBar::new(left / total)
@@ -572,7 +758,7 @@ fn ui(
                     })
                     .text(format!("{} {:.0} s", lang.t("game.clock"), left.ceil())),
             );
-            let max = s.game.rules().max_timeouts;
+            let max = s.rules().max_timeouts;
             ui.label(format!(
                 "{} · {} {}/{max} · {} {}/{max}",
                 lang.t("game.move").replace("{}", &s.plies().to_string()),
@@ -604,6 +790,17 @@ fn ui(
             }
             if let Some(st) = &g.status {
                 ui.colored_label(theme::palette::WARN, st);
+            }
+            if g.lan_state().is_some_and(|l| l.draw_offered) {
+                ui.horizontal(|ui| {
+                    ui.colored_label(theme::palette::WARN, lang.t("lan.draw_offer"));
+                    if ui.button(lang.t("lan.accept")).clicked() {
+                        actions.write(GameAction::AnswerDraw(true));
+                    }
+                    if ui.button(lang.t("lan.decline")).clicked() {
+                        actions.write(GameAction::AnswerDraw(false));
+                    }
+                });
             }
             // Markers for the chosen enemy piece.
             if g.marking.is_some() {

@@ -2,9 +2,13 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use junqi_game::GameResult;
+use junqi_game::{GameResult, Side};
 
-use super::{Navigate, Screen, game::LastGame, replay::ReplayState};
+use super::{
+    Navigate, Screen,
+    game::{LanGame, LastGame},
+    replay::ReplayState,
+};
 use crate::{i18n::Lang, session::reason_key, theme};
 
 pub(super) fn plugin(app: &mut App) {
@@ -33,9 +37,8 @@ fn ui(
                     }
                     return;
                 };
-                let rec = &last.game;
-                let (title, colour) = match rec.result {
-                    Some(GameResult::Win { winner, .. }) if winner == rec.me => {
+                let (title, colour) = match last.result {
+                    Some(GameResult::Win { winner, .. }) if winner == last.me => {
                         (lang.t("over.win"), egui::Color32::from_rgb(250, 210, 80))
                     }
                     Some(GameResult::Win { .. }) => {
@@ -49,20 +52,29 @@ fn ui(
                         .family(egui::FontFamily::Name("bold".into()))
                         .color(colour),
                 );
-                if let Some(r) = &rec.result {
+                if let Some(r) = &last.result {
                     ui.label(egui::RichText::new(lang.t(reason_key(r))).size(26.0));
                 }
-                let plies = rec.record.actions.len();
-                ui.label(lang.t("game.move").replace("{}", &plies.to_string()));
-                match &last.saved {
-                    Ok(path) => ui.weak(format!("{}：{}", lang.t("over.saved"), path.display())),
-                    Err(e) => ui.colored_label(theme::palette::WARN, e),
+                ui.label(lang.t("game.move").replace("{}", &last.plies.to_string()));
+                if let Some(lan) = &last.lan {
+                    verdict_ui(ui, lan, last.me, lang);
+                }
+                match (&last.saved, &last.game) {
+                    (Ok(path), _) => {
+                        ui.weak(format!("{}：{}", lang.t("over.saved"), path.display()));
+                    }
+                    (Err(_), None) => {}
+                    (Err(e), Some(_)) => {
+                        ui.colored_label(theme::palette::WARN, e);
+                    }
                 };
                 ui.add_space(24.0);
                 if theme::menu_button(ui, lang.t("over.again")).clicked() {
                     nav.write(Navigate(Screen::Setup));
                 }
-                if theme::menu_button(ui, lang.t("over.replay")).clicked() {
+                if let Some(rec) = &last.game
+                    && theme::menu_button(ui, lang.t("over.replay")).clicked()
+                {
                     replay.open(rec.clone());
                     nav.write(Navigate(Screen::Replay));
                 }
@@ -72,4 +84,39 @@ fn ui(
             });
         });
     Ok(())
+}
+
+/// The LAN audit's verdict: clean, or who cheated, why and where the evidence is.
+fn verdict_ui(ui: &mut egui::Ui, lan: &LanGame, me: Side, lang: Lang) {
+    ui.add_space(12.0);
+    match &lan.verdict {
+        None => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(lang.t("lan.auditing"));
+            });
+        }
+        Some(v) if v.is_clean() => {
+            ui.label(
+                egui::RichText::new(lang.t("lan.clean"))
+                    .size(24.0)
+                    .color(theme::palette::OK),
+            );
+        }
+        Some(v) => {
+            let who = match v.cheater {
+                Some(s) if s == me => lang.t("game.you"),
+                _ => lang.t("game.enemy"),
+            };
+            ui.label(
+                egui::RichText::new(format!("{}：{who}", lang.t("lan.cheat")))
+                    .size(24.0)
+                    .color(egui::Color32::from_rgb(230, 90, 70)),
+            );
+            ui.label(&v.reason);
+            if !v.evidence.is_empty() {
+                ui.weak(format!("{}：{}", lang.t("lan.evidence"), v.evidence));
+            }
+        }
+    }
 }

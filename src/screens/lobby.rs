@@ -1,34 +1,465 @@
-//! The LAN lobby: discovered hosts, hosting and joining.
+//! The LAN lobby: hosts discovered by mDNS (live), hosting a game with the setup screen's options,
+//! joining a listed host. [`pump`] carries the network thread's reports ([`LanMsg`]) to the lobby
+//! and, once play begins, to the game screen (the same one as against the computer).
+
+use std::sync::{Mutex, mpsc};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use junqi_net::discovery::{Discovery, HostInfo, browse};
 
-use super::{Navigate, Screen};
-use crate::{i18n::Lang, theme};
+use super::{
+    Navigate, Screen,
+    game::{ActiveGame, LanGame, LastGame},
+    setup::SetupState,
+};
+use crate::{
+    board::BoardEffect,
+    i18n::Lang,
+    lan::{LanLink, LanMsg, Role, default_name},
+    session::Session,
+    theme,
+};
+
+/// Where the lobby is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LobbyPhase {
+    /// Listing hosts.
+    #[default]
+    Browsing,
+    /// Hosting: waiting for a guest.
+    Hosting {
+        /// The port, once listening.
+        port: Option<u16>,
+        /// The advertised rules summary.
+        rules: String,
+    },
+    /// Connecting to a host.
+    Joining {
+        /// The host's name.
+        host: String,
+    },
+    /// Both sides are connected and committed: the pairing code, then the board.
+    Paired {
+        /// The pairing code.
+        code: String,
+        /// The peer's name.
+        peer: String,
+    },
+}
+
+/// The lobby's state.
+#[derive(Resource)]
+pub struct LobbyState {
+    /// Hosts found, in order of discovery.
+    pub hosts: Vec<HostInfo>,
+    /// Where the lobby is.
+    pub phase: LobbyPhase,
+    /// The last error.
+    pub error: Option<String>,
+    /// The player's display name.
+    pub name: String,
+    /// Advertise by mDNS when hosting (off in tests: listen on 127.0.0.1 only).
+    pub mdns: bool,
+    /// Discoveries: from the mDNS browser, or fed by a test.
+    feed: Option<Mutex<mpsc::Receiver<Discovery>>>,
+    /// The mDNS daemon (kept alive while browsing).
+    daemon: Option<mdns_sd::ServiceDaemon>,
+}
+
+impl Default for LobbyState {
+    fn default() -> Self {
+        Self {
+            hosts: Vec::new(),
+            phase: LobbyPhase::Browsing,
+            error: None,
+            name: default_name(),
+            mdns: true,
+            feed: None,
+            daemon: None,
+        }
+    }
+}
+
+impl LobbyState {
+    /// Takes discoveries from `rx` instead of mDNS (tests, demos).
+    pub fn set_feed(&mut self, rx: mpsc::Receiver<Discovery>) {
+        self.feed = Some(Mutex::new(rx));
+    }
+
+    /// Applies one discovery to the list.
+    pub fn apply(&mut self, d: Discovery) {
+        match d {
+            Discovery::Found(h) => match self.hosts.iter_mut().find(|o| o.fullname == h.fullname) {
+                Some(o) => *o = h,
+                None => self.hosts.push(h),
+            },
+            Discovery::Lost(fullname) => self.hosts.retain(|h| h.fullname != fullname),
+        }
+    }
+}
+
+/// What the lobby's buttons ask for.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub enum LobbyAction {
+    /// Go to the setup screen to choose the options, then host.
+    Host,
+    /// Host now with the setup screen's options and layout.
+    StartHosting,
+    /// Join the host with this mDNS full name.
+    Join(String),
+    /// Stop hosting or joining.
+    Cancel,
+}
 
 pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LobbyState>()
+        .add_message::<LobbyAction>()
+        .add_systems(OnEnter(Screen::Lobby), start_browsing)
+        .add_systems(OnExit(Screen::Lobby), stop_browsing)
+        .add_systems(OnEnter(Screen::Title), leave)
+        .add_systems(
+            Update,
+            (discover.run_if(in_state(Screen::Lobby)), actions, pump).chain(),
+        );
     super::add_ui(app, Screen::Lobby, ui);
 }
 
-fn ui(mut contexts: EguiContexts, lang: Res<Lang>, mut nav: MessageWriter<Navigate>) -> Result {
+/// Back at the title: any LAN game is over (or abandoned).
+fn leave(mut commands: Commands, mut lobby: ResMut<LobbyState>, mut setup: ResMut<SetupState>) {
+    commands.remove_resource::<LanLink>();
+    lobby.phase = LobbyPhase::Browsing;
+    setup.lan_host = false;
+}
+
+fn start_browsing(mut lobby: ResMut<LobbyState>) {
+    if lobby.feed.is_some() {
+        return;
+    }
+    match browse() {
+        Ok((daemon, rx)) => {
+            lobby.daemon = Some(daemon);
+            lobby.feed = Some(Mutex::new(rx));
+        }
+        Err(e) => lobby.error = Some(e.to_string()),
+    }
+}
+
+fn stop_browsing(mut lobby: ResMut<LobbyState>) {
+    if let Some(d) = lobby.daemon.take() {
+        let _ = d.shutdown();
+        lobby.feed = None;
+        lobby.hosts.clear();
+    }
+}
+
+fn discover(mut lobby: ResMut<LobbyState>) {
+    let found: Vec<Discovery> = match &lobby.feed {
+        Some(rx) => rx.lock().expect("not poisoned").try_iter().collect(),
+        None => return,
+    };
+    for d in found {
+        lobby.apply(d);
+    }
+}
+
+fn actions(
+    mut commands: Commands,
+    mut reader: MessageReader<LobbyAction>,
+    mut lobby: ResMut<LobbyState>,
+    mut setup: ResMut<SetupState>,
+    lang: Res<Lang>,
+    mut nav: MessageWriter<Navigate>,
+) {
+    for a in reader.read() {
+        match a {
+            LobbyAction::Host => {
+                setup.lan_host = true;
+                nav.write(Navigate(Screen::Setup));
+            }
+            LobbyAction::StartHosting => {
+                let rules = setup.options.rules;
+                if rules.mode != junqi_game::Mode::Flip
+                    && let Err(e) = setup.layout.validate(&rules)
+                {
+                    let reasons: Vec<String> =
+                        e.0.iter()
+                            .map(|p| super::setup::problem_text(p, *lang))
+                            .collect();
+                    setup.message = Some((reasons.join("；"), true));
+                    continue;
+                }
+                commands.insert_resource(LanLink::start(Role::Host {
+                    rules,
+                    layout: setup.layout,
+                    name: lobby.name.clone(),
+                    port: 0,
+                    mdns: lobby.mdns,
+                }));
+                setup.lan_host = false;
+                lobby.error = None;
+                lobby.phase = LobbyPhase::Hosting {
+                    port: None,
+                    rules: junqi_net::discovery::rules_summary(&rules),
+                };
+                nav.write(Navigate(Screen::Lobby));
+            }
+            LobbyAction::Join(fullname) => {
+                let Some(h) = lobby.hosts.iter().find(|h| &h.fullname == fullname) else {
+                    continue;
+                };
+                let Some(addr) = h.addrs.first().copied() else {
+                    lobby.error = Some(format!("{}: no address", h.name));
+                    continue;
+                };
+                let host = h.name.clone();
+                commands.insert_resource(LanLink::start(Role::Join {
+                    addr,
+                    layout: setup.layout,
+                    name: lobby.name.clone(),
+                }));
+                lobby.error = None;
+                lobby.phase = LobbyPhase::Joining { host };
+            }
+            LobbyAction::Cancel => {
+                commands.remove_resource::<LanLink>();
+                lobby.phase = LobbyPhase::Browsing;
+            }
+        }
+    }
+}
+
+/// Carries the network thread's reports to the lobby and the game screen.
+#[allow(clippy::too_many_arguments)]
+pub fn pump(
+    mut commands: Commands,
+    link: Option<Res<LanLink>>,
+    mut lobby: ResMut<LobbyState>,
+    mut game: Option<ResMut<ActiveGame>>,
+    mut last: Option<ResMut<LastGame>>,
+    mut effects: MessageWriter<BoardEffect>,
+    mut nav: MessageWriter<Navigate>,
+) {
+    let Some(link) = link else { return };
+    // The game resource belongs to this LAN game only once it was created from it.
+    let mut lan_game = game.as_deref_mut().filter(|g| g.lan_state().is_some());
+    while let Some(msg) = link.next() {
+        match msg {
+            LanMsg::Listening { port } => {
+                if let LobbyPhase::Hosting { port: p, .. } = &mut lobby.phase {
+                    *p = Some(port);
+                }
+            }
+            LanMsg::Connected => {
+                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
+                    l.connected = true;
+                }
+            }
+            LanMsg::Dropped(e) => {
+                info!("LAN connection dropped: {e}");
+                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
+                    l.connected = false;
+                }
+            }
+            LanMsg::RulesOffered { .. } => {}
+            LanMsg::Started { code, peer, .. } => {
+                lobby.phase = LobbyPhase::Paired { code, peer };
+            }
+            LanMsg::View { view, my_turn } => match lan_game.as_deref_mut() {
+                Some(g) => {
+                    if let Some(a) = g.session.update_view(*view, my_turn) {
+                        g.hint = None;
+                        if !a.text.is_empty() {
+                            effects.write(BoardEffect {
+                                at: a.at,
+                                text: a.text,
+                            });
+                        }
+                    }
+                    if g.session.my_turn() {
+                        g.status = None;
+                    }
+                }
+                None => {
+                    let LobbyPhase::Paired { code, peer } = lobby.phase.clone() else {
+                        continue;
+                    };
+                    let started = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map(|d| d.as_secs())
+                        .unwrap_or(0);
+                    let mut session = Session::remote(*view, format!("lan:{peer}"), started);
+                    session.update_view(session.view.clone(), my_turn);
+                    let g = ActiveGame::lan(
+                        session,
+                        LanGame {
+                            peer,
+                            code,
+                            connected: true,
+                            ..default()
+                        },
+                    );
+                    commands.insert_resource(g);
+                    nav.write(Navigate(Screen::Game));
+                    // Later messages in this batch wait for the resource.
+                    break;
+                }
+            },
+            LanMsg::DrawOffered => {
+                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
+                    l.draw_offered = true;
+                }
+            }
+            LanMsg::TimeExpired => {}
+            LanMsg::Refused(e) => {
+                if let Some(g) = lan_game.as_deref_mut() {
+                    g.status = Some(e);
+                }
+            }
+            LanMsg::Fault { culprit, reason } => {
+                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
+                    l.fault = Some((culprit, reason));
+                }
+            }
+            LanMsg::Finished(r) => {
+                if let Some(g) = lan_game.as_deref_mut() {
+                    g.session.set_result(r);
+                }
+            }
+            LanMsg::Verdict(v) => {
+                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
+                    l.verdict = Some(v.clone());
+                }
+                if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
+                    l.verdict = Some(v);
+                }
+            }
+            LanMsg::Error(e) => {
+                lobby.error = Some(e);
+                lobby.phase = LobbyPhase::Browsing;
+                commands.remove_resource::<LanLink>();
+            }
+        }
+    }
+}
+
+fn ui(
+    mut contexts: EguiContexts,
+    lang: Res<Lang>,
+    mut lobby: ResMut<LobbyState>,
+    mut nav: MessageWriter<Navigate>,
+    mut actions: MessageWriter<LobbyAction>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let back = theme::page(ctx, lang.t("menu.back"), lang.t("lobby.title"), |ui| {
         ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label(lang.t("lobby.searching"));
+            ui.label(lang.t("lobby.name"));
+            let busy = lobby.phase != LobbyPhase::Browsing;
+            ui.add_enabled(
+                !busy,
+                egui::TextEdit::singleline(&mut lobby.name).desired_width(200.0),
+            );
         });
         ui.add_space(8.0);
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.set_min_size(egui::vec2(600.0, 200.0));
-            ui.weak(lang.t("lobby.none"));
-        });
-        ui.add_space(8.0);
-        ui.add_enabled(false, egui::Button::new(lang.t("lobby.host")));
-        ui.colored_label(theme::palette::WARN, lang.t("lobby.unavailable"));
+        match lobby.phase.clone() {
+            LobbyPhase::Browsing => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(lang.t("lobby.searching"));
+                });
+                ui.add_space(8.0);
+                egui::Frame::group(ui.style()).show(ui, |ui| {
+                    ui.set_min_size(egui::vec2(640.0, 220.0));
+                    if lobby.hosts.is_empty() {
+                        ui.weak(lang.t("lobby.none"));
+                    }
+                    egui::Grid::new("hosts")
+                        .num_columns(4)
+                        .spacing([24.0, 10.0])
+                        .show(ui, |ui| {
+                            for h in &lobby.hosts {
+                                ui.label(egui::RichText::new(&h.name).size(20.0).strong());
+                                ui.label(rules_text(&h.rules, lang));
+                                ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
+                                if ui.button(lang.t("lobby.join")).clicked() {
+                                    actions.write(LobbyAction::Join(h.fullname.clone()));
+                                }
+                                ui.end_row();
+                            }
+                        });
+                });
+                ui.add_space(8.0);
+                if theme::menu_button(ui, lang.t("lobby.host")).clicked() {
+                    actions.write(LobbyAction::Host);
+                }
+                ui.weak(lang.t("lobby.host_hint"));
+            }
+            LobbyPhase::Hosting { port, rules } => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(egui::RichText::new(lang.t("lobby.waiting")).size(22.0));
+                });
+                ui.label(format!(
+                    "{} · {}{}",
+                    rules_text(&rules, lang),
+                    lang.t("lobby.port"),
+                    port.map(|p| format!(" {p}")).unwrap_or_default()
+                ));
+                if ui.button(lang.t("lobby.cancel")).clicked() {
+                    actions.write(LobbyAction::Cancel);
+                }
+            }
+            LobbyPhase::Joining { host } => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("{} {host}…", lang.t("lobby.joining")));
+                });
+                if ui.button(lang.t("lobby.cancel")).clicked() {
+                    actions.write(LobbyAction::Cancel);
+                }
+            }
+            LobbyPhase::Paired { code, peer } => {
+                ui.label(format!("{} {peer}", lang.t("lan.vs")));
+                ui.label(
+                    egui::RichText::new(format!("{}  {code}", lang.t("lobby.code")))
+                        .size(36.0)
+                        .color(egui::Color32::from_rgb(250, 210, 80)),
+                );
+                ui.weak(lang.t("lan.code_check"));
+            }
+        }
+        if let Some(e) = &lobby.error {
+            ui.colored_label(
+                theme::palette::WARN,
+                format!("{}：{e}", lang.t("lobby.error")),
+            );
+        }
     });
     if back {
+        actions.write(LobbyAction::Cancel);
         nav.write(Navigate(Screen::Title));
     }
     Ok(())
+}
+
+/// A host's rules summary (`dark 60s`) in the player's language.
+pub fn rules_text(summary: &str, lang: Lang) -> String {
+    let mut parts = summary.split_whitespace();
+    let mode = match parts.next() {
+        Some("dark") => lang.t("opt.mode.dark"),
+        Some("open") => lang.t("opt.mode.open"),
+        Some("flip") => lang.t("opt.mode.flip"),
+        Some(other) => other,
+        None => "",
+    };
+    let clock = parts
+        .next()
+        .and_then(|s| s.strip_suffix('s'))
+        .map(|s| match lang {
+            Lang::Zh => format!("每步 {s} 秒"),
+            Lang::En => format!("{s} s per move"),
+        })
+        .unwrap_or_default();
+    format!("{mode} · {clock}")
 }

@@ -78,6 +78,8 @@ pub struct SetupState {
     pub saved: Vec<String>,
     /// Index into the classic layouts.
     pub classic: usize,
+    /// The options are for hosting a LAN game (from the lobby): 出征 hosts it.
+    pub lan_host: bool,
 }
 
 impl Default for SetupState {
@@ -91,6 +93,7 @@ impl Default for SetupState {
             name: String::new(),
             saved: Vec::new(),
             classic: 0,
+            lan_host: false,
         }
     }
 }
@@ -325,6 +328,7 @@ fn actions(
     lang: Res<Lang>,
     dir: Res<DataDir>,
     mut nav: MessageWriter<Navigate>,
+    mut lobby: MessageWriter<super::lobby::LobbyAction>,
 ) {
     let lang = *lang;
     for action in reader.read() {
@@ -377,6 +381,10 @@ fn actions(
                 {
                     let reasons: Vec<String> = e.0.iter().map(|p| problem_text(p, lang)).collect();
                     state.message = Some((reasons.join("；"), true));
+                    continue;
+                }
+                if state.lan_host {
+                    lobby.write(super::lobby::LobbyAction::StartHosting);
                     continue;
                 }
                 if let Some(session) = new_session(&state.options, &state.layout, &mut rand::rng())
@@ -514,10 +522,14 @@ fn ui(
             let go = ui.add_sized(
                 [250.0, 56.0],
                 egui::Button::new(
-                    egui::RichText::new(lang.t("setup.go"))
-                        .size(30.0)
-                        .strong()
-                        .color(egui::Color32::WHITE),
+                    egui::RichText::new(lang.t(if state.lan_host {
+                        "lobby.host_here"
+                    } else {
+                        "setup.go"
+                    }))
+                    .size(30.0)
+                    .strong()
+                    .color(egui::Color32::WHITE),
                 )
                 .fill(egui::Color32::from_rgb(178, 34, 34)),
             );
