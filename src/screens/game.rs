@@ -507,20 +507,7 @@ fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardS
 }
 
 /// Marker choices: the short rank name shown on the enemy tile.
-const MARKERS: [Rank; 12] = [
-    Rank::Commander,
-    Rank::Corps,
-    Rank::Division,
-    Rank::Brigade,
-    Rank::Regiment,
-    Rank::Battalion,
-    Rank::Company,
-    Rank::Platoon,
-    Rank::Engineer,
-    Rank::Landmine,
-    Rank::Bomb,
-    Rank::Flag,
-];
+const MARKERS: [Rank; 12] = Rank::ALL;
 
 /// What the game panel's buttons ask for.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
