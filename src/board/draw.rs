@@ -36,7 +36,14 @@ pub(crate) struct CurrentView(pub Option<BoardView>);
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(CurrentView(None))
-        .add_systems(PostUpdate, redraw)
+        // Before transforms and visibility are computed: a board spawned after them is not
+        // rendered until something else changes (seen in LAN games, whose scene changes rarely).
+        .add_systems(
+            PostUpdate,
+            redraw
+                .before(bevy::transform::TransformSystems::Propagate)
+                .before(bevy::camera::visibility::VisibilitySystems::CalculateBounds),
+        )
         .add_systems(Update, (spawn_effects, animate_effects));
 }
 
