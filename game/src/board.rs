@@ -118,6 +118,30 @@ impl PointSet {
         }
     }
 
+    /// The `k`-th point of the set in index order (0-based), if there is one.
+    pub fn nth(&self, mut k: usize) -> Option<Point> {
+        for (w, &word) in self.0.iter().enumerate() {
+            let n = word.count_ones() as usize;
+            if k < n {
+                return Some(Point((w as u32 * 64 + nth_bit(word, k)) as u8));
+            }
+            k -= n;
+        }
+        None
+    }
+
+    /// The first 64 points (indices 0…63) as a bit mask.
+    #[inline(always)]
+    pub(crate) const fn low_word(&self) -> u64 {
+        self.0[0]
+    }
+
+    /// The set whose points are the bits of `bits` (indices 0…63).
+    #[inline(always)]
+    pub(crate) const fn from_low_word(bits: u64) -> PointSet {
+        PointSet([bits, 0, 0])
+    }
+
     /// The points in the set, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
         (0..3).flat_map(move |w| {
@@ -130,6 +154,219 @@ impl PointSet {
                 bits &= bits - 1;
                 Some(Point((w as u32 * 64 + b) as u8))
             })
+        })
+    }
+}
+
+/// The index of the `k`-th set bit of `word` (`k` < number of set bits).
+#[inline]
+pub(crate) fn nth_bit(mut word: u64, k: usize) -> u32 {
+    for _ in 0..k {
+        word &= word - 1;
+    }
+    word.trailing_zeros()
+}
+
+/// Move-generation tables for boards of at most 64 points, where every point
+/// set fits one `u64` (bit `i` = point `i`); built once with the board.
+#[derive(Debug)]
+pub(crate) struct SmallTables {
+    /// Per point: neighbour masks and the railway lines through it.
+    points: Box<[SmallPoint; 64]>,
+    /// Per point: railway neighbours (the engineers' flood).
+    rail: Box<[u64; 64]>,
+    /// The railway lines with their occupancy lookup.
+    pub(crate) lines: Vec<LineTable>,
+    /// Points on a railway.
+    pub(crate) rail_points: u64,
+    /// Camps.
+    pub(crate) camps: u64,
+    /// Headquarters.
+    pub(crate) headquarters: u64,
+}
+
+/// One point's entry in [`SmallTables`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SmallPoint {
+    /// Road neighbours.
+    pub(crate) road: u64,
+    /// (line index, position on the line + 1) for each railway line through the point.
+    lines: [(u8, u8); SMALL_LINES_PER_POINT],
+    n_lines: u8,
+}
+
+/// At most this many railway lines pass through one point of a small board.
+const SMALL_LINES_PER_POINT: usize = 4;
+
+impl SmallTables {
+    /// The entry of point `i` (`i` < 64).
+    #[inline(always)]
+    pub(crate) fn point(&self, i: usize) -> &SmallPoint {
+        &self.points[i & 63]
+    }
+
+    /// The railway neighbours of point `i` (`i` < 64).
+    #[inline(always)]
+    pub(crate) fn rail(&self, i: usize) -> u64 {
+        self.rail[i & 63]
+    }
+}
+
+impl SmallPoint {
+    /// (line index, position on the line + 1) for each line through the point.
+    #[inline(always)]
+    pub(crate) fn lines(&self) -> &[(u8, u8)] {
+        &self.lines[..self.n_lines as usize]
+    }
+}
+
+/// A railway line of a small board, with a multiply-shift ("magic") lookup
+/// from the board occupancy to the line's occupancy in line order, so that a
+/// straight move finds its first blocker in each direction by a bit scan
+/// (as rook attacks do on chess bitboards).
+#[derive(Debug)]
+pub(crate) struct LineTable {
+    /// The line's points.
+    pub(crate) mask: u64,
+    magic: u64,
+    shift: u32,
+    /// By magic index: bit `k + 1` set when the `k`-th point of the line is
+    /// occupied; bits 0 and `len + 1` are always set (sentinels).
+    patterns: Vec<u16>,
+    /// `prefix[k]`: the points whose bit in a pattern is below `k`
+    /// (`len + 3` entries used).
+    prefix: [u64; 16],
+}
+
+impl LineTable {
+    /// The points a straight mover at pattern position `j` (one more than its
+    /// position on the line) reaches along this line: every empty point up to
+    /// and including the first occupied point in each direction (and its own
+    /// point).
+    #[inline(always)]
+    pub(crate) fn reach(&self, occupied: u64, j: u32) -> u64 {
+        let idx = (occupied & self.mask).wrapping_mul(self.magic) >> self.shift;
+        let pattern = self.patterns[idx as usize] as u32;
+        let hi = j + 1 + (pattern >> (j + 1)).trailing_zeros();
+        let lo = 31 - (pattern & ((1 << j) - 1)).leading_zeros();
+        self.prefix[(hi as usize + 1) & 15] & !self.prefix[lo as usize & 15]
+    }
+
+    /// Builds the table for a line of distinct points (at most 13), or `None`.
+    fn new(line: &[Point]) -> Option<LineTable> {
+        let len = line.len();
+        if len > 13 || line.iter().any(|p| p.index() >= 64) {
+            return None;
+        }
+        let mask = line.iter().fold(0u64, |m, p| m | 1 << p.0);
+        if mask.count_ones() as usize != len {
+            return None;
+        }
+        let pattern_of = |occ: u64| -> u16 {
+            let mut pat = 1 | 1 << (len + 1);
+            for (k, p) in line.iter().enumerate() {
+                if occ & 1 << p.0 != 0 {
+                    pat |= 1 << (k + 1);
+                }
+            }
+            pat
+        };
+        let mut subsets = Vec::with_capacity(1 << len);
+        let mut sub = 0u64;
+        loop {
+            subsets.push(sub);
+            sub = sub.wrapping_sub(mask) & mask;
+            if sub == 0 {
+                break;
+            }
+        }
+        // Deterministic search (xorshift from a fixed seed) for a multiplier
+        // that sends every subset of the line to its own slot.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ mask;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for bits in len..=len + 6 {
+            let shift = 64 - bits as u32;
+            // `used[i] == attempt` marks slot `i` as taken in this attempt.
+            let mut used = vec![0u32; 1 << bits];
+            let attempts = if bits == len { 1_000 } else { 30_000 };
+            for attempt in 1..=attempts {
+                let magic = random() & random() & random();
+                let injective = subsets.iter().all(|&s| {
+                    let i = (s.wrapping_mul(magic) >> shift) as usize;
+                    std::mem::replace(&mut used[i], attempt) != attempt
+                });
+                if injective {
+                    let mut patterns = vec![0u16; 1 << bits];
+                    for &s in &subsets {
+                        patterns[(s.wrapping_mul(magic) >> shift) as usize] = pattern_of(s);
+                    }
+                    let mut prefix = [0u64; 16];
+                    for k in 2..len + 3 {
+                        prefix[k] = prefix[k - 1] | line.get(k - 2).map_or(0, |p| 1 << p.0);
+                    }
+                    return Some(LineTable {
+                        mask,
+                        magic,
+                        shift,
+                        patterns,
+                        prefix,
+                    });
+                }
+            }
+        }
+        None
+    }
+}
+
+impl SmallTables {
+    /// The tables for a board of at most 64 points, or `None`.
+    fn new(
+        points: &[PointInfo],
+        road: &[ArrayVec<Point, 8>],
+        rail: &[ArrayVec<Point, 6>],
+        lines: &[Vec<Point>],
+    ) -> Option<SmallTables> {
+        if points.len() > 64 {
+            return None;
+        }
+        let mask = |v: &[Point]| v.iter().fold(0u64, |m, p| m | 1 << p.0);
+        let mut small = Box::new([SmallPoint::default(); 64]);
+        let mut rail_masks = Box::new([0u64; 64]);
+        for i in 0..points.len() {
+            small[i].road = mask(&road[i]);
+            rail_masks[i] = mask(&rail[i]);
+        }
+        let mut tables = Vec::new();
+        for (l, line) in lines.iter().enumerate() {
+            tables.push(LineTable::new(line)?);
+            for (k, p) in line.iter().enumerate() {
+                let sp = &mut small[p.index()];
+                if sp.n_lines as usize == SMALL_LINES_PER_POINT {
+                    return None;
+                }
+                sp.lines[sp.n_lines as usize] = (u8::try_from(l).ok()?, k as u8 + 1);
+                sp.n_lines += 1;
+            }
+        }
+        let of_kind = |kind: PointKind| {
+            (0..points.len())
+                .filter(|&i| points[i].kind == kind)
+                .fold(0u64, |m, i| m | 1 << i)
+        };
+        Some(SmallTables {
+            points: small,
+            rail: rail_masks,
+            lines: tables,
+            rail_points: (0..points.len())
+                .filter(|&i| points[i].rail)
+                .fold(0u64, |m, i| m | 1 << i),
+            camps: of_kind(PointKind::Camp),
+            headquarters: of_kind(PointKind::Headquarters),
         })
     }
 }
@@ -163,6 +400,8 @@ pub struct Board {
     centre: [Option<Point>; 10],
     road_masks: Vec<PointSet>,
     rail_masks: Vec<PointSet>,
+    /// One-word tables when the board has at most 64 points.
+    small: Option<SmallTables>,
 }
 
 /// How a point name failed to parse.
@@ -252,6 +491,12 @@ impl Board {
     #[inline]
     pub fn road_mask(&self, p: Point) -> &PointSet {
         &self.road_masks[p.index()]
+    }
+
+    /// One-word move-generation tables (boards of at most 64 points).
+    #[inline(always)]
+    pub(crate) fn small(&self) -> Option<&SmallTables> {
+        self.small.as_ref()
     }
 
     /// Railway neighbours as a set.
@@ -625,6 +870,7 @@ impl Builder {
         };
         let road_masks = road.iter().map(|v| to_mask(v)).collect();
         let rail_masks = rail.iter().map(|v| to_mask(v)).collect();
+        let small = SmallTables::new(&self.points, &road, &rail, &self.lines);
         let mut centre = [None; 10];
         for (i, info) in self.points.iter().enumerate() {
             if info.half.is_none() {
@@ -632,6 +878,7 @@ impl Builder {
             }
         }
         Board {
+            small,
             centre,
             road_masks,
             rail_masks,
@@ -902,5 +1149,52 @@ mod tests {
         }
         // 2 x (49 orthogonal - 16 rail + 16 diagonals)
         assert_eq!(b.road_edges().len(), 2 * (49 - 16 + 16));
+    }
+
+    #[test]
+    fn line_tables_find_the_first_blocker_both_ways() {
+        let b = Board::classic();
+        let small = b.small().expect("the classic board fits one word");
+        assert!(Board::four_player().small().is_none());
+        for (l, line) in b.rail_lines().iter().enumerate() {
+            let table = &small.lines[l];
+            let mask = line.iter().fold(0u64, |m, q| m | 1 << q.0);
+            assert_eq!(table.mask, mask);
+            for (k, &q) in line.iter().enumerate() {
+                assert!(
+                    small
+                        .point(q.index())
+                        .lines()
+                        .contains(&(l as u8, k as u8 + 1))
+                );
+            }
+            // Every occupancy of the line, with other points occupied too.
+            let mut sub = 0u64;
+            loop {
+                let occupied = sub | (sub.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !mask);
+                for k in 0..line.len() {
+                    let mut expected = 1u64 << line[k].0;
+                    let ahead = line[k + 1..].to_vec();
+                    let behind = line[..k].iter().rev().copied().collect();
+                    for walk in [ahead, behind] {
+                        for q in walk {
+                            expected |= 1 << q.0;
+                            if occupied & 1 << q.0 != 0 {
+                                break;
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        table.reach(occupied, k as u32 + 1),
+                        expected,
+                        "line {l} point {k} occupancy {occupied:#x}"
+                    );
+                }
+                sub = sub.wrapping_sub(mask) & mask;
+                if sub == 0 {
+                    break;
+                }
+            }
+        }
     }
 }

@@ -27,7 +27,8 @@ pub use layout::{
 pub use perft::{perft, perft_divide};
 pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, ranks_in};
 pub use position::{
-    DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, Position, WinReason,
+    DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, MoveSets, Position,
+    WinReason,
 };
 pub use position_file::{PositionFileError, position_from_json, position_to_json};
 pub use rules::Announcement;

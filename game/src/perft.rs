@@ -19,10 +19,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if is_over(pos) {
         return 0;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.legal_move_count() as u64;
     }
+    let moves = pos.legal_moves();
     let mut total = 0;
     for &m in &moves {
         let mut child = pos.clone();

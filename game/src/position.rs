@@ -1,7 +1,7 @@
 //! The whole truth of a game in progress: every piece, the side to move, the
 //! counters; legal move generation and playing moves (RULES.md §4–§7).
 
-use crate::board::{Board, MAX_POINTS, Point, PointSet};
+use crate::board::{Board, MAX_POINTS, Point, PointSet, SmallTables, nth_bit};
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::rules::{Clash, Mode, Outcome, Rules};
@@ -32,6 +32,250 @@ pub enum Move {
 pub const MAX_MOVES: usize = 384;
 /// A list of moves; generating it does not allocate.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// The legal moves grouped by piece (see [`Position::legal_move_sets`]):
+/// each movable piece's point with the set of points it may move to, and the
+/// face-down pieces that may be flipped. Like the bitboard move sets of chess
+/// libraries, it is cheap to build and to count; [`MoveSets::get`] and
+/// [`MoveSets::iter`] give the moves in [`Position::legal_moves`] order.
+#[derive(Clone, Debug)]
+pub struct MoveSets {
+    /// Entries `0..pieces` are the pieces that have a step.
+    pieces: usize,
+    from: [Point; MAX_POINTS],
+    /// The number of steps of the pieces up to and including this one.
+    ends: [u16; MAX_POINTS],
+    /// The targets, as one word each on a board of at most 64 points.
+    low: [u64; MAX_POINTS],
+    /// The targets on larger boards.
+    targets: [PointSet; MAX_POINTS],
+    /// Whether `low` holds the targets (else `targets`).
+    small: bool,
+    flips: PointSet,
+    len: usize,
+}
+
+impl Default for MoveSets {
+    fn default() -> MoveSets {
+        MoveSets {
+            pieces: 0,
+            from: [Point(0); MAX_POINTS],
+            ends: [0; MAX_POINTS],
+            low: [0; MAX_POINTS],
+            targets: [PointSet::EMPTY; MAX_POINTS],
+            small: true,
+            flips: PointSet::EMPTY,
+            len: 0,
+        }
+    }
+}
+
+impl MoveSets {
+    /// No moves.
+    pub fn new() -> MoveSets {
+        MoveSets::default()
+    }
+
+    /// Removes every move.
+    pub fn clear(&mut self) {
+        self.pieces = 0;
+        self.flips = PointSet::EMPTY;
+        self.len = 0;
+    }
+
+    /// The number of legal moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no legal move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `k`-th move in [`Position::legal_moves`] order (`None` if `k >= len`).
+    pub fn get(&self, k: usize) -> Option<Move> {
+        let n = self.pieces.min(MAX_POINTS);
+        let steps = if n == 0 { 0 } else { self.ends[n - 1] as usize };
+        if k >= steps {
+            return self.flips.nth(k - steps).map(|at| Move::Flip { at });
+        }
+        // The piece: how many pieces' steps end at or before `k` (no
+        // data-dependent branch).
+        let i = self.ends[..n]
+            .iter()
+            .map(|&end| (end as usize <= k) as usize)
+            .sum::<usize>()
+            .min(n - 1);
+        let k = k - if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        let to = if self.small {
+            Point(nth_bit(self.low[i], k) as u8)
+        } else {
+            self.targets[i].nth(k)?
+        };
+        Some(Move::Step {
+            from: self.from[i],
+            to,
+        })
+    }
+
+    /// The targets of entry `i`.
+    #[inline]
+    fn targets_of(&self, i: usize) -> PointSet {
+        if self.small {
+            PointSet::from_low_word(self.low[i])
+        } else {
+            self.targets[i]
+        }
+    }
+
+    /// Each piece that has a step with the points it may step to, by point.
+    pub fn steps(&self) -> impl Iterator<Item = (Point, PointSet)> + '_ {
+        let n = self.pieces.min(MAX_POINTS);
+        (0..n).map(|i| (self.from[i], self.targets_of(i)))
+    }
+
+    /// The face-down pieces that may be flipped.
+    pub fn flips(&self) -> PointSet {
+        self.flips
+    }
+
+    /// Whether `m` is one of the moves.
+    pub fn contains(&self, m: Move) -> bool {
+        match m {
+            Move::Step { from, to } => self
+                .steps()
+                .any(|(f, t)| f == from && to.index() < MAX_POINTS && t.contains(to)),
+            Move::Flip { at } => at.index() < MAX_POINTS && self.flips.contains(at),
+        }
+    }
+
+    /// The moves in [`Position::legal_moves`] order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.steps()
+            .flat_map(|(from, mut targets)| {
+                std::iter::from_fn(move || {
+                    let to = targets.nth(0)?;
+                    targets.remove(to);
+                    Some(Move::Step { from, to })
+                })
+            })
+            .chain(self.flips.iter().map(|at| Move::Flip { at }))
+    }
+}
+
+/// A set of target points as the generator produces it: one word on boards
+/// of at most 64 points, a [`PointSet`] otherwise.
+trait Targets: Copy {
+    fn is_empty(self) -> bool;
+    fn count(self) -> usize;
+    /// Stores the set in the slot its representation uses.
+    fn store(self, low: &mut u64, set: &mut PointSet);
+    fn for_each(self, f: impl FnMut(Point));
+}
+
+impl Targets for u64 {
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn count(self) -> usize {
+        self.count_ones() as usize
+    }
+    #[inline(always)]
+    fn store(self, low: &mut u64, _set: &mut PointSet) {
+        *low = self;
+    }
+    #[inline(always)]
+    fn for_each(self, mut f: impl FnMut(Point)) {
+        let mut bits = self;
+        while bits != 0 {
+            f(Point(bits.trailing_zeros() as u8));
+            bits &= bits - 1;
+        }
+    }
+}
+
+impl Targets for PointSet {
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        PointSet::is_empty(&self)
+    }
+    #[inline(always)]
+    fn count(self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn store(self, _low: &mut u64, set: &mut PointSet) {
+        *set = self;
+    }
+    #[inline(always)]
+    fn for_each(self, f: impl FnMut(Point)) {
+        PointSet::for_each(&self, f)
+    }
+}
+
+/// Receives each movable piece's targets from the generator.
+trait TargetSink {
+    /// Takes the targets of the piece on `from`; `false` stops the generator.
+    fn piece(&mut self, from: Point, targets: impl Targets) -> bool;
+}
+
+impl TargetSink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, from: Point, targets: impl Targets) -> bool {
+        targets.for_each(|to| self.push(Move::Step { from, to }));
+        true
+    }
+}
+
+impl TargetSink for MoveSets {
+    #[inline(always)]
+    fn piece(&mut self, from: Point, targets: impl Targets) -> bool {
+        // Branch-free: the entry is kept only when the piece has a target
+        // (there are never more pieces than points).
+        let count = targets.count();
+        let i = self.pieces;
+        self.len += count;
+        self.from[i] = from;
+        self.ends[i] = self.len as u16;
+        targets.store(&mut self.low[i], &mut self.targets[i]);
+        self.pieces += (count != 0) as usize;
+        true
+    }
+}
+
+/// Counts the targets.
+struct CountTargets(usize);
+
+impl TargetSink for CountTargets {
+    #[inline(always)]
+    fn piece(&mut self, _from: Point, targets: impl Targets) -> bool {
+        self.0 += targets.count();
+        true
+    }
+}
+
+/// Stops at the first piece with a target.
+struct AnyTarget(bool);
+
+impl TargetSink for AnyTarget {
+    #[inline(always)]
+    fn piece(&mut self, _from: Point, targets: impl Targets) -> bool {
+        self.0 = !targets.is_empty();
+        !self.0
+    }
+}
+
+/// The sets the one-word generator works with, for the side to move.
+struct SmallContext {
+    occupied: u64,
+    blocked: u64,
+    enemy_up: u64,
+}
 
 /// What playing a move did, as the referee saw it (ranks included).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -460,26 +704,88 @@ impl Position {
         blocked
     }
 
-    /// Appends the legal destinations of the piece on `from` to `out`.
-    #[inline]
-    fn piece_moves(&self, from: Point, piece: Piece, blocked: &PointSet, out: &mut MoveList) {
-        if !self.can_move_from(from, piece) {
-            return;
+    /// The generator's view of the position for `side` on a board of at most
+    /// 64 points: every set is one word.
+    #[inline(always)]
+    fn small_context(&self, small: &SmallTables, side: Side) -> SmallContext {
+        let own = self.by_side[side.index() & 1].low_word();
+        let other = self.by_side[(side.index() & 1) ^ 1].low_word();
+        let down = self.face_down.low_word();
+        let occupied = own | other;
+        let mut blocked = (own & !down) | (occupied & small.camps);
+        if self.rules.facedown_immune {
+            blocked |= down;
         }
-        self.piece_moves_unchecked(from, piece, blocked, out);
+        SmallContext {
+            occupied,
+            blocked,
+            enemy_up: other & !down,
+        }
     }
 
-    /// [`Position::piece_moves`] for a piece known to be free to move.
+    /// The points the piece on `from` may move to (one-word board; the piece
+    /// is known to be free to move).
     #[inline(always)]
-    fn piece_moves_unchecked(
+    fn small_targets(
+        &self,
+        small: &SmallTables,
+        cx: &SmallContext,
+        from: usize,
+        piece: Piece,
+    ) -> u64 {
+        let sp = small.point(from);
+        let mut targets = sp.road;
+        if small.rail_points >> from & 1 != 0 {
+            if self.rules.rail_runner(piece.rank) {
+                // Flood over the railway: empty points pass the path on,
+                // occupied points end it.
+                let mut reach = 1u64 << from;
+                let mut frontier = reach;
+                while frontier != 0 {
+                    let mut next = 0;
+                    let mut bits = frontier;
+                    while bits != 0 {
+                        next |= small.rail(bits.trailing_zeros() as usize);
+                        bits &= bits - 1;
+                    }
+                    let new = next & !reach;
+                    reach |= new;
+                    frontier = new & !cx.occupied;
+                }
+                targets |= reach;
+            } else {
+                for &(line, at) in sp.lines() {
+                    targets |= small.lines[line as usize].reach(cx.occupied, at as u32);
+                }
+            }
+        }
+        targets &= !cx.blocked & !(1u64 << from);
+        if self.rules.mode == Mode::Flip {
+            // Flip games restrict attacks on some face-up enemies.
+            let mut enemies = targets & cx.enemy_up;
+            while enemies != 0 {
+                let q = enemies.trailing_zeros() as usize;
+                enemies &= enemies - 1;
+                if let Some(target) = self.squares[q]
+                    && !self.may_attack_face_up(piece, target)
+                {
+                    targets &= !(1u64 << q);
+                }
+            }
+        }
+        targets
+    }
+
+    /// The points the piece on `from` may move to (any board; the piece is
+    /// known to be free to move).
+    fn generic_targets(
         &self,
         from: Point,
         piece: Piece,
+        occupied: &PointSet,
         blocked: &PointSet,
-        out: &mut MoveList,
-    ) {
+    ) -> PointSet {
         let board = self.board;
-        let occupied = self.by_side[0].union(&self.by_side[1]);
         let mut targets = board.road_mask(from).difference(blocked);
         if board.info(from).rail {
             if self.rules.rail_runner(piece.rank) {
@@ -493,7 +799,7 @@ impl Position {
                     frontier.for_each(|q| next = next.union(board.rail_mask(q)));
                     let new = next.difference(&reach);
                     reach = reach.union(&new);
-                    frontier = new.difference(&occupied);
+                    frontier = new.difference(occupied);
                 }
                 reach.remove(from);
                 targets = targets.union(&reach.difference(blocked));
@@ -514,18 +820,83 @@ impl Position {
         }
         if self.rules.mode == Mode::Flip {
             // Flip games restrict attacks on some face-up enemies.
-            targets.for_each(|to| {
+            let candidates = targets.intersection(occupied);
+            candidates.for_each(|to| {
                 if let Some(target) = self.squares[to.index()]
                     && target.face_up
                     && !self.may_attack_face_up(piece, target)
                 {
+                    targets.remove(to);
+                }
+            });
+        }
+        targets
+    }
+
+    /// Hands each movable piece of `side` with its targets to `sink`, in
+    /// point order, until the sink asks to stop. Flips are not included.
+    #[inline(always)]
+    fn piece_targets<S: TargetSink>(&self, side: Side, sink: &mut S) {
+        match self.board.small() {
+            Some(small) => self.small_piece_targets(small, side, sink),
+            None => self.generic_piece_targets(side, sink),
+        }
+    }
+
+    /// [`Position::piece_targets`] on a board of at most 64 points.
+    #[inline(always)]
+    fn small_piece_targets<S: TargetSink>(&self, small: &SmallTables, side: Side, sink: &mut S) {
+        let cx = self.small_context(small, side);
+        let mut movers = self.by_side[side.index() & 1].low_word() & !self.face_down.low_word();
+        if !self.rules.may_leave_headquarters() {
+            movers &= !small.headquarters;
+        }
+        while movers != 0 {
+            let from = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            if let Some(pc) = self.squares[from]
+                && pc.rank.is_movable()
+            {
+                let targets = self.small_targets(small, &cx, from, pc);
+                if !sink.piece(Point(from as u8), targets) {
                     return;
                 }
-                out.push(Move::Step { from, to });
-            });
-        } else {
-            targets.for_each(|to| out.push(Move::Step { from, to }));
+            }
         }
+    }
+
+    /// [`Position::piece_targets`] on any board (with [`PointSet`]s).
+    fn generic_piece_targets<S: TargetSink>(&self, side: Side, sink: &mut S) {
+        let blocked = self.blocked_for(side);
+        let occupied = self.by_side[0].union(&self.by_side[1]);
+        let mut movers = self.by_side[side.index() & 1].difference(&self.face_down);
+        if !self.rules.may_leave_headquarters() {
+            movers = movers.difference(&self.board.headquarters_set());
+        }
+        for from in movers.iter() {
+            if let Some(pc) = self.squares[from.index()]
+                && pc.rank.is_movable()
+            {
+                let targets = self.generic_targets(from, pc, &occupied, &blocked);
+                if !sink.piece(from, targets) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The legal moves by the [`PointSet`] generator that larger boards use,
+    /// whatever the board (to test the one-word generator against it).
+    #[cfg(test)]
+    fn legal_moves_generic(&self) -> MoveList {
+        let mut out = MoveList::new();
+        if self.flag_captured.is_none() {
+            self.generic_piece_targets(self.turn, &mut out);
+            if self.rules.mode == Mode::Flip {
+                self.face_down.for_each(|at| out.push(Move::Flip { at }));
+            }
+        }
+        out
     }
 
     /// The legal moves of the side to move (empty once the game is over).
@@ -536,7 +907,9 @@ impl Position {
     }
 
     /// Replaces the contents of `out` with the legal moves of the side to move
-    /// (the fast path for loops that reuse one list).
+    /// (the fast path for loops that reuse one list). The order: steps by
+    /// starting point, then by target point (both in index order), then flips
+    /// by point.
     pub fn legal_moves_into(&self, out: &mut MoveList) {
         out.clear();
         if self.flag_captured.is_none() {
@@ -544,30 +917,63 @@ impl Position {
         }
     }
 
+    /// The legal moves of the side to move grouped by piece, without listing
+    /// them one by one: each movable piece with the set of points it may go
+    /// to, and the face-down pieces it may flip (empty once the game is over).
+    /// [`MoveSets::len`] counts the moves and [`MoveSets::get`] picks one by
+    /// its index in [`Position::legal_moves`] order, which is what a random
+    /// playout needs.
+    pub fn legal_move_sets(&self) -> MoveSets {
+        let mut out = MoveSets::new();
+        self.legal_move_sets_into(&mut out);
+        out
+    }
+
+    /// [`Position::legal_move_sets`] into a reused value (the fastest way to
+    /// count the legal moves or to pick one uniformly at random).
+    pub fn legal_move_sets_into(&self, out: &mut MoveSets) {
+        out.clear();
+        out.small = self.board.small().is_some();
+        if self.flag_captured.is_some() {
+            return;
+        }
+        self.piece_targets(self.turn, out);
+        if self.rules.mode == Mode::Flip {
+            out.flips = self.face_down;
+            out.len += self.face_down.len();
+        }
+    }
+
+    /// The number of legal moves of the side to move (`legal_moves().len()`
+    /// without listing them; perft's bulk count).
+    pub fn legal_move_count(&self) -> usize {
+        if self.flag_captured.is_some() {
+            return 0;
+        }
+        let mut count = CountTargets(0);
+        self.piece_targets(self.turn, &mut count);
+        if self.rules.mode == Mode::Flip {
+            count.0 += self.face_down.len();
+        }
+        count.0
+    }
+
     /// Appends every move `side` could make if it were its turn.
     fn moves_of(&self, side: Side, out: &mut MoveList) {
-        let blocked = self.blocked_for(side);
-        let mut movers = self.by_side[side.index() & 1].difference(&self.face_down);
-        if !self.rules.may_leave_headquarters() {
-            movers = movers.difference(&self.board.headquarters_set());
-        }
-        movers.for_each(|p| {
-            if let Some(pc) = self.squares[p.index()]
-                && pc.rank.is_movable()
-            {
-                self.piece_moves_unchecked(p, pc, &blocked, out);
-            }
-        });
+        self.piece_targets(side, out);
         if self.rules.mode == Mode::Flip {
-            out.extend(self.face_down.iter().map(|at| Move::Flip { at }));
+            self.face_down.for_each(|at| out.push(Move::Flip { at }));
         }
     }
 
     /// Whether `side` would have any legal move if it were its turn.
     pub fn has_legal_move(&self, side: Side) -> bool {
-        let mut out = MoveList::new();
-        self.moves_of(side, &mut out);
-        !out.is_empty()
+        if self.rules.mode == Mode::Flip && !self.face_down.is_empty() {
+            return true;
+        }
+        let mut found = AnyTarget(false);
+        self.piece_targets(side, &mut found);
+        found.0
     }
 
     /// The legal moves of the piece on `from` (for the app: where it may go).
@@ -576,8 +982,18 @@ impl Position {
         if let Some(pc) = self.squares[from.index()]
             && pc.side == self.turn
             && self.flag_captured.is_none()
+            && self.can_move_from(from, pc)
         {
-            self.piece_moves(from, pc, &self.blocked_for(pc.side), &mut out);
+            if let Some(small) = self.board.small() {
+                let cx = self.small_context(small, pc.side);
+                let targets = self.small_targets(small, &cx, from.index(), pc);
+                out.piece(from, targets);
+            } else {
+                let occupied = self.by_side[0].union(&self.by_side[1]);
+                let blocked = self.blocked_for(pc.side);
+                let targets = self.generic_targets(from, pc, &occupied, &blocked);
+                out.piece(from, targets);
+            }
         }
         out
     }
@@ -1263,5 +1679,150 @@ mod tests {
                 reason: WinReason::NoMovablePieces
             })
         );
+    }
+
+    /// A random position: pieces of random sides and ranks scattered over
+    /// `board` (face down at random in flip games) under random rule options.
+    fn scattered(board: &'static Board, rng: &mut rand_pcg::Pcg64Mcg) -> Position {
+        use rand::Rng;
+        let mode = [Mode::Dark, Mode::Open, Mode::Flip][rng.random_range(0..3)];
+        let rules = Rules {
+            mode,
+            flying_bombs: rng.random_bool(0.3),
+            hq_exit: rng.random_bool(0.3),
+            facedown_immune: rng.random_bool(0.3),
+            no_suicide: rng.random_bool(0.3),
+            ..Rules::default()
+        };
+        let turn = if rng.random_bool(0.5) { S } else { N };
+        let mut pos = Position::empty(board, rules, turn);
+        let density = rng.random_range(0.05..0.8);
+        for (i, p) in board.points().enumerate() {
+            if rng.random_bool(density) {
+                let piece = Piece {
+                    side: if rng.random_bool(0.5) { S } else { N },
+                    rank: Rank::ALL[rng.random_range(0..12)],
+                    face_up: mode != Mode::Flip || rng.random_bool(0.6),
+                    id: PieceId(i as u8),
+                };
+                pos.set(p, Some(piece));
+            }
+        }
+        pos.set_colours_fixed(true);
+        pos
+    }
+
+    /// The one-word generator, the [`PointSet`] generator, the move sets and
+    /// the path-by-path [`Position::check`] all give the same moves in the
+    /// same order (steps by starting point, then target, then flips).
+    fn assert_generators_agree(pos: &Position) {
+        let board = pos.board();
+        let mut by_check = Vec::new();
+        for from in board.points() {
+            for to in board.points() {
+                let m = Move::Step { from, to };
+                if pos.check(m).is_ok() {
+                    by_check.push(m);
+                }
+            }
+        }
+        for at in board.points() {
+            if pos.check(Move::Flip { at }).is_ok() {
+                by_check.push(Move::Flip { at });
+            }
+        }
+        let fast = pos.legal_moves();
+        assert_eq!(
+            fast.as_slice(),
+            by_check.as_slice(),
+            "legal_moves of {pos:?}"
+        );
+        let generic = pos.legal_moves_generic();
+        assert_eq!(
+            generic.as_slice(),
+            by_check.as_slice(),
+            "generic of {pos:?}"
+        );
+        assert_eq!(pos.legal_move_count(), by_check.len());
+        let sets = pos.legal_move_sets();
+        assert_eq!(sets.len(), by_check.len(), "{pos:?}");
+        assert_eq!(sets.is_empty(), by_check.is_empty());
+        let picked: Vec<Move> = (0..sets.len()).filter_map(|k| sets.get(k)).collect();
+        assert_eq!(picked, by_check, "MoveSets::get of {pos:?}");
+        assert_eq!(sets.get(sets.len()), None);
+        assert_eq!(sets.iter().collect::<Vec<_>>(), by_check);
+        assert!(by_check.iter().all(|&m| sets.contains(m)));
+        let steps: usize = sets.steps().map(|(_, t)| t.len()).sum();
+        assert_eq!(steps + sets.flips().len(), sets.len());
+        if pos.flag_captured().is_none() {
+            assert_eq!(pos.has_legal_move(pos.turn()), !by_check.is_empty());
+        }
+        for from in board.points() {
+            let mine: Vec<Move> = by_check
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Step { from: f, .. } if *f == from))
+                .collect();
+            assert_eq!(pos.moves_from(from).as_slice(), mine.as_slice());
+        }
+    }
+
+    #[test]
+    fn fast_generator_matches_check_on_scattered_positions() {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        assert!(Board::classic().small().is_some());
+        for _ in 0..600 {
+            assert_generators_agree(&scattered(Board::classic(), &mut rng));
+        }
+    }
+
+    #[test]
+    fn generator_matches_check_on_the_four_player_board() {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(12);
+        assert!(Board::four_player().small().is_none());
+        for _ in 0..40 {
+            assert_generators_agree(&scattered(Board::four_player(), &mut rng));
+        }
+    }
+
+    #[test]
+    fn fast_generator_matches_check_in_random_games() {
+        use crate::layout::Layout;
+        use rand::seq::IndexedRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(13);
+        for game in 0..12 {
+            let mode = [Mode::Dark, Mode::Open, Mode::Flip][game % 3];
+            let rules = Rules {
+                flying_bombs: game % 4 == 1,
+                hq_exit: game % 5 == 2,
+                no_suicide: game % 6 == 5,
+                ..Rules::for_mode(mode)
+            };
+            let mut pos = if mode == Mode::Flip {
+                let mut arrangement: [u8; 50] = std::array::from_fn(|i| i as u8);
+                rand::seq::SliceRandom::shuffle(&mut arrangement[..], &mut rng);
+                Position::new_flip(rules, &arrangement, S).unwrap()
+            } else {
+                let a = Layout::random(&rules, &mut rng).validate(&rules).unwrap();
+                let b = Layout::random(&rules, &mut rng).validate(&rules).unwrap();
+                Position::new(rules, &a, &b, S)
+            };
+            for ply in 0.. {
+                if ply % 5 == 0 || rng.random_bool(0.05) {
+                    assert_generators_agree(&pos);
+                }
+                let moves = pos.legal_moves();
+                let Some(&m) = moves.choose(&mut rng) else {
+                    break;
+                };
+                if pos.quiet_plies() >= rules.quiet_draw_plies {
+                    break;
+                }
+                pos.play_unchecked(m);
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use junqi_game::notation::{format_move, record_movetext};
 use junqi_game::{
-    Action, Game, GameResult, Layout, Mode, Move, MoveList, Position, Rules, Side, perft,
+    Action, Game, GameResult, Layout, Mode, Move, MoveList, MoveSets, Position, Rules, Side, perft,
     perft_divide, position_from_json,
 };
 use rand::seq::IndexedRandom;
@@ -376,7 +376,7 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
 /// record); returns the number of plies. The game ends as [`Game`] ends it
 /// by the board: flag taken, no legal move, quiet-move draw, and (flip)
 /// no movable piece.
-fn fast_random_game(rules: &Rules, rng: &mut Pcg64Mcg, moves: &mut MoveList) -> u32 {
+fn fast_random_game(rules: &Rules, rng: &mut Pcg64Mcg, moves: &mut MoveSets) -> u32 {
     let mut pos = if rules.mode == Mode::Flip {
         let mut arrangement: [u8; 50] = std::array::from_fn(|i| i as u8);
         rand::seq::SliceRandom::shuffle(&mut arrangement[..], rng);
@@ -394,11 +394,15 @@ fn fast_random_game(rules: &Rules, rng: &mut Pcg64Mcg, moves: &mut MoveList) -> 
         if rules.mode == Mode::Flip && pos.colours_fixed() && pos.result().is_some() {
             return plies;
         }
-        pos.legal_moves_into(moves);
+        // The moves as per-piece target sets: counting them and picking the
+        // k-th is all a uniform random choice needs (no list of moves).
+        pos.legal_move_sets_into(moves);
         if moves.is_empty() {
             return plies;
         }
-        let m = moves[rng.random_range(0..moves.len())];
+        let m = moves
+            .get(rng.random_range(0..moves.len()))
+            .expect("k < len");
         pos.play_unchecked(m);
         plies += 1;
     }
@@ -415,7 +419,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let mut rng = Pcg64Mcg::seed_from_u64(2024);
     if let Some(n) = a.number::<u64>("games")? {
         // Fixed work for profilers (callgrind): N fast games, nothing else.
-        let mut moves = MoveList::new();
+        let mut moves = MoveSets::new();
         let plies: u64 = (0..n)
             .map(|_| fast_random_game(&rules, &mut rng, &mut moves) as u64)
             .sum();
@@ -425,11 +429,11 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
 
     // 1. Complete random games on the Position level.
     let (mut games, mut plies) = (0u64, 0u64);
-    let mut moves = MoveList::new();
+    let mut sets = MoveSets::new();
     let clock = Clock::start();
     while clock.wall() < budget {
         for _ in 0..64 {
-            plies += fast_random_game(&rules, &mut rng, &mut moves) as u64;
+            plies += fast_random_game(&rules, &mut rng, &mut sets) as u64;
             games += 1;
         }
     }
@@ -472,6 +476,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
             pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
         }
     }
+    let mut moves = MoveList::new();
     let (mut generated, mut total_moves) = (0u64, 0u64);
     let clock = Clock::start();
     while clock.wall() < budget / 2 {
