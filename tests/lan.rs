@@ -252,11 +252,23 @@ fn lan_game(mode: Mode) {
                     .is_some_and(|l| l.verdict.is_some())
         })
     });
+    // The audit's record is saved like any other game's.
+    host.update();
+    guest.update();
+    let mut records = Vec::new();
     for app in [&host, &guest] {
         let last = app.world().resource::<LastGame>();
         let v = last.lan.as_ref().unwrap().verdict.as_ref().unwrap();
         assert!(v.is_clean(), "{v:?}");
-        assert!(last.game.is_none());
+        let saved = last.game.as_ref().expect("the audited record is kept");
+        let path = last.saved.as_ref().expect("the record is saved");
+        let on_disk: junqi::session::SavedGame =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(&on_disk, saved);
+        let replayed = junqi_game::Game::replay(&saved.record, None).unwrap();
+        assert_eq!(replayed.result(), last.result);
+        assert_eq!(saved.me, last.me);
+        records.push(saved.record.clone());
         if resigned {
             assert!(matches!(
                 last.result,
@@ -268,6 +280,7 @@ fn lan_game(mode: Mode) {
         }
         assert!(last.opponent.starts_with("lan:"));
     }
+    assert_eq!(records[0], records[1], "both sides keep the same record");
     let _ = std::fs::remove_dir_all(&dh);
     let _ = std::fs::remove_dir_all(&dg);
 }

@@ -3,7 +3,7 @@
 //! log, every battle's oblivious transfer and every flag opening. The first
 //! mismatch names the cheater.
 
-use junqi_game::{Action, Game, Move, Point, Rules, Side};
+use junqi_game::{Action, Game, Move, Point, Record, Rules, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::commit::{PieceOpening, verify_reveal};
@@ -112,11 +112,12 @@ fn fault(culprit: Side, reason: impl Into<String>, evidence: impl Into<String>) 
     }
 }
 
-/// Runs the audit.
+/// Runs the audit; a clean game gives back its whole record (both setups and every action),
+/// which either side may keep as a replay of the full board.
 ///
 /// # Errors
 /// The first fault found.
-pub fn audit(input: &AuditInput<'_>) -> Result<(), Fault> {
+pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
     for (i, side) in Side::TWO.into_iter().enumerate() {
         let (seed, ranks, c) = &input.sides[i];
         let placement: Vec<(u8, Rank)> = ranks
@@ -239,5 +240,5 @@ pub fn audit(input: &AuditInput<'_>) -> Result<(), Fault> {
             }
         }
     }
-    Ok(())
+    Ok(game.record().clone())
 }

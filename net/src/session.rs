@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use ed25519_dalek::{SigningKey, VerifyingKey};
 use junqi_game::{
     Action, Board, DrawReason, Event, Game, GameResult, Layout, Mode, Move, PlayerView, Point,
-    PointKind, Rules, Seen, Setup, Side, WinReason,
+    PointKind, Record, Rules, Seen, Setup, Side, WinReason,
 };
 
 use crate::audit::{Act, AuditInput, Fault, audit};
@@ -93,6 +93,9 @@ pub struct Verdict {
     pub reason: String,
     /// Where the evidence is: which signed message or commitment.
     pub evidence: String,
+    /// A clean game's whole record as the audit rebuilt it (both setups, every action): the
+    /// full board for a replay. `None` when the audit found a cheat or did not run.
+    pub record: Option<Box<Record>>,
 }
 
 impl Verdict {
@@ -634,6 +637,7 @@ impl Session {
                     cheater: None,
                     reason: "the peer did not complete the handshake".into(),
                     evidence: String::new(),
+                    record: None,
                 });
             }
             Wait::PeerTurn => self.claim_timeout(now),
@@ -648,6 +652,7 @@ impl Session {
                         |f| f.reason.clone(),
                     ),
                     evidence: "no reveal message before the deadline".into(),
+                    record: None,
                 };
                 self.conclude(v);
             }
@@ -1150,6 +1155,7 @@ impl Session {
                     cheater: Some(f.culprit),
                     reason: f.reason,
                     evidence: f.evidence,
+                    record: None,
                 });
             }
             Phase::OpenReveal | Phase::Play => {
@@ -2063,26 +2069,37 @@ impl Session {
         };
         // The audit's finding comes first: it is the earliest cheat in game
         // order and a third party can check it; then what was seen at once.
-        let (cheater, reason, evidence) = match (&self.fault, found) {
-            (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence),
-            (Some(f), Ok(())) => (Some(f.culprit), f.reason.clone(), f.evidence.clone()),
-            (None, Ok(())) if self.peer_disputed => (
+        let (cheater, reason, evidence, record) = match (&self.fault, found) {
+            (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence, None),
+            (Some(f), Ok(_)) => (Some(f.culprit), f.reason.clone(), f.evidence.clone(), None),
+            (None, Ok(_)) if self.peer_disputed => (
                 Some(peer),
                 "raised a dispute the audit does not support".to_string(),
                 format!("{peer} dispute message"),
+                None,
             ),
-            (None, Ok(())) => (None, String::new(), String::new()),
+            (None, Ok(record)) => (
+                None,
+                String::new(),
+                String::new(),
+                record.map(|r| Box::new(with_ending(r, self.result))),
+            ),
         };
         Some(Verdict {
             result: self.result,
             cheater,
             reason,
             evidence,
+            record,
         })
     }
 
-    /// Dark and open games: the audit of both setups and every act.
-    fn setup_audit(&self, peer_seed: &Seed, peer_ranks: &[Rank]) -> Option<Result<(), Fault>> {
+    /// Dark and open games: the audit of both setups and every act (its record).
+    fn setup_audit(
+        &self,
+        peer_seed: &Seed,
+        peer_ranks: &[Rank],
+    ) -> Option<Result<Option<Record>, Fault>> {
         let pc = self.peer_commit.as_ref()?;
         let mine = self.my_commit.as_ref()?;
         let my_ranks = self.my_ranks();
@@ -2115,15 +2132,19 @@ impl Session {
             sides: [south, north],
             acts: &self.acts,
         };
-        Some(audit(&input))
+        Some(audit(&input).map(Some))
     }
 
     /// Flip games: the end-of-game check. The peer's seed opens its
     /// commitment and reproduces its 50 committed entries (so its map is a
     /// permutation and every opening came from it); this side's own layer is
     /// checked the same way; every point opened during play holds the piece
-    /// `σA(σB(p))` of the two seeds.
-    fn flip_audit(&self, peer_seed: &Seed, peer_ranks: &[Rank]) -> Option<Result<(), Fault>> {
+    /// `σA(σB(p))` of the two seeds. A clean audit gives the record with every point's piece.
+    fn flip_audit(
+        &self,
+        peer_seed: &Seed,
+        peer_ranks: &[Rank],
+    ) -> Option<Result<Option<Record>, Fault>> {
         let peer = self.me.opponent();
         let pc = self.peer_commit.as_ref()?;
         let verifier = self.flip_peer.as_ref()?;
@@ -2163,18 +2184,27 @@ impl Session {
         };
         let sigma_a = permutation(host_seed, layer_of(Seat::Host));
         let sigma_b = permutation(guest_seed, layer_of(Seat::Guest));
-        if let Some(g) = &self.referee {
-            for (i, &placed) in self.flip_arrangement.iter().enumerate() {
-                let truth = sigma_a[sigma_b[i] as usize];
-                if !self.flip_face_down(g, i) && placed != truth {
-                    return Some(blame(
-                        side_of(Seat::Host),
-                        format!("point {i} was opened to piece {placed}, the seeds give {truth}"),
-                    ));
-                }
+        let Some(g) = &self.referee else {
+            return Some(Ok(None));
+        };
+        let truth: Vec<u8> = (0..FLIP_SIZE)
+            .map(|i| sigma_a[sigma_b[i] as usize])
+            .collect();
+        for (i, &placed) in self.flip_arrangement.iter().enumerate() {
+            if !self.flip_face_down(g, i) && placed != truth[i] {
+                return Some(blame(
+                    side_of(Seat::Host),
+                    format!(
+                        "point {i} was opened to piece {placed}, the seeds give {}",
+                        truth[i]
+                    ),
+                ));
             }
         }
-        Some(Ok(()))
+        // The pieces never opened stand where the seeds put them.
+        let mut record = g.record().clone();
+        record.setup = Setup::Flip { arrangement: truth };
+        Some(Ok(Game::replay(&record, None).ok().map(|_| record)))
     }
 
     // ----- flip games ---------------------------------------------------------
@@ -2358,4 +2388,37 @@ fn no_moves_result(stuck: Side, other_can_move: bool) -> GameResult {
             reason: DrawReason::NoMovesEither,
         }
     }
+}
+
+/// The audit rebuilds the game from its acts; an ending off the board (a resignation, an agreed
+/// draw) is added so that the record replays to the result both sides agreed on.
+fn with_ending(mut record: Record, result: Option<GameResult>) -> Record {
+    let Ok(game) = Game::replay(&record, None) else {
+        return record;
+    };
+    if game.result().is_some() {
+        return record;
+    }
+    let ending = match result {
+        Some(GameResult::Win {
+            winner,
+            reason: WinReason::Resignation,
+        }) => vec![(winner.opponent(), Action::Resign)],
+        Some(GameResult::Draw {
+            reason: DrawReason::Agreed,
+        }) => {
+            let offerer = game.turn();
+            vec![
+                (offerer, Action::OfferDraw),
+                (offerer.opponent(), Action::AcceptDraw),
+            ]
+        }
+        _ => return record,
+    };
+    let before = record.actions.len();
+    record.actions.extend(ending);
+    if Game::replay(&record, None).is_err() {
+        record.actions.truncate(before);
+    }
+    record
 }

@@ -10,6 +10,23 @@ fn finished(p: &Pair) -> [Option<Verdict>; 2] {
     [p.verdict(0).cloned(), p.verdict(1).cloned()]
 }
 
+/// Both sides' audits give the same whole record; replayed, it reaches the result both sides
+/// agree on, and each side's view of the replayed game is the view it played with.
+fn assert_record_replays(p: &Pair, a: &Verdict, b: &Verdict) {
+    let (ra, rb) = (a.record.as_ref(), b.record.as_ref());
+    assert!(ra.is_some(), "a clean audit keeps the record");
+    assert_eq!(ra, rb, "the two sides rebuilt different records");
+    let game = junqi_game::Game::replay(ra.unwrap(), None).expect("the record replays");
+    assert_eq!(game.result(), a.result);
+    for (i, s) in p.sessions.iter().enumerate() {
+        let played = s.view().expect("a view");
+        let replayed = game.view(s.side());
+        for pt in played.board().points() {
+            assert_eq!(played.at(pt), replayed.at(pt), "side {i} at {pt:?}");
+        }
+    }
+}
+
 fn honest(mode: Mode, seed: u64) -> Pair {
     let mut p = Pair::new(Rules::for_mode(mode), seed);
     assert!(p.run(STEPS), "game did not finish: {:?}", p.sessions);
@@ -26,6 +43,7 @@ fn honest_dark_games_end_clean_and_agree() {
         assert!(b.is_clean(), "seed {seed}: {b:?}");
         assert_eq!(a.result, b.result);
         assert!(a.result.is_some());
+        assert_record_replays(&p, &a, &b);
         // Both saw the same public events.
         let ev = |i: usize| -> Vec<_> {
             p.events[i]
@@ -443,7 +461,10 @@ fn draw_offers_and_resignation() {
     });
     assert_eq!(a.as_ref().unwrap().result, draw);
     assert_eq!(b.as_ref().unwrap().result, draw);
-    assert!(a.unwrap().is_clean() && b.unwrap().is_clean());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert!(a.is_clean() && b.is_clean());
+    // The saved record ends with the agreed draw.
+    assert_record_replays(&p, &a, &b);
 
     // Resigning is refused in the first plies, then ends the game.
     let mut p = Pair::new(
@@ -468,6 +489,8 @@ fn draw_offers_and_resignation() {
     assert_eq!(p.verdict(0).unwrap().result, win);
     assert_eq!(p.verdict(1).unwrap().result, win);
     assert!(p.verdict(0).unwrap().is_clean());
+    let [a, b] = finished(&p);
+    assert_record_replays(&p, &a.unwrap(), &b.unwrap());
 }
 
 // ----- flip games -----------------------------------------------------------
@@ -493,6 +516,7 @@ fn honest_flip_games_end_clean_and_agree() {
         assert!(b.is_clean(), "seed {seed}: {b:?}");
         assert_eq!(a.result, b.result);
         assert!(a.result.is_some());
+        assert_record_replays(&p, &a, &b);
         let (e0, e1) = (game_events(&p, 0), game_events(&p, 1));
         assert_eq!(e0, e1, "seed {seed}: the sides saw different events");
         let flips = e0

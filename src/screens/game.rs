@@ -192,8 +192,11 @@ struct Thinking {
 /// The last finished game, for the result screen and the replay viewer.
 #[derive(Resource, Clone, Debug)]
 pub struct LastGame {
-    /// The record (`None` for a LAN game: the enemy's setup stays the peer's).
+    /// The record (for a LAN game only once the audit has rebuilt it from both sides' opened
+    /// setups).
     pub game: Option<SavedGame>,
+    /// When the game started (seconds since 1970).
+    pub started: u64,
     /// The result.
     pub result: Option<GameResult>,
     /// The player's side.
@@ -210,6 +213,7 @@ pub struct LastGame {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<GameAction>();
+    app.add_systems(Update, save_lan_record);
     app.add_systems(OnExit(Screen::Game), exit).add_systems(
         Update,
         (input, actions, start_ai, poll_ai, clock, finish, show)
@@ -389,20 +393,7 @@ fn finish(
         game.saved = true;
         let saved = game.session.saved();
         let written = match &saved {
-            Some(saved) => {
-                // Never replace an earlier record: add a suffix if the name is taken.
-                let mut path = dir.records().join(format!("game-{}.json", saved.started));
-                let mut n = 1;
-                while path.exists() {
-                    path = dir
-                        .records()
-                        .join(format!("game-{}-{n}.json", saved.started));
-                    n += 1;
-                }
-                storage::save_json(&path, &saved)
-                    .map(|_| path)
-                    .map_err(|e| e.to_string())
-            }
+            Some(saved) => save_record(&dir, saved),
             None => Err("LAN".to_owned()),
         };
         let outcome = match result {
@@ -417,6 +408,7 @@ fn finish(
         }
         commands.insert_resource(LastGame {
             game: saved,
+            started: game.session.started,
             result: Some(result),
             me: game.session.me(),
             plies: game.session.plies(),
@@ -430,6 +422,49 @@ fn finish(
     if *t > 1.8 {
         nav.write(Navigate(Screen::GameOver));
     }
+}
+
+/// Saves a game's record in the records folder, never replacing an earlier one (a suffix is
+/// added when the name is taken).
+fn save_record(dir: &DataDir, saved: &SavedGame) -> Result<std::path::PathBuf, String> {
+    let mut path = dir.records().join(format!("game-{}.json", saved.started));
+    let mut n = 1;
+    while path.exists() {
+        path = dir
+            .records()
+            .join(format!("game-{}-{n}.json", saved.started));
+        n += 1;
+    }
+    storage::save_json(&path, saved)
+        .map(|_| path)
+        .map_err(|e| e.to_string())
+}
+
+/// A finished LAN game is saved once the audit has rebuilt its whole record (both setups,
+/// every action): then it replays like any other game, the full board included.
+fn save_lan_record(dir: Res<DataDir>, last: Option<ResMut<LastGame>>) {
+    let Some(mut last) = last else { return };
+    if last.game.is_some() {
+        return;
+    }
+    let Some(record) = last
+        .lan
+        .as_ref()
+        .and_then(|l| l.verdict.as_ref())
+        .and_then(|v| v.record.as_deref())
+    else {
+        return;
+    };
+    let saved = SavedGame {
+        version: 1,
+        started: last.started,
+        opponent: last.opponent.clone(),
+        me: last.me,
+        record: record.clone(),
+        result: last.result,
+    };
+    last.saved = save_record(&dir, &saved);
+    last.game = Some(saved);
 }
 
 /// The tile colours of the player and the opponent.

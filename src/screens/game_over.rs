@@ -70,7 +70,12 @@ fn ui(
                 };
                 ui.add_space(24.0);
                 if theme::menu_button(ui, lang.t("over.again")).clicked() {
-                    nav.write(Navigate(Screen::Setup));
+                    // Another LAN game starts from the lobby, another computer game from setup.
+                    nav.write(Navigate(if last.lan.is_some() {
+                        Screen::Lobby
+                    } else {
+                        Screen::Setup
+                    }));
                 }
                 if let Some(rec) = &last.game
                     && theme::menu_button(ui, lang.t("over.replay")).clicked()
