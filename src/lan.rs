@@ -61,6 +61,9 @@ pub enum LanCmd {
     DeclineDraw,
     /// Resign.
     Resign,
+    /// Break the connection as a failing network would (the session stays; both sides
+    /// reconnect and resume). For tests of the reconnection.
+    Disconnect,
     /// Leave: stop the thread.
     Quit,
 }
@@ -280,6 +283,7 @@ impl Peer {
             LanCmd::AcceptDraw => self.session.accept_draw(now),
             LanCmd::DeclineDraw => self.session.decline_draw(now),
             LanCmd::Resign => self.session.resign(now),
+            LanCmd::Disconnect => return true,
             LanCmd::Quit => return false,
         };
         if let Err(e) = r {
@@ -434,9 +438,12 @@ async fn run(
                         Err(e) => return Err(io::Error::other(e)),
                     },
                     () = sleep => peer.session.handle_timeout(Instant::now()),
-                    cmd = cmds.recv() => {
-                        if !peer.command(cmd.unwrap_or(LanCmd::Quit)) {
-                            return Ok(Ended::Quit);
+                    cmd = cmds.recv() => match cmd.unwrap_or(LanCmd::Quit) {
+                        LanCmd::Disconnect => return Err(io::Error::other("disconnected")),
+                        cmd => {
+                            if !peer.command(cmd) {
+                                return Ok(Ended::Quit);
+                            }
                         }
                     }
                 }

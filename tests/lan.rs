@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use junqi::{
     board::BoardClick,
+    lan::{LanCmd, LanLink},
     screens::{
         Navigate, Screen,
         game::{ActiveGame, GameAction, LastGame},
@@ -200,19 +201,44 @@ fn lan_game(mode: Mode) {
         host.world().resource::<ActiveGame>().session.rules().mode,
         mode
     );
-    // Play by clicks until the host may resign.
+    // Play a few moves, then the network fails under the guest: both sides see the drop,
+    // reconnect and resume where they were.
     let mut n = 0;
+    let plies = |app: &App| {
+        app.world()
+            .get_resource::<ActiveGame>()
+            .map_or(0, |g| g.session.plies())
+    };
+    run_until(&mut [&mut host, &mut guest], 30, |a| {
+        for app in a.iter_mut() {
+            if click_a_move(app, n) {
+                n += 1;
+            }
+        }
+        plies(a[0]) >= 6 && plies(a[0]) == plies(a[1])
+    });
+    guest.world().resource::<LanLink>().send(LanCmd::Disconnect);
+    let lan = |app: &App| {
+        app.world()
+            .resource::<ActiveGame>()
+            .lan_state()
+            .cloned()
+            .unwrap()
+    };
+    run_until(&mut [&mut host, &mut guest], 30, |a| {
+        a.iter().all(|app| {
+            let l = lan(app);
+            l.drops >= 1 && l.connected
+        })
+    });
+    // Play by clicks until the host may resign.
+
     run_until(&mut [&mut host, &mut guest], 60, |a| {
         for app in a.iter_mut() {
             if click_a_move(app, n) {
                 n += 1;
             }
         }
-        let plies = |app: &App| {
-            app.world()
-                .get_resource::<ActiveGame>()
-                .map_or(0, |g| g.session.plies())
-        };
         let over = a.iter().any(|app| {
             app.world()
                 .resource::<ActiveGame>()

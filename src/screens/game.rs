@@ -46,6 +46,8 @@ pub struct LanGame {
     pub code: String,
     /// Whether the connection to the peer is up.
     pub connected: bool,
+    /// How many times the connection dropped (each time it reconnects and resumes).
+    pub drops: u32,
     /// The peer offers a draw.
     pub draw_offered: bool,
     /// The peer broke the protocol: who and why.

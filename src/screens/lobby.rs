@@ -259,6 +259,7 @@ pub fn pump(
                 info!("LAN connection dropped: {e}");
                 if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
                     l.connected = false;
+                    l.drops += 1;
                 }
             }
             LanMsg::RulesOffered { .. } => {}
