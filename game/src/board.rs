@@ -158,25 +158,57 @@ impl PointSet {
     }
 }
 
-/// The index of the `k`-th set bit of `word` (`k` < number of set bits).
-#[inline]
-pub(crate) fn nth_bit(mut word: u64, k: usize) -> u32 {
-    for _ in 0..k {
-        word &= word - 1;
+/// `SELECT[b][j]`: the index of the `j`-th set bit of the byte `b` (8 if
+/// there is none).
+const SELECT: [[u8; 8]; 256] = {
+    let mut table = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut j) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
     }
-    word.trailing_zeros()
+    table
+};
+
+/// The index of the `k`-th set bit of `word` (`k` < number of set bits),
+/// without a data-dependent branch: byte counts and their running sums in
+/// parallel (the portable x86-64 target has no `popcnt`), the byte that holds
+/// the bit, then a table lookup within the byte.
+#[inline]
+pub(crate) fn nth_bit(word: u64, k: usize) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let c = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    let c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
+    let c = (c + (c >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte `i` of `sums`: the set bits in bytes 0..=i (at most 64).
+    let sums = c.wrapping_mul(ONES);
+    let k = k as u64 & 63;
+    // Bit 7 of byte `i` is set exactly when `sums` byte `i` <= k (no byte
+    // borrows from the next); those bytes come first.
+    let at_most_k = ((0x80 | k) * ONES).wrapping_sub(sums) & (0x80 * ONES);
+    let byte = (!at_most_k & (0x80 * ONES)).trailing_zeros() & !7;
+    let before = (sums << 8) >> byte & 0xFF;
+    let within = (word >> byte & 0xFF) as usize;
+    byte + SELECT[within][(k.wrapping_sub(before) & 7) as usize] as u32
 }
 
 /// Move-generation tables for boards of at most 64 points, where every point
 /// set fits one `u64` (bit `i` = point `i`); built once with the board.
 #[derive(Debug)]
 pub(crate) struct SmallTables {
-    /// Per point: neighbour masks and the railway lines through it.
+    /// Per point: the lookup of its one-move targets.
     points: Box<[SmallPoint; 64]>,
+    /// The targets of every point's lookup, point after point.
+    steps: Vec<u64>,
     /// Per point: railway neighbours (the engineers' flood).
     rail: Box<[u64; 64]>,
-    /// The railway lines with their occupancy lookup.
-    pub(crate) lines: Vec<LineTable>,
     /// Points on a railway.
     pub(crate) rail_points: u64,
     /// Camps.
@@ -185,24 +217,34 @@ pub(crate) struct SmallTables {
     pub(crate) headquarters: u64,
 }
 
-/// One point's entry in [`SmallTables`].
+/// One point's entry in [`SmallTables`]: a multiply-shift ("magic") lookup,
+/// as rook attacks use on chess bitboards, from the board occupancy to the
+/// points a piece there reaches without turning: its road neighbours and,
+/// along each railway line through it, every point up to and including the
+/// first occupied one in each direction.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SmallPoint {
-    /// Road neighbours.
-    pub(crate) road: u64,
-    /// (line index, position on the line + 1) for each railway line through the point.
-    lines: [(u8, u8); SMALL_LINES_PER_POINT],
-    n_lines: u8,
+    /// The points whose occupancy matters: the other points of its railway
+    /// lines, except each line's two ends (a run always reaches the end).
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    /// Where the point's targets start in [`SmallTables::steps`].
+    offset: u32,
 }
 
-/// At most this many railway lines pass through one point of a small board.
-const SMALL_LINES_PER_POINT: usize = 4;
-
 impl SmallTables {
-    /// The entry of point `i` (`i` < 64).
+    /// The points a piece on `i` (`i` < 64) reaches in one move without
+    /// turning (road neighbours and straight railway runs, each run up to and
+    /// including the first point of `occupied`), never `i` itself.
     #[inline(always)]
-    pub(crate) fn point(&self, i: usize) -> &SmallPoint {
-        &self.points[i & 63]
+    pub(crate) fn step_targets(&self, i: usize, occupied: u64) -> u64 {
+        let sp = &self.points[i & 63];
+        let index = (occupied & sp.mask).wrapping_mul(sp.magic) >> sp.shift;
+        self.steps
+            .get(sp.offset as usize + index as usize)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The railway neighbours of point `i` (`i` < 64).
@@ -212,115 +254,160 @@ impl SmallTables {
     }
 }
 
-impl SmallPoint {
-    /// (line index, position on the line + 1) for each line through the point.
-    #[inline(always)]
-    pub(crate) fn lines(&self) -> &[(u8, u8)] {
-        &self.lines[..self.n_lines as usize]
+/// The targets of a piece on `p` that does not turn (see [`SmallPoint`]),
+/// by walking the lines.
+fn walk_targets(p: Point, road: u64, lines: &[Vec<Point>], occupied: u64) -> u64 {
+    let mut targets = road;
+    for line in lines {
+        let Some(k) = line.iter().position(|&q| q == p) else {
+            continue;
+        };
+        for walk in [
+            line[k + 1..].to_vec(),
+            line[..k].iter().rev().copied().collect(),
+        ] {
+            for q in walk {
+                targets |= 1 << q.0;
+                if occupied & 1 << q.0 != 0 {
+                    break;
+                }
+            }
+        }
     }
+    targets & !(1 << p.0)
 }
 
-/// A railway line of a small board, with a multiply-shift ("magic") lookup
-/// from the board occupancy to the line's occupancy in line order, so that a
-/// straight move finds its first blocker in each direction by a bit scan
-/// (as rook attacks do on chess bitboards).
-#[derive(Debug)]
-pub(crate) struct LineTable {
-    /// The line's points.
-    pub(crate) mask: u64,
+/// The multipliers [`find_magic`] finds for the points of the classic board
+/// (mask, multiplier, shift), stored so that building the board needs no
+/// search; a test checks that a search finds exactly these.
+const CLASSIC_MAGICS: [(u64, u64, u32); 32] = [
+    (0x000210840000842e, 0x05200090e0082000, 53),
+    (0x000000000000000c, 0x112004006040810c, 62),
+    (0x000000000000000a, 0x4a64148200020002, 62),
+    (0x0000000000000006, 0xa8000020020a4022, 62),
+    (0x000021084008420e, 0x0020820520040008, 53),
+    (0x0002108400008401, 0x80008014210208c4, 56),
+    (0x0000210840084010, 0x29002180040e0002, 56),
+    (0x0002108400008021, 0x1402110010028900, 56),
+    (0x0000210840080210, 0x01c0220828010044, 56),
+    (0x0002108400000421, 0x0808000801002000, 56),
+    (0x0000210840004210, 0x0040800201020000, 56),
+    (0x0002108400e08421, 0x0501908008080020, 52),
+    (0x0000000000c00000, 0x04400b0a04088000, 62),
+    (0x0000000000a00000, 0x01400c8280004200, 62),
+    (0x0000000000600000, 0x00001d0820008070, 62),
+    (0x0000210840e84210, 0x8084081400810008, 52),
+    (0x0000210b80084210, 0x8002040120414000, 53),
+    (0x0000000300000000, 0x0028080048001010, 62),
+    (0x0000000280000000, 0x1036102ec0004014, 62),
+    (0x0000000180000000, 0x10c0408880004024, 62),
+    (0x0002108380008421, 0x2080100300804092, 53),
+    (0x0000210040084210, 0x0804080290210000, 56),
+    (0x0002100400008421, 0x0600c00042014042, 56),
+    (0x0000200840084210, 0x202438008c040020, 56),
+    (0x0002008400008421, 0xe820c0a080800800, 56),
+    (0x0000010840084210, 0x20202400c1880012, 56),
+    (0x0000108400008421, 0x0110802002204230, 56),
+    (0x0038210840084210, 0x0d00120250004020, 52),
+    (0x0030000000000000, 0x0010022000a00400, 62),
+    (0x0028000000000000, 0x9002100000090c22, 62),
+    (0x0018000000000000, 0x1400800020004860, 62),
+    (0x003a108400008421, 0x0040220100080300, 52),
+];
+
+/// Whether `magic` and `shift` send the `subsets` (with their values) to
+/// slots where subsets sharing a slot share their value; fills `table` if so.
+/// `used[i] == stamp` marks slot `i` as filled in this try.
+fn fill_magic(
+    subsets: &[(u64, u64)],
     magic: u64,
     shift: u32,
-    /// By magic index: bit `k + 1` set when the `k`-th point of the line is
-    /// occupied; bits 0 and `len + 1` are always set (sentinels).
-    patterns: Vec<u16>,
-    /// `prefix[k]`: the points whose bit in a pattern is below `k`
-    /// (`len + 3` entries used).
-    prefix: [u64; 16],
+    used: &mut [u32],
+    stamp: u32,
+    table: &mut [u64],
+) -> bool {
+    subsets.iter().all(|&(s, v)| {
+        let i = (s.wrapping_mul(magic) >> shift) as usize;
+        if std::mem::replace(&mut used[i], stamp) == stamp {
+            table[i] == v
+        } else {
+            table[i] = v;
+            true
+        }
+    })
 }
 
-impl LineTable {
-    /// The points a straight mover at pattern position `j` (one more than its
-    /// position on the line) reaches along this line: every empty point up to
-    /// and including the first occupied point in each direction (and its own
-    /// point).
-    #[inline(always)]
-    pub(crate) fn reach(&self, occupied: u64, j: u32) -> u64 {
-        let idx = (occupied & self.mask).wrapping_mul(self.magic) >> self.shift;
-        let pattern = self.patterns[idx as usize] as u32;
-        let hi = j + 1 + (pattern >> (j + 1)).trailing_zeros();
-        let lo = 31 - (pattern & ((1 << j) - 1)).leading_zeros();
-        self.prefix[(hi as usize + 1) & 15] & !self.prefix[lo as usize & 15]
-    }
+/// The points whose occupancy decides where a piece on `p` goes without
+/// turning: the other points of its railway lines, except each line's ends.
+fn relevant_mask(p: Point, lines: &[Vec<Point>]) -> u64 {
+    lines
+        .iter()
+        .filter(|line| line.contains(&p))
+        .flat_map(|line| &line[1..line.len().saturating_sub(1).max(1)])
+        .fold(0u64, |m, q| m | 1 << q.0)
+        & !(1 << p.0)
+}
 
-    /// Builds the table for a line of distinct points (at most 13), or `None`.
-    fn new(line: &[Point]) -> Option<LineTable> {
-        let len = line.len();
-        if len > 13 || line.iter().any(|p| p.index() >= 64) {
-            return None;
+/// Finds a multiplier that sends the subsets of `mask` to slots of a table
+/// of at most `1 << (bits + 3)` entries (`bits` = size of `mask`) such that
+/// subsets sharing a slot share their value; returns it with the shift and
+/// the table. Tries the `stored` multipliers for `mask` first, then searches
+/// (deterministically: xorshift from a fixed seed).
+fn find_magic(
+    mask: u64,
+    value: impl Fn(u64) -> u64,
+    stored: &[(u64, u64, u32)],
+) -> Option<(u64, u32, Vec<u64>)> {
+    let mut subsets = Vec::new();
+    let mut sub = 0u64;
+    loop {
+        subsets.push((sub, value(sub)));
+        sub = sub.wrapping_sub(mask) & mask;
+        if sub == 0 {
+            break;
         }
-        let mask = line.iter().fold(0u64, |m, p| m | 1 << p.0);
-        if mask.count_ones() as usize != len {
-            return None;
-        }
-        let pattern_of = |occ: u64| -> u16 {
-            let mut pat = 1 | 1 << (len + 1);
-            for (k, p) in line.iter().enumerate() {
-                if occ & 1 << p.0 != 0 {
-                    pat |= 1 << (k + 1);
-                }
-            }
-            pat
-        };
-        let mut subsets = Vec::with_capacity(1 << len);
-        let mut sub = 0u64;
-        loop {
-            subsets.push(sub);
-            sub = sub.wrapping_sub(mask) & mask;
-            if sub == 0 {
-                break;
-            }
-        }
-        // Deterministic search (xorshift from a fixed seed) for a multiplier
-        // that sends every subset of the line to its own slot.
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ mask;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for bits in len..=len + 6 {
-            let shift = 64 - bits as u32;
-            // `used[i] == attempt` marks slot `i` as taken in this attempt.
-            let mut used = vec![0u32; 1 << bits];
-            let attempts = if bits == len { 1_000 } else { 30_000 };
-            for attempt in 1..=attempts {
-                let magic = random() & random() & random();
-                let injective = subsets.iter().all(|&s| {
-                    let i = (s.wrapping_mul(magic) >> shift) as usize;
-                    std::mem::replace(&mut used[i], attempt) != attempt
-                });
-                if injective {
-                    let mut patterns = vec![0u16; 1 << bits];
-                    for &s in &subsets {
-                        patterns[(s.wrapping_mul(magic) >> shift) as usize] = pattern_of(s);
-                    }
-                    let mut prefix = [0u64; 16];
-                    for k in 2..len + 3 {
-                        prefix[k] = prefix[k - 1] | line.get(k - 2).map_or(0, |p| 1 << p.0);
-                    }
-                    return Some(LineTable {
-                        mask,
-                        magic,
-                        shift,
-                        patterns,
-                        prefix,
-                    });
-                }
-            }
-        }
-        None
     }
+    let n = mask.count_ones() as usize;
+    if n == 0 {
+        return Some((0, 63, vec![subsets[0].1]));
+    }
+    for &(_, magic, shift) in stored.iter().filter(|m| m.0 == mask) {
+        if !(64 - n as u32 - 3..=64 - n as u32).contains(&shift) {
+            continue;
+        }
+        let size = 1 << (64 - shift);
+        let mut table = vec![0u64; size];
+        if fill_magic(&subsets, magic, shift, &mut vec![0; size], 1, &mut table) {
+            return Some((magic, shift, table));
+        }
+    }
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ mask;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for bits in n..=n + 3 {
+        let shift = 64 - bits as u32;
+        let mut used = vec![0u32; 1 << bits];
+        let mut table = vec![0u64; 1 << bits];
+        // A table of the minimal size is rarely worth a long search.
+        let attempts = if bits > n {
+            20_000
+        } else if n < 7 {
+            1_000
+        } else {
+            0
+        };
+        for attempt in 1..=attempts {
+            let magic = random() & random() & random();
+            if fill_magic(&subsets, magic, shift, &mut used, attempt, &mut table) {
+                return Some((magic, shift, table));
+            }
+        }
+    }
+    None
 }
 
 impl SmallTables {
@@ -337,21 +424,24 @@ impl SmallTables {
         let mask = |v: &[Point]| v.iter().fold(0u64, |m, p| m | 1 << p.0);
         let mut small = Box::new([SmallPoint::default(); 64]);
         let mut rail_masks = Box::new([0u64; 64]);
+        let mut steps = Vec::new();
         for i in 0..points.len() {
-            small[i].road = mask(&road[i]);
+            let p = Point(i as u8);
             rail_masks[i] = mask(&rail[i]);
-        }
-        let mut tables = Vec::new();
-        for (l, line) in lines.iter().enumerate() {
-            tables.push(LineTable::new(line)?);
-            for (k, p) in line.iter().enumerate() {
-                let sp = &mut small[p.index()];
-                if sp.n_lines as usize == SMALL_LINES_PER_POINT {
-                    return None;
-                }
-                sp.lines[sp.n_lines as usize] = (u8::try_from(l).ok()?, k as u8 + 1);
-                sp.n_lines += 1;
-            }
+            let relevant = relevant_mask(p, lines);
+            let road_mask = mask(&road[i]);
+            let (magic, shift, table) = find_magic(
+                relevant,
+                |occ| walk_targets(p, road_mask, lines, occ),
+                &CLASSIC_MAGICS,
+            )?;
+            small[i] = SmallPoint {
+                mask: relevant,
+                magic,
+                shift,
+                offset: u32::try_from(steps.len()).ok()?,
+            };
+            steps.extend(table);
         }
         let of_kind = |kind: PointKind| {
             (0..points.len())
@@ -360,8 +450,8 @@ impl SmallTables {
         };
         Some(SmallTables {
             points: small,
+            steps,
             rail: rail_masks,
-            lines: tables,
             rail_points: (0..points.len())
                 .filter(|&i| points[i].rail)
                 .fold(0u64, |m, i| m | 1 << i),
@@ -1152,45 +1242,85 @@ mod tests {
     }
 
     #[test]
-    fn line_tables_find_the_first_blocker_both_ways() {
+    fn nth_bit_finds_every_set_bit() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut words = vec![0, 1, 1 << 63, u64::MAX, 0xFF00_0000_0000_00FF];
+        for _ in 0..2_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            // Sparse and dense words.
+            words.push(rng & rng >> 7 & rng >> 19);
+            words.push(rng);
+        }
+        for word in words {
+            let mut bits = word;
+            let mut k = 0;
+            while bits != 0 {
+                assert_eq!(nth_bit(word, k), bits.trailing_zeros(), "{word:#x} {k}");
+                bits &= bits - 1;
+                k += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_stored_classic_multipliers_are_what_the_search_finds() {
+        let b = Board::classic();
+        let mut found = Vec::new();
+        for p in b.points() {
+            let road = b.road_neighbours(p).iter().fold(0u64, |m, q| m | 1 << q.0);
+            let mask = relevant_mask(p, b.rail_lines());
+            let value = |occ| walk_targets(p, road, b.rail_lines(), occ);
+            let (magic, shift, _) = find_magic(mask, value, &[]).expect("a multiplier");
+            if mask != 0 {
+                found.push((mask, magic, shift));
+            }
+        }
+        assert_eq!(found, CLASSIC_MAGICS);
+    }
+
+    #[test]
+    fn step_tables_find_the_first_blocker_both_ways() {
         let b = Board::classic();
         let small = b.small().expect("the classic board fits one word");
         assert!(Board::four_player().small().is_none());
-        for (l, line) in b.rail_lines().iter().enumerate() {
-            let table = &small.lines[l];
-            let mask = line.iter().fold(0u64, |m, q| m | 1 << q.0);
-            assert_eq!(table.mask, mask);
-            for (k, &q) in line.iter().enumerate() {
-                assert!(
-                    small
-                        .point(q.index())
-                        .lines()
-                        .contains(&(l as u8, k as u8 + 1))
-                );
-            }
-            // Every occupancy of the line, with other points occupied too.
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for p in b.points() {
+            // Every occupancy of the point's lines (ends included), with
+            // other points occupied at random.
+            let lines: u64 = b
+                .rail_lines()
+                .iter()
+                .filter(|line| line.contains(&p))
+                .flatten()
+                .fold(0, |m, q| m | 1 << q.0);
             let mut sub = 0u64;
             loop {
-                let occupied = sub | (sub.wrapping_mul(0x9E37_79B9_7F4A_7C15) & !mask);
-                for k in 0..line.len() {
-                    let mut expected = 1u64 << line[k].0;
-                    let ahead = line[k + 1..].to_vec();
-                    let behind = line[..k].iter().rev().copied().collect();
-                    for walk in [ahead, behind] {
-                        for q in walk {
-                            expected |= 1 << q.0;
-                            if occupied & 1 << q.0 != 0 {
-                                break;
-                            }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let occupied = sub | (rng & !lines & ((1 << b.len()) - 1));
+                // Walk each ray separately (independently of `walk_targets`).
+                let mut expected = 0u64;
+                for q in b.road_neighbours(p) {
+                    expected |= 1 << q.0;
+                }
+                for ray in b.rail_rays(p) {
+                    for q in ray {
+                        expected |= 1 << q.0;
+                        if occupied & 1 << q.0 != 0 {
+                            break;
                         }
                     }
-                    assert_eq!(
-                        table.reach(occupied, k as u32 + 1),
-                        expected,
-                        "line {l} point {k} occupancy {occupied:#x}"
-                    );
                 }
-                sub = sub.wrapping_sub(mask) & mask;
+                assert_eq!(
+                    small.step_targets(p.index(), occupied),
+                    expected,
+                    "point {} occupancy {occupied:#x}",
+                    b.name_of(p)
+                );
+                sub = sub.wrapping_sub(lines) & lines;
                 if sub == 0 {
                     break;
                 }

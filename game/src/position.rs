@@ -43,8 +43,9 @@ pub struct MoveSets {
     /// Entries `0..pieces` are the pieces that have a step.
     pieces: usize,
     from: [Point; MAX_POINTS],
-    /// The number of steps of the pieces up to and including this one.
-    ends: [u16; MAX_POINTS],
+    /// `ends[i + 1]`: the number of steps of the pieces up to and including
+    /// entry `i`; `ends[0]` is 0.
+    ends: [u16; MAX_POINTS + 1],
     /// The targets, as one word each on a board of at most 64 points.
     low: [u64; MAX_POINTS],
     /// The targets on larger boards.
@@ -60,7 +61,7 @@ impl Default for MoveSets {
         MoveSets {
             pieces: 0,
             from: [Point(0); MAX_POINTS],
-            ends: [0; MAX_POINTS],
+            ends: [0; MAX_POINTS + 1],
             low: [0; MAX_POINTS],
             targets: [PointSet::EMPTY; MAX_POINTS],
             small: true,
@@ -98,18 +99,20 @@ impl MoveSets {
     /// The `k`-th move in [`Position::legal_moves`] order (`None` if `k >= len`).
     pub fn get(&self, k: usize) -> Option<Move> {
         let n = self.pieces.min(MAX_POINTS);
-        let steps = if n == 0 { 0 } else { self.ends[n - 1] as usize };
+        let steps = self.ends[n] as usize;
         if k >= steps {
             return self.flips.nth(k - steps).map(|at| Move::Flip { at });
         }
-        // The piece: how many pieces' steps end at or before `k` (no
-        // data-dependent branch).
-        let i = self.ends[..n]
-            .iter()
-            .map(|&end| (end as usize <= k) as usize)
-            .sum::<usize>()
-            .min(n - 1);
-        let k = k - if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        // The piece: the first whose steps end after `k` (a binary search
+        // whose steps depend only on `n`, with a conditional move).
+        let ends = &self.ends[1..=n];
+        let (mut i, mut len) = (0, n);
+        while len > 1 {
+            let half = len / 2;
+            i = std::hint::select_unpredictable(ends[i + half - 1] as usize <= k, i + half, i);
+            len -= half;
+        }
+        let k = k - self.ends[i] as usize;
         let to = if self.small {
             Point(nth_bit(self.low[i], k) as u8)
         } else {
@@ -232,7 +235,15 @@ impl TargetSink for MoveList {
     }
 }
 
-impl TargetSink for MoveSets {
+/// Fills a [`MoveSets`], with its counters in locals (registers) while the
+/// generator runs.
+struct SetsWriter<'a> {
+    out: &'a mut MoveSets,
+    pieces: usize,
+    len: usize,
+}
+
+impl TargetSink for SetsWriter<'_> {
     #[inline(always)]
     fn piece(&mut self, from: Point, targets: impl Targets) -> bool {
         // Branch-free: the entry is kept only when the piece has a target
@@ -240,9 +251,9 @@ impl TargetSink for MoveSets {
         let count = targets.count();
         let i = self.pieces;
         self.len += count;
-        self.from[i] = from;
-        self.ends[i] = self.len as u16;
-        targets.store(&mut self.low[i], &mut self.targets[i]);
+        self.out.from[i] = from;
+        self.out.ends[i + 1] = self.len as u16;
+        targets.store(&mut self.out.low[i], &mut self.out.targets[i]);
         self.pieces += (count != 0) as usize;
         true
     }
@@ -273,6 +284,8 @@ impl TargetSink for AnyTarget {
 /// The sets the one-word generator works with, for the side to move.
 struct SmallContext {
     occupied: u64,
+    /// Railway points holding a piece that runs the railway like an engineer.
+    flooders: u64,
     blocked: u64,
     enemy_up: u64,
 }
@@ -399,12 +412,65 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// What stands on a point, packed in two bytes (a [`Position`] holds one per
+/// point, so this keeps it small to clone): 0 for an empty point, else bit 15
+/// set, bit 14 face up, bits 12–13 the side, bits 8–11 the rank, bits 0–7 the id.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct Square(u16);
+
+impl Square {
+    const EMPTY: Square = Square(0);
+
+    #[inline]
+    fn of(piece: Option<Piece>) -> Square {
+        match piece {
+            None => Square::EMPTY,
+            Some(pc) => Square(
+                0x8000
+                    | (pc.face_up as u16) << 14
+                    | (pc.side as u16) << 12
+                    | (pc.rank as u16) << 8
+                    | pc.id.0 as u16,
+            ),
+        }
+    }
+
+    #[inline]
+    fn piece(self) -> Option<Piece> {
+        if self.0 & 0x8000 == 0 {
+            return None;
+        }
+        const SIDES: [Side; 4] = [Side::South, Side::North, Side::East, Side::West];
+        // Rank::ALL padded to 16 entries (only 0…11 are ever stored).
+        const RANKS: [Rank; 16] = {
+            let mut ranks = [Rank::Flag; 16];
+            let mut i = 0;
+            while i < 12 {
+                ranks[i] = Rank::ALL[i];
+                i += 1;
+            }
+            ranks
+        };
+        Some(Piece {
+            side: SIDES[(self.0 >> 12 & 3) as usize],
+            rank: RANKS[(self.0 >> 8 & 15) as usize],
+            face_up: self.0 & 0x4000 != 0,
+            id: PieceId(self.0 as u8),
+        })
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0 & 0x8000 == 0
+    }
+}
+
 /// A position: the referee's whole truth.
-#[derive(Clone)]
 pub struct Position {
     board: &'static Board,
     rules: Rules,
-    squares: [Option<Piece>; MAX_POINTS],
+    /// What stands on each point, two bytes per point.
+    squares: [Square; MAX_POINTS],
     turn: Side,
     ply: u16,
     quiet: u16,
@@ -419,6 +485,20 @@ pub struct Position {
     by_side: [PointSet; 2],
     /// Points holding a face-down piece; derived from `squares`.
     face_down: PointSet,
+    /// Points holding a piece that never moves (landmine, flag; either side,
+    /// face up or down); derived from `squares`.
+    immobile: PointSet,
+    /// Points holding a piece that runs the railway like an engineer
+    /// ([`Rules::rail_runner`]); derived from `squares`.
+    runners: PointSet,
+}
+
+impl Clone for Position {
+    /// One block copy (every field is plain data).
+    #[inline]
+    fn clone(&self) -> Position {
+        Position { ..*self }
+    }
 }
 
 impl PartialEq for Position {
@@ -445,7 +525,7 @@ impl fmt::Debug for Position {
             self.turn, self.ply, self.quiet
         )?;
         for p in self.board.points() {
-            if let Some(pc) = self.squares[p.index()] {
+            if let Some(pc) = self.squares[p.index()].piece() {
                 writeln!(
                     f,
                     "  {} {} {}{}",
@@ -525,7 +605,7 @@ impl Position {
         Position {
             board,
             rules,
-            squares: [None; MAX_POINTS],
+            squares: [Square::EMPTY; MAX_POINTS],
             turn,
             ply: 0,
             quiet: 0,
@@ -535,12 +615,14 @@ impl Position {
             mines: [0; 2],
             by_side: [PointSet::EMPTY; 2],
             face_down: PointSet::EMPTY,
+            immobile: PointSet::EMPTY,
+            runners: PointSet::EMPTY,
         }
     }
 
     /// Puts (or removes) a piece; for building positions by hand.
     pub fn set(&mut self, p: Point, piece: Option<Piece>) {
-        if let Some(old) = self.squares[p.index()]
+        if let Some(old) = self.squares[p.index()].piece()
             && old.rank == Rank::Landmine
         {
             self.mines[old.side.index() & 1] = self.mines[old.side.index() & 1].saturating_sub(1);
@@ -553,13 +635,28 @@ impl Position {
         self.by_side[0].remove(p);
         self.by_side[1].remove(p);
         self.face_down.remove(p);
+        self.immobile.remove(p);
+        self.runners.remove(p);
         if let Some(new) = piece {
             self.by_side[new.side.index() & 1].insert(p);
             if !new.face_up {
                 self.face_down.insert(p);
             }
+            self.mark_rank(p, new.rank);
         }
-        self.squares[p.index()] = piece;
+        self.squares[p.index()] = Square::of(piece);
+    }
+
+    /// Records the rank class of a piece of rank `rank` arriving on `p` in
+    /// the derived sets (which must not hold `p` yet).
+    #[inline]
+    fn mark_rank(&mut self, p: Point, rank: Rank) {
+        if !rank.is_movable() {
+            self.immobile.insert(p);
+        }
+        if self.rules.rail_runner(rank) {
+            self.runners.insert(p);
+        }
     }
 
     /// Overrides the count of `side`'s landmines left (a view that knows the
@@ -590,7 +687,7 @@ impl Position {
     /// What stands on `p`.
     #[inline]
     pub fn at(&self, p: Point) -> Option<Piece> {
-        self.squares[p.index()]
+        self.squares[p.index()].piece()
     }
     /// The side to move.
     pub fn turn(&self) -> Side {
@@ -621,7 +718,7 @@ impl Position {
     pub fn pieces(&self) -> impl Iterator<Item = (Point, Piece)> + '_ {
         self.board
             .points()
-            .filter_map(|p| self.squares[p.index()].map(|pc| (p, pc)))
+            .filter_map(|p| self.squares[p.index()].piece().map(|pc| (p, pc)))
     }
 
     /// Whether the derived point sets and mine counts agree with the squares
@@ -632,7 +729,11 @@ impl Position {
             fresh.set(p, Some(pc));
         }
         let mines_ok = self.rules.mode != Mode::Flip || fresh.mines == self.mines;
-        fresh.by_side == self.by_side && fresh.face_down == self.face_down && mines_ok
+        fresh.by_side == self.by_side
+            && fresh.face_down == self.face_down
+            && fresh.immobile == self.immobile
+            && fresh.runners == self.runners
+            && mines_ok
     }
 
     /// The points held by `side` (face up or down).
@@ -658,7 +759,7 @@ impl Position {
     /// Whether `mover` may end its move on `to` (empty, or an attack it may make).
     #[inline(always)]
     fn may_end_on(&self, mover: Piece, to: Point) -> bool {
-        match self.squares[to.index()] {
+        match self.squares[to.index()].piece() {
             None => true,
             Some(_) if self.board.is_camp(to) => false,
             Some(target) if !target.face_up => !self.rules.facedown_immune,
@@ -718,6 +819,7 @@ impl Position {
         }
         SmallContext {
             occupied,
+            flooders: self.runners.low_word() & small.rail_points,
             blocked,
             enemy_up: other & !down,
         }
@@ -726,51 +828,43 @@ impl Position {
     /// The points the piece on `from` may move to (one-word board; the piece
     /// is known to be free to move).
     #[inline(always)]
-    fn small_targets(
-        &self,
-        small: &SmallTables,
-        cx: &SmallContext,
-        from: usize,
-        piece: Piece,
-    ) -> u64 {
-        let sp = small.point(from);
-        let mut targets = sp.road;
-        if small.rail_points >> from & 1 != 0 {
-            if self.rules.rail_runner(piece.rank) {
-                // Flood over the railway: empty points pass the path on,
-                // occupied points end it.
-                let mut reach = 1u64 << from;
-                let mut frontier = reach;
-                while frontier != 0 {
-                    let mut next = 0;
-                    let mut bits = frontier;
-                    while bits != 0 {
-                        next |= small.rail(bits.trailing_zeros() as usize);
-                        bits &= bits - 1;
-                    }
-                    let new = next & !reach;
-                    reach |= new;
-                    frontier = new & !cx.occupied;
+    fn small_targets(&self, small: &SmallTables, cx: &SmallContext, from: usize) -> u64 {
+        let mut targets = small.step_targets(from, cx.occupied);
+        if cx.flooders >> from & 1 != 0 {
+            // Flood over the railway: empty points pass the path on,
+            // occupied points end it.
+            let mut reach = 1u64 << from;
+            let mut frontier = reach;
+            while frontier != 0 {
+                let mut next = 0;
+                let mut bits = frontier;
+                while bits != 0 {
+                    next |= small.rail(bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
                 }
-                targets |= reach;
-            } else {
-                for &(line, at) in sp.lines() {
-                    targets |= small.lines[line as usize].reach(cx.occupied, at as u32);
-                }
+                let new = next & !reach;
+                reach |= new;
+                frontier = new & !cx.occupied;
             }
+            targets |= reach;
         }
-        targets &= !cx.blocked & !(1u64 << from);
-        if self.rules.mode == Mode::Flip {
-            // Flip games restrict attacks on some face-up enemies.
-            let mut enemies = targets & cx.enemy_up;
-            while enemies != 0 {
-                let q = enemies.trailing_zeros() as usize;
-                enemies &= enemies - 1;
-                if let Some(target) = self.squares[q]
-                    && !self.may_attack_face_up(piece, target)
-                {
-                    targets &= !(1u64 << q);
-                }
+        targets & !cx.blocked & !(1u64 << from)
+    }
+
+    /// Flip games: drops from `targets` the face-up enemies the piece on
+    /// `from` may not attack.
+    fn small_flip_filter(&self, cx: &SmallContext, from: usize, mut targets: u64) -> u64 {
+        let Some(piece) = self.squares[from].piece() else {
+            return targets;
+        };
+        let mut enemies = targets & cx.enemy_up;
+        while enemies != 0 {
+            let q = enemies.trailing_zeros() as usize;
+            enemies &= enemies - 1;
+            if let Some(target) = self.squares[q].piece()
+                && !self.may_attack_face_up(piece, target)
+            {
+                targets &= !(1u64 << q);
             }
         }
         targets
@@ -822,7 +916,7 @@ impl Position {
             // Flip games restrict attacks on some face-up enemies.
             let candidates = targets.intersection(occupied);
             candidates.for_each(|to| {
-                if let Some(target) = self.squares[to.index()]
+                if let Some(target) = self.squares[to.index()].piece()
                     && target.face_up
                     && !self.may_attack_face_up(piece, target)
                 {
@@ -847,20 +941,22 @@ impl Position {
     #[inline(always)]
     fn small_piece_targets<S: TargetSink>(&self, small: &SmallTables, side: Side, sink: &mut S) {
         let cx = self.small_context(small, side);
-        let mut movers = self.by_side[side.index() & 1].low_word() & !self.face_down.low_word();
+        let mut movers = self.by_side[side.index() & 1].low_word()
+            & !self.face_down.low_word()
+            & !self.immobile.low_word();
         if !self.rules.may_leave_headquarters() {
             movers &= !small.headquarters;
         }
+        let flip = self.rules.mode == Mode::Flip;
         while movers != 0 {
             let from = movers.trailing_zeros() as usize;
             movers &= movers - 1;
-            if let Some(pc) = self.squares[from]
-                && pc.rank.is_movable()
-            {
-                let targets = self.small_targets(small, &cx, from, pc);
-                if !sink.piece(Point(from as u8), targets) {
-                    return;
-                }
+            let mut targets = self.small_targets(small, &cx, from);
+            if flip {
+                targets = self.small_flip_filter(&cx, from, targets);
+            }
+            if !sink.piece(Point(from as u8), targets) {
+                return;
             }
         }
     }
@@ -874,7 +970,7 @@ impl Position {
             movers = movers.difference(&self.board.headquarters_set());
         }
         for from in movers.iter() {
-            if let Some(pc) = self.squares[from.index()]
+            if let Some(pc) = self.squares[from.index()].piece()
                 && pc.rank.is_movable()
             {
                 let targets = self.generic_targets(from, pc, &occupied, &blocked);
@@ -937,7 +1033,15 @@ impl Position {
         if self.flag_captured.is_some() {
             return;
         }
-        self.piece_targets(self.turn, out);
+        let mut writer = SetsWriter {
+            out,
+            pieces: 0,
+            len: 0,
+        };
+        self.piece_targets(self.turn, &mut writer);
+        let (pieces, len) = (writer.pieces, writer.len);
+        out.pieces = pieces;
+        out.len = len;
         if self.rules.mode == Mode::Flip {
             out.flips = self.face_down;
             out.len += self.face_down.len();
@@ -979,14 +1083,17 @@ impl Position {
     /// The legal moves of the piece on `from` (for the app: where it may go).
     pub fn moves_from(&self, from: Point) -> MoveList {
         let mut out = MoveList::new();
-        if let Some(pc) = self.squares[from.index()]
+        if let Some(pc) = self.squares[from.index()].piece()
             && pc.side == self.turn
             && self.flag_captured.is_none()
             && self.can_move_from(from, pc)
         {
             if let Some(small) = self.board.small() {
                 let cx = self.small_context(small, pc.side);
-                let targets = self.small_targets(small, &cx, from.index(), pc);
+                let mut targets = self.small_targets(small, &cx, from.index());
+                if self.rules.mode == Mode::Flip {
+                    targets = self.small_flip_filter(&cx, from.index(), targets);
+                }
                 out.piece(from, targets);
             } else {
                 let occupied = self.by_side[0].union(&self.by_side[1]);
@@ -1005,7 +1112,7 @@ impl Position {
             return Err(IllegalMove::GameOver);
         }
         match m {
-            Move::Flip { at } => match self.squares.get(at.index()).copied().flatten() {
+            Move::Flip { at } => match self.squares.get(at.index()).and_then(|sq| sq.piece()) {
                 Some(pc)
                     if !pc.face_up
                         && self.rules.mode == Mode::Flip
@@ -1019,7 +1126,7 @@ impl Position {
                 if from.index() >= self.board.len() || to.index() >= self.board.len() {
                     return Err(IllegalMove::Unreachable);
                 }
-                let piece = match self.squares[from.index()] {
+                let piece = match self.squares[from.index()].piece() {
                     Some(pc) if pc.side == self.turn && pc.face_up => pc,
                     _ => return Err(IllegalMove::NotYourPiece),
                 };
@@ -1030,7 +1137,7 @@ impl Position {
                     return Err(IllegalMove::Unreachable);
                 }
                 let board = self.board;
-                let empty = |q: Point| self.squares[q.index()].is_none();
+                let empty = |q: Point| self.squares[q.index()].is_empty();
                 let by_road = board.is_road_edge(from, to);
                 let by_rail = board.info(from).rail
                     && board.info(to).rail
@@ -1055,7 +1162,7 @@ impl Position {
                 if n == to {
                     return true;
                 }
-                if self.squares[n.index()].is_none() && visited.insert(n) {
+                if self.squares[n.index()].is_empty() && visited.insert(n) {
                     stack.push(n);
                 }
             }
@@ -1078,26 +1185,34 @@ impl Position {
     pub fn play_unchecked(&mut self, m: Move) -> Effect {
         let effect = match m {
             Move::Flip { at } => {
-                let mut pc = self.squares[at.index()].expect("flip needs a piece");
+                let mut pc = self.squares[at.index()]
+                    .piece()
+                    .expect("flip needs a piece");
                 pc.face_up = true;
                 if !self.colours_fixed {
                     self.fix_colours(pc.side);
                     pc.side = self.turn;
                 }
-                self.squares[at.index()] = Some(pc);
+                self.squares[at.index()] = Square::of(Some(pc));
                 self.face_down.remove(at);
                 self.quiet += 1;
                 Effect::Flipped { at, piece: pc }
             }
             Move::Step { from, to } => {
-                let attacker = self.squares[from.index()].expect("move needs a piece");
-                match self.squares[to.index()] {
+                let attacker = self.squares[from.index()]
+                    .piece()
+                    .expect("move needs a piece");
+                match self.squares[to.index()].piece() {
                     None => {
-                        self.squares[to.index()] = Some(attacker);
-                        self.squares[from.index()] = None;
+                        self.squares[to.index()] = self.squares[from.index()];
+                        self.squares[from.index()] = Square::EMPTY;
                         let own = &mut self.by_side[attacker.side.index() & 1];
                         own.remove(from);
                         own.insert(to);
+                        if self.runners.contains(from) {
+                            self.runners.remove(from);
+                            self.runners.insert(to);
+                        }
                         self.quiet += 1;
                         Effect::Moved { from, to }
                     }
@@ -1108,7 +1223,7 @@ impl Position {
                             && defender.rank == Rank::Flag
                             && self.mines_left(defender.side) > 0;
                         if was_face_down && (defender.side == attacker.side || guarded_flag) {
-                            self.squares[to.index()] = Some(defender);
+                            self.squares[to.index()] = Square::of(Some(defender));
                             self.face_down.remove(to);
                             self.quiet += 1;
                             Effect::VoidAttack {
@@ -1118,20 +1233,24 @@ impl Position {
                             }
                         } else {
                             let clash = self.rules.clash(attacker.rank, defender.rank);
-                            self.squares[from.index()] = None;
-                            self.squares[to.index()] = match clash.outcome {
+                            self.squares[from.index()] = Square::EMPTY;
+                            self.squares[to.index()] = Square::of(match clash.outcome {
                                 Outcome::AttackerWins => Some(attacker),
                                 Outcome::DefenderWins => Some(defender),
                                 Outcome::BothRemoved => None,
-                            };
+                            });
                             if defender.rank == Rank::Landmine && clash.defender_removed() {
                                 self.mines[defender.side.index()] -= 1;
                             }
                             self.face_down.remove(to);
                             self.by_side[attacker.side.index() & 1].remove(from);
                             self.by_side[defender.side.index() & 1].remove(to);
-                            if let Some(winner) = self.squares[to.index()] {
+                            self.runners.remove(from);
+                            self.runners.remove(to);
+                            self.immobile.remove(to);
+                            if let Some(winner) = self.squares[to.index()].piece() {
                                 self.by_side[winner.side.index() & 1].insert(to);
+                                self.mark_rank(to, winner.rank);
                             }
                             if clash.flag_captured {
                                 self.flag_captured = Some(defender.side);
@@ -1160,8 +1279,11 @@ impl Position {
         self.colours_fixed = true;
         if colour != self.turn {
             self.colours_swapped = true;
-            for sq in self.squares.iter_mut().flatten() {
-                sq.side = sq.side.opponent();
+            for sq in self.squares.iter_mut() {
+                if let Some(mut pc) = sq.piece() {
+                    pc.side = pc.side.opponent();
+                    *sq = Square::of(Some(pc));
+                }
             }
             self.mines.swap(0, 1);
             self.by_side.swap(0, 1);
@@ -1811,6 +1933,9 @@ mod tests {
                 Position::new(rules, &a, &b, S)
             };
             for ply in 0.. {
+                // The derived sets (sides, face-down, immobile, rail
+                // runners) follow every move.
+                assert!(pos.is_consistent(), "game {game} ply {ply}");
                 if ply % 5 == 0 || rng.random_bool(0.05) {
                     assert_generators_agree(&pos);
                 }

@@ -488,10 +488,24 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     }
     let movegen = clock.stop();
 
+    // 4. Cloning 256 of those positions (the AI clones one per search
+    //    node, from positions in the caches).
+    let mut cloned = 0u64;
+    let clock = Clock::start();
+    while clock.wall() < budget / 4 {
+        for pos in &sample[..256] {
+            let copy = std::hint::black_box(pos).clone();
+            std::hint::black_box(&copy);
+        }
+        cloned += 256;
+    }
+    let clone = clock.stop();
+
     let per_sec = |n: u64, t: f64| (n as f64 / t).round();
     let plies_per_game = plies as f64 / games as f64;
     let ns = |t: f64| (t * 1e10 / generated as f64).round() / 10.0;
     let moves_per_position = total_moves as f64 / generated as f64;
+    let clone_ns = (clone.best() * 1e10 / cloned as f64).round() / 10.0;
     let clock_name = if fast.cpu.is_some() {
         "thread_cpu"
     } else {
@@ -508,6 +522,8 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
                 "movegen_ns_per_position": ns(movegen.best()),
                 "movegen_ns_per_position_wall": ns(movegen.wall),
                 "avg_moves_per_position": (moves_per_position * 10.0).round() / 10.0,
+                "position_clone_ns": clone_ns,
+                "position_bytes": std::mem::size_of::<Position>(),
                 "clock": clock_name,
                 "mode": "dark",
                 "threads": 1,
@@ -529,6 +545,10 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
             "move generation: {} ns/position ({} ns), {moves_per_position:.1} moves/position",
             ns(movegen.best()),
             ns(movegen.wall)
+        );
+        say!(
+            "Position clone: {clone_ns} ns ({} bytes)",
+            std::mem::size_of::<Position>()
         );
     }
     Ok(0)
