@@ -14,7 +14,7 @@
 //! In a record an attack is followed by what the referee announced:
 //!
 //! - the outcome: `>` the attacker won, `<` the attacker lost, `=` both were
-//!   removed, `#` the flag was captured;
+//!   removed, `#` the flag was captured (`#=` by a bomb: both removed);
 //! - the ranks where they were public, as nicknames (40 … 32, 31 landmine,
 //!   30 flag, 00 bomb) or `?`: `S13xN13>(38,35)` in open and flip games,
 //!   `S13xN13<(?,40)` for a piece shown by engineer scouting;
@@ -199,10 +199,11 @@ impl fmt::Display for Written {
                 defender,
             }) => {
                 let c = match (a.outcome, a.flag_captured) {
-                    (_, true) => '#',
-                    (Outcome::AttackerWins, _) => '>',
-                    (Outcome::DefenderWins, _) => '<',
-                    (Outcome::BothRemoved, _) => '=',
+                    (Outcome::BothRemoved, true) => "#=",
+                    (_, true) => "#",
+                    (Outcome::AttackerWins, _) => ">",
+                    (Outcome::DefenderWins, _) => "<",
+                    (Outcome::BothRemoved, _) => "=",
                 };
                 write!(f, "{c}")?;
                 if attacker.is_some() || defender.is_some() {
@@ -401,6 +402,8 @@ pub fn parse_written(text: &str, turn: Side) -> Result<Written, NotationError> {
         (Outcome::DefenderWins, false)
     } else if cur.eat("=") {
         (Outcome::BothRemoved, false)
+    } else if cur.eat("#=") {
+        (Outcome::BothRemoved, true)
     } else if cur.eat("#") {
         (Outcome::AttackerWins, true)
     } else {
@@ -551,7 +554,8 @@ mod tests {
             "S13xN13<(?,40)!s",
             "S13xN13=!a!d",
             "S13xN13<!a",
-            "S13xN13#(00,30)",
+            "S13xN13#(38,30)",
+            "S13xN13#=(00,30)",
             "fN33",
             "fN33(S40)",
             "fS62(N30)",
@@ -564,6 +568,21 @@ mod tests {
         ] {
             round_trip(t);
         }
+    }
+
+    #[test]
+    fn a_bomb_on_the_flag_reads_back_as_both_removed() {
+        let w = parse_written("S13xN13#=(00,30)", Side::South).unwrap();
+        let Some(Note::Battle { announcement, .. }) = w.note else {
+            panic!("{w:?}")
+        };
+        assert_eq!(announcement.outcome, Outcome::BothRemoved);
+        assert!(announcement.flag_captured);
+        let w = parse_written("S13xN13#(38,30)", Side::South).unwrap();
+        let Some(Note::Battle { announcement, .. }) = w.note else {
+            panic!("{w:?}")
+        };
+        assert_eq!(announcement.outcome, Outcome::AttackerWins);
     }
 
     #[test]
