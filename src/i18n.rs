@@ -256,7 +256,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     (
         "lan.clean",
-        "清点完毕：双方无违规",
+        "清点结束：双方无违规",
         "Audit clean: nobody cheated",
     ),
     ("lan.cheat", "发现违规", "The audit found a cheater"),

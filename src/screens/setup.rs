@@ -594,7 +594,7 @@ fn ui(
                                 actions.write(SetupAction::Load(name.clone()));
                             }
                             if ui
-                                .small_button("✖")
+                                .small_button("×")
                                 .on_hover_text(lang.t("setup.delete"))
                                 .clicked()
                             {

@@ -191,3 +191,84 @@ pub fn page(
         .show(&mut root, add_contents);
     back
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{BattleSeen, battle_caption};
+    use egui::{FontFamily, epaint::text::Fonts};
+    use junqi_game::{Outcome, Rank};
+
+    fn non_ascii_chars_in(dir: &std::path::Path, ext: &str, found: &mut Vec<char>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                non_ascii_chars_in(&path, ext, found);
+            } else if path.extension().is_some_and(|e| e == ext) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                found.extend(text.chars().filter(|c| !c.is_ascii()));
+            }
+        }
+    }
+
+    /// Every character the app's sources and layouts contain has a glyph in egui's fonts (the
+    /// bundled subset first, egui's own after): no empty boxes after a new string is added
+    /// without re-running `scripts/font-subset.py`.
+    #[test]
+    fn the_bundled_font_covers_every_string() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut chars = Vec::new();
+        non_ascii_chars_in(&root.join("src"), "rs", &mut chars);
+        non_ascii_chars_in(&root.join("game/src"), "rs", &mut chars);
+        non_ascii_chars_in(&root.join("assets/layouts"), "json", &mut chars);
+        chars.sort_unstable();
+        chars.dedup();
+        assert!(chars.len() > 300, "only {} characters found", chars.len());
+        let mut fonts = Fonts::new(Default::default(), egui_fonts());
+        let mut covered = |family: FontFamily| {
+            fonts
+                .fonts
+                .font(&family)
+                .characters()
+                .keys()
+                .copied()
+                .collect::<std::collections::BTreeSet<char>>()
+        };
+        let body = covered(FontFamily::Proportional);
+        let missing: String = chars.iter().filter(|c| !body.contains(c)).collect();
+        assert!(missing.is_empty(), "no glyph for {missing:?}");
+
+        // The board's labels are drawn with the bold subset alone (no fallback).
+        let bold = covered(FontFamily::Name("bold".into()));
+        let mut labels: Vec<String> = ["山 界", "大本营", "军"].map(String::from).to_vec();
+        for r in Rank::ALL {
+            labels.extend([r.zh_name().to_owned(), r.nickname().to_owned()]);
+            labels.push(r.zh_short().to_string());
+        }
+        for outcome in [
+            Outcome::AttackerWins,
+            Outcome::DefenderWins,
+            Outcome::BothRemoved,
+        ] {
+            for (attacker, defender, flag_captured) in [
+                (None, None, false),
+                (Some(Rank::Bomb), None, false),
+                (None, Some(Rank::Landmine), false),
+                (None, None, true),
+            ] {
+                labels.push(battle_caption(&BattleSeen {
+                    attacker,
+                    defender,
+                    outcome,
+                    flag_captured,
+                }));
+            }
+        }
+        let lacking: String = labels
+            .concat()
+            .chars()
+            .filter(|c| !bold.contains(c))
+            .collect();
+        assert!(lacking.is_empty(), "the bold font lacks {lacking:?}");
+    }
+}
