@@ -93,6 +93,8 @@ fn redraw(
         fonts: &fonts,
         view,
         settings: &settings,
+        circle: None,
+        colour_materials: Default::default(),
     }
     .draw(&scene);
 }
@@ -104,6 +106,8 @@ struct Drawer<'a, 'w, 's> {
     fonts: &'a Fonts,
     view: BoardView,
     settings: &'a Settings,
+    circle: Option<Handle<Mesh>>,
+    colour_materials: std::collections::HashMap<[u8; 4], Handle<ColorMaterial>>,
 }
 
 impl Drawer<'_, '_, '_> {
@@ -126,8 +130,16 @@ impl Drawer<'_, '_, '_> {
     }
 
     fn ellipse(&mut self, at: Vec2, radii: Vec2, z: f32, color: Color) {
-        let mesh = self.meshes.add(Circle::new(1.0));
-        let material = self.materials.add(ColorMaterial::from_color(color));
+        // One circle mesh and one material per colour, so that the renderer can batch them.
+        let mesh = self
+            .circle
+            .get_or_insert_with(|| self.meshes.add(Circle::new(1.0)))
+            .clone();
+        let material = self
+            .colour_materials
+            .entry(color.to_srgba().to_u8_array())
+            .or_insert_with(|| self.materials.add(ColorMaterial::from_color(color)))
+            .clone();
         self.commands.spawn((
             BoardPart,
             Mesh2d(mesh),
@@ -196,7 +208,9 @@ impl Drawer<'_, '_, '_> {
         let bottom = v.grid_to_world(Vec2::new(0.0, 0.0));
         let size = (top - bottom).abs() + Vec2::new(v.sx * 1.2, s * 1.1);
         let mid = (top + bottom) / 2.0;
-        self.rect(mid, size + Vec2::splat(s * 0.16), 0.0, line_col);
+        // Outlines are drawn as strips, not as a filled rectangle under the fill: a software
+        // renderer pays for every pixel of overdraw.
+        self.frame(mid, size + Vec2::splat(s * 0.08), s * 0.08, 0.0, line_col);
         self.rect(mid, size, 0.1, board_col);
         if scene.dim_enemy_half {
             let enemy_mid = v.grid_to_world(Vec2::new(2.0, 8.5 + super::GAP));
@@ -253,28 +267,29 @@ impl Drawer<'_, '_, '_> {
             let at = v.world(p);
             match board.kind(p) {
                 PointKind::Station => {
-                    self.rect(at, tile * 0.86, 2.0, line_col);
+                    let edge = road_w * 0.8;
+                    self.frame(at, tile * 0.86 - Vec2::splat(edge), edge, 2.0, line_col);
                     self.rect(
                         at,
-                        tile * 0.86 - Vec2::splat(road_w * 1.6),
+                        tile * 0.86 - Vec2::splat(edge * 2.0),
                         2.1,
                         board_col.lighter(0.06),
                     );
                 }
                 PointKind::Camp => {
                     let r = Vec2::new(tile.x * 0.5, tile.y * 0.62);
-                    self.ellipse(at, r, 2.0, line_col);
+                    self.ellipse(at, r, 1.8, line_col);
                     self.ellipse(
                         at,
                         r - Vec2::splat(road_w * 1.3),
-                        2.1,
+                        1.9,
                         board_col.lighter(0.1),
                     );
                 }
                 PointKind::Headquarters => {
                     let r = Vec2::new(tile.x * 0.56, tile.y * 0.62);
-                    self.ellipse(at, r + Vec2::splat(road_w), 2.0, line_col);
-                    self.ellipse(at, r - Vec2::splat(road_w * 0.6), 2.1, srgb([200, 150, 90]));
+                    self.ellipse(at, r + Vec2::splat(road_w), 1.8, line_col);
+                    self.ellipse(at, r - Vec2::splat(road_w * 0.6), 1.9, srgb([200, 150, 90]));
                     self.text(at, 2.2, "大本营", s * 0.26, line_col, true);
                 }
             }
@@ -317,15 +332,23 @@ impl Drawer<'_, '_, '_> {
                 Colour::Blue => (srgb([34, 78, 170]), Color::WHITE),
                 Colour::Neutral => (srgb([92, 110, 84]), Color::WHITE),
             };
-            // Shadow, edge, face.
+            // Shadow (only where it shows: right and below), edge, face.
+            let shadow = Color::srgba(0.0, 0.0, 0.0, 0.35);
             self.rect(
-                at + Vec2::new(2.0, -3.0),
-                tile,
+                at + Vec2::new(tile.x / 2.0 + 1.0, -3.0),
+                Vec2::new(2.0, tile.y),
                 4.0,
-                Color::srgba(0.0, 0.0, 0.0, 0.35),
+                shadow,
             );
-            self.rect(at, tile, 4.1, fill.darker(0.18));
-            self.rect(at, tile - Vec2::splat(s * 0.08), 4.2, fill);
+            self.rect(
+                at + Vec2::new(1.0, -tile.y / 2.0 - 1.5),
+                Vec2::new(tile.x - 2.0, 3.0),
+                4.0,
+                shadow,
+            );
+            let edge = s * 0.04;
+            self.frame(at, tile - Vec2::splat(edge), edge, 4.1, fill.darker(0.18));
+            self.rect(at, tile - Vec2::splat(edge * 2.0), 4.2, fill);
             match t.face {
                 Face::Rank(rank) => {
                     let label = if scene.show_nicknames {
@@ -341,7 +364,7 @@ impl Drawer<'_, '_, '_> {
                         at,
                         tile * Vec2::new(0.62, 0.5),
                         1.5,
-                        4.3,
+                        4.28,
                         ink.with_alpha(0.5),
                     );
                 }
@@ -350,7 +373,7 @@ impl Drawer<'_, '_, '_> {
                         at,
                         tile * Vec2::new(0.7, 0.56),
                         1.5,
-                        4.3,
+                        4.28,
                         ink.with_alpha(0.6),
                     );
                     self.text(at, 4.35, "军", s * 0.3, ink.with_alpha(0.55), true);
