@@ -266,6 +266,8 @@ impl Drawer<'_, '_, '_> {
         for p in board.points() {
             let at = v.world(p);
             match board.kind(p) {
+                // A piece's tile hides the whole station box under it.
+                PointKind::Station if scene.tile(p).is_some() => {}
                 PointKind::Station => {
                     let edge = road_w * 0.8;
                     self.frame(at, tile * 0.86 - Vec2::splat(edge), edge, 2.0, line_col);
