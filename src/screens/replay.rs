@@ -8,7 +8,7 @@ use super::{Navigate, Screen, game::scene_of};
 use crate::{
     board::{BoardArea, BoardScene},
     i18n::Lang,
-    session::{SavedGame, Session, log_text, reason_key},
+    session::{SavedGame, Session, reason_key},
     settings::Settings,
     storage::{self, DataDir},
     theme,
@@ -220,13 +220,7 @@ fn ui(
             }
             ui.separator();
             if let Some(s) = state.session() {
-                egui::ScrollArea::vertical()
-                    .stick_to_bottom(true)
-                    .show(ui, |ui| {
-                        for e in &s.log {
-                            ui.label(egui::RichText::new(log_text(e, s.me(), lang)).size(15.0));
-                        }
-                    });
+                super::game::log_view(ui, &s.log, s.me(), lang);
             }
         });
     let r = root.available_rect_before_wrap();
