@@ -297,33 +297,15 @@ impl Drawer<'_, '_, '_> {
             }
         }
 
-        // Highlights under the pieces.
-        for &p in &scene.last_move {
-            self.frame(
-                v.world(p),
-                tile + Vec2::splat(6.0),
-                4.0,
-                3.0,
-                Color::srgb(1.0, 0.55, 0.1),
-            );
-        }
-        for &p in &scene.hint {
-            self.frame(
-                v.world(p),
-                tile + Vec2::splat(10.0),
-                4.0,
-                3.1,
-                Color::srgb(0.2, 0.85, 0.95),
-            );
-        }
-        for &p in &scene.warn {
-            self.frame(
-                v.world(p),
-                tile + Vec2::splat(8.0),
-                5.0,
-                3.2,
-                Color::srgb(0.95, 0.1, 0.1),
-            );
+        // Highlights under the pieces: the last move, a hint, a refused swap.
+        for (points, grow, width, z, colour) in [
+            (&scene.last_move, 6.0, 4.0, 3.0, Color::srgb(1.0, 0.55, 0.1)),
+            (&scene.hint, 10.0, 4.0, 3.1, Color::srgb(0.2, 0.85, 0.95)),
+            (&scene.warn, 8.0, 5.0, 3.2, Color::srgb(0.95, 0.1, 0.1)),
+        ] {
+            for &p in points {
+                self.frame(v.world(p), tile + Vec2::splat(grow), width, z, colour);
+            }
         }
 
         // Pieces.

@@ -743,7 +743,7 @@ fn ui(
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
     let frame = egui::Frame::new()
-        .fill(egui::Color32::from_rgb(34, 28, 24))
+        .fill(theme::palette::PANEL)
         .inner_margin(12);
     let g = &*game;
     let s = &g.session;
@@ -891,7 +891,7 @@ fn ui(
     egui::Panel::top("game_top")
         .frame(
             egui::Frame::new()
-                .fill(egui::Color32::from_rgb(34, 28, 24))
+                .fill(theme::palette::PANEL)
                 .inner_margin(6),
         )
         .show(&mut root, |ui| {

@@ -26,7 +26,7 @@ fn ui(
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
     egui::CentralPanel::default()
-        .frame(egui::Frame::new().fill(egui::Color32::from_rgb(48, 36, 28)))
+        .frame(egui::Frame::new().fill(theme::palette::SCREEN))
         .show(&mut root, |ui| {
             ui.vertical_centered(|ui| {
                 ui.add_space(ui.available_height() * 0.15);

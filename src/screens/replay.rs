@@ -138,7 +138,7 @@ fn ui(
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
     let frame = egui::Frame::new()
-        .fill(egui::Color32::from_rgb(34, 28, 24))
+        .fill(theme::palette::PANEL)
         .inner_margin(12);
     egui::Panel::left("replay_list")
         .exact_size(260.0)

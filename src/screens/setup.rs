@@ -492,7 +492,7 @@ fn ui(
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
     let panel_frame = egui::Frame::new()
-        .fill(egui::Color32::from_rgb(34, 28, 24))
+        .fill(theme::palette::PANEL)
         .inner_margin(12);
     let mut opts = state.options.clone();
     egui::Panel::left("setup_options")

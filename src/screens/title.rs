@@ -26,7 +26,7 @@ fn ui(
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
     egui::CentralPanel::default()
-        .frame(egui::Frame::new().fill(egui::Color32::from_rgb(48, 36, 28)))
+        .frame(egui::Frame::new().fill(theme::palette::SCREEN))
         .show(&mut root, |ui| {
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
                 ui.add_space(12.0);

@@ -32,6 +32,10 @@ pub mod palette {
     pub const WARN: Color32 = Color32::from_rgb(255, 140, 90);
     /// Good news.
     pub const OK: Color32 = Color32::from_rgb(140, 220, 140);
+    /// Side panels and top bars.
+    pub const PANEL: Color32 = Color32::from_rgb(34, 28, 24);
+    /// Full-window screens (title, result).
+    pub const SCREEN: Color32 = Color32::from_rgb(48, 36, 28);
 }
 
 /// Registers the fonts, the camera and the egui style (rendering app only).
@@ -170,11 +174,7 @@ pub fn page(
     let mut root = root_ui(ctx);
     let mut back = false;
     egui::Panel::top("page_top")
-        .frame(
-            egui::Frame::new()
-                .fill(egui::Color32::from_rgb(34, 28, 24))
-                .inner_margin(10),
-        )
+        .frame(egui::Frame::new().fill(palette::PANEL).inner_margin(10))
         .show(&mut root, |ui| {
             ui.horizontal(|ui| {
                 back = ui.button(format!("◀ {back_label}")).clicked();
