@@ -1,7 +1,7 @@
 //! The AI cannot peek: its input is a player's view, and permuting the hidden
 //! enemy pieces in any way the view allows leaves its choice unchanged.
 
-use junqi_game::ai::{Ai, Level, Player, RandomPlayer};
+use junqi_game::ai::{Ai, Interior, Level, Player, RandomPlayer, setup};
 use junqi_game::*;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -88,6 +88,19 @@ fn permuting_hidden_enemy_pieces_changes_nothing_for_the_ai() {
             let m = m1.expect("a move");
             assert!(game.position().is_legal(m));
         }
+        // The searches that judge unidentified pieces by the belief inside the tree.
+        for interior in [Interior::Blind, Interior::Chance] {
+            let mut params = Level::Skilled.params();
+            params.search.max_depth = 2;
+            params.search.candidates = 4;
+            params.search.interior = interior;
+            let choose = |v: &PlayerView| {
+                Ai::with_params(Level::Skilled, params, seed).choose_move(v, &|| false)
+            };
+            let (m1, m2) = (choose(&v1), choose(&v2));
+            assert_eq!(m1, m2, "{interior:?} answered differently: it peeked");
+            assert!(game.position().is_legal(m1.expect("a move")));
+        }
         checked += 1;
     }
     assert!(checked >= 5, "too few permutable positions ({checked})");
@@ -151,9 +164,35 @@ fn layouts_are_legal_and_varied() {
         distinct.len()
     );
     for seed in 0..200 {
-        let l = junqi_game::ai::setup::generate(&rules, &mut Pcg64Mcg::seed_from_u64(seed));
-        l.validate(&rules).unwrap();
+        for boxed in [false, true] {
+            let l = setup::generate(&rules, boxed, &mut Pcg64Mcg::seed_from_u64(seed));
+            l.validate(&rules).unwrap();
+            assert!(!boxed || setup::flag_boxed(&l), "{l}");
+        }
     }
+}
+
+#[test]
+fn boxed_flag_layouts_are_boxed_legal_and_varied() {
+    let rules = Rules::default();
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let layouts: Vec<Layout> = (0..40)
+        .map(|_| setup::choose_layout(&rules, 0.2, true, &mut rng))
+        .collect();
+    for l in &layouts {
+        l.validate(&rules).unwrap();
+        assert!(setup::flag_boxed(l), "flag not boxed in:\n{l}");
+    }
+    let mut distinct: Vec<String> = layouts.iter().map(|l| l.to_string()).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 30, "only {} distinct", distinct.len());
+    // Without the option, layouts with an open side to the flag still come up.
+    let open = (0..40)
+        .map(|_| setup::choose_layout(&rules, 0.2, false, &mut rng))
+        .filter(|l| !setup::flag_boxed(l))
+        .count();
+    assert!(open > 0);
 }
 
 #[test]

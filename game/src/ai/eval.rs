@@ -81,8 +81,8 @@ pub struct Guard {
     /// The player the search is for.
     pub root: Side,
     /// Per piece id: `None` if the root player knows its rank, else the
-    /// belief's chance that it is the flag.
-    pub hidden: [Option<f32>; 256],
+    /// belief's chance of each rank ([`Rank::ALL`] order).
+    pub hidden: Box<[Option<[f32; 12]>; 256]>,
 }
 
 impl Guard {
@@ -94,7 +94,13 @@ impl Guard {
     /// The chance that piece `id` is the flag, as far as the root player knows.
     #[inline]
     pub fn flag_chance(&self, id: u8) -> f32 {
-        self.hidden[id as usize].unwrap_or(1.0)
+        self.hidden[id as usize].map_or(1.0, |p| p[Rank::Flag.index()])
+    }
+
+    /// The belief's chance of each rank for piece `id`, if the root player does not know it.
+    #[inline]
+    pub fn chances(&self, id: u8) -> Option<&[f32; 12]> {
+        self.hidden[id as usize].as_ref()
     }
 }
 

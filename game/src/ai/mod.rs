@@ -15,7 +15,7 @@ pub mod search;
 pub mod setup;
 
 pub use belief::{Belief, HiddenPiece, Sample};
-pub use search::{Analysis, Scored, SearchParams};
+pub use search::{Analysis, Interior, Scored, SearchParams};
 
 use crate::game::Action;
 use crate::layout::Layout;
@@ -38,7 +38,8 @@ pub enum Level {
     Skilled,
     /// 高手: two plies and longer exchanges on ten samples, with layout and behaviour priors.
     Expert,
-    /// 大师: three plies (four in open games) on twenty samples, the largest budget.
+    /// 大师: three plies (four in open games) on twenty samples, the largest
+    /// budget, and always a flag boxed in by landmines.
     Master,
 }
 
@@ -88,7 +89,7 @@ impl Level {
                     max_depth: 1,
                     open_depth: 1,
                     full_eval: false,
-                    honest_interior: false,
+                    interior: Interior::Clairvoyant,
                     qdepth: 0,
                     nodes: 10_000,
                     noise: 40,
@@ -96,6 +97,7 @@ impl Level {
                 priors: false,
                 slip: 0.2,
                 generated_layouts: 0.5,
+                boxed_flag: false,
             },
             // One ply and the exchanges that follow, on six guesses.
             Level::Skilled => LevelParams {
@@ -106,7 +108,7 @@ impl Level {
                     max_depth: 1,
                     open_depth: 1,
                     full_eval: false,
-                    honest_interior: false,
+                    interior: Interior::Clairvoyant,
                     qdepth: 3,
                     nodes: 40_000,
                     noise: 15,
@@ -114,6 +116,7 @@ impl Level {
                 priors: false,
                 slip: 0.0,
                 generated_layouts: 0.4,
+                boxed_flag: false,
             },
             // Two plies plus exchanges on ten samples, with layout and behaviour priors.
             Level::Expert => LevelParams {
@@ -124,7 +127,7 @@ impl Level {
                     max_depth: 2,
                     open_depth: 3,
                     full_eval: true,
-                    honest_interior: false,
+                    interior: Interior::Clairvoyant,
                     qdepth: 4,
                     nodes: 150_000,
                     noise: 6,
@@ -132,6 +135,7 @@ impl Level {
                 priors: true,
                 slip: 0.0,
                 generated_layouts: 0.3,
+                boxed_flag: false,
             },
             // Three plies plus exchanges on twenty samples.
             Level::Master => LevelParams {
@@ -142,14 +146,17 @@ impl Level {
                     max_depth: 3,
                     open_depth: 4,
                     full_eval: true,
-                    honest_interior: false,
+                    interior: Interior::Clairvoyant,
                     qdepth: 6,
                     nodes: 600_000,
                     noise: 4,
                 },
                 priors: true,
                 slip: 0.0,
-                generated_layouts: 0.2,
+                // Against a flag boxed in by three mines only engineers and
+                // bombs get through: measured the largest single gain for Master.
+                generated_layouts: 0.5,
+                boxed_flag: true,
             },
         }
     }
@@ -183,6 +190,8 @@ pub struct LevelParams {
     pub slip: f64,
     /// Chance of a freshly generated layout instead of a classic one.
     pub generated_layouts: f64,
+    /// Layouts only with the flag boxed in by three landmines.
+    pub boxed_flag: bool,
 }
 
 /// A suggested move with a one-line reason.
@@ -241,7 +250,12 @@ impl Ai {
 
     /// Picks a layout for a new game.
     pub fn choose_layout(&mut self, rules: &Rules) -> Layout {
-        setup::choose_layout(rules, self.params.generated_layouts, &mut self.rng)
+        setup::choose_layout(
+            rules,
+            self.params.generated_layouts,
+            self.params.boxed_flag,
+            &mut self.rng,
+        )
     }
 
     /// Searches the view's position (the side to move should be the view's owner).
@@ -447,7 +461,7 @@ impl Player for GreedyPlayer {
         "greedy".into()
     }
     fn layout(&mut self, rules: &Rules) -> Layout {
-        setup::choose_layout(rules, 0.0, &mut self.rng)
+        setup::choose_layout(rules, 0.0, false, &mut self.rng)
     }
     fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
         let moves = view.legal_moves();

@@ -31,16 +31,31 @@ pub struct SearchParams {
     pub open_depth: u8,
     /// The full evaluation (flag threats, hunting, draw drift) or material and flag distance only.
     pub full_eval: bool,
-    /// Inside the tree, the root player makes no attack on a piece it cannot
-    /// identify and credits a strike at a hidden flag only by its chance:
-    /// the search may not profit from what only one sample knows.
-    pub honest_interior: bool,
+    /// How the root player's attacks on pieces it cannot identify are
+    /// judged inside the tree.
+    pub interior: Interior,
     /// Plies of attack-only quiescence after the full-width part.
     pub qdepth: u8,
     /// Node budget for the whole decision (keeps games reproducible).
     pub nodes: u64,
     /// Random spread added to root scores (centi-units) for variety.
     pub noise: i32,
+}
+
+/// How a search treats the root player's attacks on unidentified enemy
+/// pieces below the root (at the root, averaging over samples already
+/// values them by what they may be).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interior {
+    /// As the sample has it: the searcher "knows" every hidden piece, so
+    /// later attacks pick exactly the weak ones (strategy fusion).
+    Clairvoyant,
+    /// Not made at all; a strike at a hidden flag counts by its chance.
+    Blind,
+    /// Judged by the belief: the attack ends the line with the static score
+    /// plus its expected result over the piece's possible ranks; strikes at
+    /// a hidden flag count by their chance.
+    Chance,
 }
 
 /// One root move and its averaged score.
@@ -73,6 +88,7 @@ pub(crate) struct Searcher<'a> {
     pub aborted: bool,
     qdepth: u8,
     full_eval: bool,
+    interior: Interior,
     guard: Option<Guard>,
 }
 
@@ -106,8 +122,9 @@ fn ordered(pos: &Position, moves: &MoveList) -> ArrayVec<(i32, Move), MAX_MOVES>
 }
 
 /// The attacks of the side to move on face-up enemy pieces (for quiescence),
-/// each confirmed by the rules engine.
-fn attacks(pos: &Position) -> ArrayVec<(i32, Move), 96> {
+/// each confirmed by the rules engine: those that do not lose material, or
+/// every one with `all`.
+fn attacks(pos: &Position, all: bool) -> ArrayVec<(i32, Move), 96> {
     let board = pos.board();
     let me = pos.turn();
     let mut out: ArrayVec<(i32, Move), 96> = ArrayVec::new();
@@ -133,7 +150,7 @@ fn attacks(pos: &Position) -> ArrayVec<(i32, Move), 96> {
                 return;
             }
             let swing = attack_swing(pos, pc.rank, d.rank);
-            if swing < 0 {
+            if swing < 0 && !all {
                 return;
             }
             let m = Move::Step { from, to };
@@ -192,6 +209,7 @@ impl<'a> Searcher<'a> {
             aborted: false,
             qdepth,
             full_eval,
+            interior: Interior::Clairvoyant,
             guard: None,
         }
     }
@@ -252,13 +270,24 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut best = -INF;
+        let mut stand = None;
         for (_, m) in ordered(pos, &moves) {
-            if self.blind(pos, m) {
-                continue;
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            let v = if self.blind(pos, m) {
+                if self.interior != Interior::Chance {
+                    continue;
+                }
+                let st = *stand.get_or_insert_with(|| {
+                    evaluate(pos, pos.turn(), self.full_eval, self.guard.as_ref())
+                });
+                match self.chance_value(pos, m, st) {
+                    Some(v) => v,
+                    None => continue,
+                }
+            } else {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            };
             if self.aborted {
                 return 0;
             }
@@ -295,6 +324,33 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// For a root-player attack on an unidentified piece in a chance search:
+    /// the belief-weighted score of the attack for the mover, given the
+    /// static score `stand` (`None` for any other move).
+    #[inline]
+    fn chance_value(&self, pos: &Position, m: Move, stand: i32) -> Option<i32> {
+        if self.interior != Interior::Chance || !self.blind(pos, m) {
+            return None;
+        }
+        let g = self.guard.as_ref()?;
+        let Move::Step { from, to } = m else {
+            return None;
+        };
+        let a = pos.at(from)?.rank;
+        let d = pos.at(to)?;
+        let Some(p) = g.chances(d.id.0).filter(|_| d.face_up) else {
+            return Some(-INF);
+        };
+        let flag = p[Rank::Flag.index()];
+        let mut v = stand as f32 * (1.0 - flag) + flag * WIN as f32;
+        for r in Rank::ALL {
+            if r != Rank::Flag && p[r.index()] > 0.0 {
+                v += p[r.index()] * attack_swing(pos, a, r) as f32;
+            }
+        }
+        Some(v as i32)
+    }
+
     /// Attack-only quiescence: stand pat or make a non-losing attack.
     pub fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: i32, q: u8) -> i32 {
         if self.tick() {
@@ -310,13 +366,23 @@ impl<'a> Searcher<'a> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        for (_, m) in attacks(pos) {
-            if self.blind(pos, m) {
-                continue;
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, q - 1);
+        let chance =
+            self.interior == Interior::Chance && self.guard.as_ref().is_some_and(|g| g.root == me);
+        for (_, m) in attacks(pos, chance) {
+            let v = if self.blind(pos, m) {
+                match self.chance_value(pos, m, stand) {
+                    Some(v) => v,
+                    None => continue,
+                }
+            } else {
+                if chance && attack(pos, m).is_some_and(|(a, d, _)| attack_swing(pos, a, d) < 0) {
+                    // Listed only in case the piece is unidentified; this one is known.
+                    continue;
+                }
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                -self.qsearch(&child, -beta, -alpha, ply + 1, q - 1)
+            };
             if self.aborted {
                 return 0;
             }
@@ -371,16 +437,14 @@ pub fn analyse(
         })
         .collect();
     let mut s = Searcher::new(p.nodes, stop, p.qdepth, p.full_eval);
-    if p.honest_interior {
-        let mut hidden = [None; 256];
+    s.interior = p.interior;
+    if p.interior != Interior::Clairvoyant {
+        let mut hidden = Box::new([None; 256]);
         for k in belief.pieces() {
-            let chance = belief
-                .probabilities(k.id)
-                .map_or(0.0, |pr| pr[Rank::Flag.index()]);
-            hidden[k.id.0 as usize] = Some(chance);
+            hidden[k.id.0 as usize] = Some(belief.probabilities(k.id).unwrap_or([0.0; 12]));
         }
         // Face-down pieces of flip games carry id 255 in a determinization.
-        hidden[255] = Some(0.0);
+        hidden[255] = Some([0.0; 12]);
         s.guard = Some(Guard {
             root: view.me(),
             hidden,

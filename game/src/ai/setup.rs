@@ -12,14 +12,34 @@ fn is_camp(row: u8, col: u8) -> bool {
     matches!((row, col), (2, 2) | (2, 4) | (3, 3) | (4, 2) | (4, 4))
 }
 
+/// Whether the flag of `l` is boxed in by landmines on all three sides, so
+/// only an engineer or a bomb can open the way to it.
+pub fn flag_boxed(l: &Layout) -> bool {
+    [2u8, 4].into_iter().any(|c| {
+        l.get(6, c) == Some(Rank::Flag)
+            && [(6, c - 1), (6, c + 1), (5, c)]
+                .into_iter()
+                .all(|(r, c)| l.get(r, c) == Some(Rank::Landmine))
+    })
+}
+
 /// A layout for a new game. `generated` is the chance of a freshly generated
-/// layout instead of a classic one.
-pub fn choose_layout(rules: &Rules, generated: f64, rng: &mut impl Rng) -> Layout {
+/// layout instead of a classic one; with `boxed_flag` the flag always has
+/// landmines on its three sides (a quarter of the classic layouts do).
+pub fn choose_layout(
+    rules: &Rules,
+    generated: f64,
+    boxed_flag: bool,
+    rng: &mut impl Rng,
+) -> Layout {
     let mut layout = if rng.random_bool(generated.clamp(0.0, 1.0)) {
-        generate(rules, rng)
+        generate(rules, boxed_flag, rng)
     } else {
-        let all = classic_layouts();
-        let l = all.choose(rng).expect("72 classic layouts").layout;
+        let all: Vec<_> = classic_layouts()
+            .into_iter()
+            .filter(|c| !boxed_flag || flag_boxed(&c.layout))
+            .collect();
+        let l = all.choose(rng).expect("classic layouts").layout;
         let l = if rng.random_bool(0.5) {
             l.mirrored()
         } else {
@@ -59,10 +79,11 @@ fn reshuffle(l: &Layout, rules: &Rules, rng: &mut impl Rng) -> Layout {
     out
 }
 
-/// A generated layout: flag in a headquarters with mines beside it, the
-/// third mine in the back rows, bombs in rows 2–4, big officers spread over
-/// the middle, engineers and small officers at the front and back.
-pub fn generate(rules: &Rules, rng: &mut impl Rng) -> Layout {
+/// A generated layout: flag in a headquarters with mines beside it (on all
+/// three sides with `boxed_flag`), the third mine otherwise in the back
+/// rows, bombs in rows 2–4, big officers spread over the middle, engineers
+/// and small officers at the front and back.
+pub fn generate(rules: &Rules, boxed_flag: bool, rng: &mut impl Rng) -> Layout {
     let mut l = Layout::empty();
     let flag_col = if rng.random_bool(0.5) { 2 } else { 4 };
     l.set(6, flag_col, Some(Rank::Flag));
@@ -70,7 +91,7 @@ pub fn generate(rules: &Rules, rng: &mut impl Rng) -> Layout {
     let mut guard = [(5, flag_col), (6, flag_col - 1), (6, flag_col + 1)];
     guard.shuffle(rng);
     let mut mines = 0;
-    for &(r, c) in guard.iter().take(2) {
+    for &(r, c) in guard.iter().take(if boxed_flag { 3 } else { 2 }) {
         l.set(r, c, Some(Rank::Landmine));
         mines += 1;
     }

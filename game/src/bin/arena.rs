@@ -11,7 +11,7 @@
 //! game has its own seed; every action goes through the referee, so an
 //! illegal move is caught and counted.
 
-use junqi_game::ai::{Ai, Level, Player, player_by_name};
+use junqi_game::ai::{Ai, Interior, Level, Player, player_by_name};
 use junqi_game::{Action, Game, GameResult, Mode, PlayerView, Rules, Side, WinReason};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -106,9 +106,17 @@ fn make_player(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
             "q" => p.search.qdepth = n as u8,
             "nodes" => p.search.nodes = n as u64,
             "full" => p.search.full_eval = n != 0.0,
-            "honest" => p.search.honest_interior = n != 0.0,
+            "honest" => {
+                p.search.interior = match n as u8 {
+                    0 => Interior::Clairvoyant,
+                    1 => Interior::Blind,
+                    _ => Interior::Chance,
+                }
+            }
             "priors" => p.priors = n != 0.0,
             "slip" => p.slip = n,
+            "gen" => p.generated_layouts = n,
+            "boxed" => p.boxed_flag = n != 0.0,
             _ => return Err(format!("unknown key {k:?}")),
         }
     }
