@@ -165,10 +165,12 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     }
 }
 
-/// The evaluation of `pos` for `side` (positive is good for `side`).
+/// The evaluation of `pos` for the side to move (positive is good for it).
 /// `full` adds the stronger levels' knowledge: direct threats to the flags,
-/// closing in on weaker pieces, and the drift towards a quiet-move draw.
-pub fn evaluate(pos: &Position, side: Side, full: bool, guard: Option<&Guard>) -> i32 {
+/// closing in on weaker pieces, and the drift towards a quiet-move draw,
+/// which is worth `draw` to the side to move.
+pub fn evaluate(pos: &Position, full: bool, guard: Option<&Guard>, draw: i32) -> i32 {
+    let side = pos.turn();
     let board = pos.board();
     let t = tables();
     let flip = pos.rules().mode == Mode::Flip;
@@ -280,5 +282,51 @@ pub fn evaluate(pos: &Position, side: Side, full: bool, guard: Option<&Guard>) -
     let limit = pos.rules().quiet_draw_plies.max(1) as i32;
     let quiet = pos.quiet_plies() as i32;
     let drift = (quiet - limit / 3).max(0);
-    score - score * drift / (limit * 3 / 2)
+    score - (score - draw) * drift / (limit * 3 / 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::{Piece, PieceId};
+    use crate::rules::Rules;
+
+    /// South a corps up, with the quiet-move counter at `quiet`.
+    fn corps_up(quiet: u16) -> Position {
+        let board = Board::classic();
+        let mut pos = Position::empty(board, Rules::default(), Side::South);
+        let put = |pos: &mut Position, side, row, col, rank, id| {
+            let p = board.point(side, row, col).expect("point");
+            pos.set(
+                p,
+                Some(Piece {
+                    side,
+                    rank,
+                    face_up: true,
+                    id: PieceId(id),
+                }),
+            );
+        };
+        put(&mut pos, Side::South, 6, 2, Rank::Flag, 0);
+        put(&mut pos, Side::South, 3, 1, Rank::Corps, 1);
+        put(&mut pos, Side::South, 3, 5, Rank::Platoon, 2);
+        put(&mut pos, Side::North, 6, 2, Rank::Flag, 25);
+        put(&mut pos, Side::North, 3, 5, Rank::Platoon, 26);
+        pos.set_counters(40, quiet);
+        pos
+    }
+
+    #[test]
+    fn an_advantage_fades_towards_the_value_of_a_draw() {
+        let limit = Rules::default().quiet_draw_plies;
+        let fresh = evaluate(&corps_up(0), true, None, 0);
+        assert!(fresh > 500, "a corps up: {fresh}");
+        let late = evaluate(&corps_up(limit - 1), true, None, 0);
+        assert!(late < fresh && late > 0, "{late} against {fresh}");
+        // A draw that costs the side to move pulls the late score below the plain one.
+        let with_contempt = evaluate(&corps_up(limit - 1), true, None, -300);
+        assert!(with_contempt < late, "{with_contempt} against {late}");
+        // The fresh position is no nearer a draw, so contempt changes nothing there.
+        assert_eq!(evaluate(&corps_up(0), true, None, -300), fresh);
+    }
 }

@@ -39,7 +39,8 @@ pub enum Level {
     /// 高手: two plies and longer exchanges on ten samples, with layout and behaviour priors.
     Expert,
     /// 大师: three plies (four in open games) on twenty samples, the largest
-    /// budget, and always a flag boxed in by landmines.
+    /// budget, always a flag boxed in by landmines, and it plays for a win
+    /// rather than a draw.
     Master,
 }
 
@@ -93,6 +94,7 @@ impl Level {
                     qdepth: 0,
                     nodes: 10_000,
                     noise: 40,
+                    contempt: 0,
                 },
                 priors: false,
                 slip: 0.2,
@@ -112,6 +114,7 @@ impl Level {
                     qdepth: 3,
                     nodes: 40_000,
                     noise: 15,
+                    contempt: 0,
                 },
                 priors: false,
                 slip: 0.0,
@@ -131,6 +134,7 @@ impl Level {
                     qdepth: 4,
                     nodes: 150_000,
                     noise: 6,
+                    contempt: 0,
                 },
                 priors: true,
                 slip: 0.0,
@@ -150,6 +154,9 @@ impl Level {
                     qdepth: 6,
                     nodes: 600_000,
                     noise: 4,
+                    // Half of the flip games against Expert ended level; a
+                    // draw that costs something makes Master play on.
+                    contempt: 250,
                 },
                 priors: true,
                 slip: 0.0,

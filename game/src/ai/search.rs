@@ -6,7 +6,7 @@
 use super::belief::Belief;
 use super::eval::{Guard, WIN, attack_swing, evaluate};
 use crate::board::{Point, PointKind, PointSet};
-use crate::piece::Rank;
+use crate::piece::{Rank, Side};
 use crate::position::{MAX_MOVES, Move, MoveList, Position};
 use crate::rules::Mode;
 use crate::view::PlayerView;
@@ -40,6 +40,9 @@ pub struct SearchParams {
     pub nodes: u64,
     /// Random spread added to root scores (centi-units) for variety.
     pub noise: i32,
+    /// What a draw costs the searching player (centi-units): above zero it
+    /// plays on for a win instead of letting a level game run out.
+    pub contempt: i32,
 }
 
 /// How a search treats the root player's attacks on unidentified enemy
@@ -90,6 +93,9 @@ pub(crate) struct Searcher<'a> {
     full_eval: bool,
     interior: Interior,
     guard: Option<Guard>,
+    /// The searching player and the cost of a draw to it.
+    root: Side,
+    contempt: i32,
 }
 
 /// Whether a move attacks, and the ranks involved (in a full position).
@@ -211,6 +217,8 @@ impl<'a> Searcher<'a> {
             full_eval,
             interior: Interior::Clairvoyant,
             guard: None,
+            root: Side::South,
+            contempt: 0,
         }
     }
 
@@ -223,9 +231,19 @@ impl<'a> Searcher<'a> {
         self.aborted
     }
 
+    /// The value of a draw for the side to move.
+    #[inline]
+    fn draw_value(&self, pos: &Position) -> i32 {
+        if pos.turn() == self.root {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
     /// Terminal score for the side to move, if the game is over by the board.
     #[inline]
-    fn terminal(pos: &Position, ply: i32) -> Option<i32> {
+    fn terminal(&self, pos: &Position, ply: i32) -> Option<i32> {
         if let Some(loser) = pos.flag_captured() {
             return Some(if loser == pos.turn() {
                 -WIN + ply
@@ -234,7 +252,7 @@ impl<'a> Searcher<'a> {
             });
         }
         if pos.quiet_plies() >= pos.rules().quiet_draw_plies {
-            return Some(0);
+            return Some(self.draw_value(pos));
         }
         None
     }
@@ -251,7 +269,7 @@ impl<'a> Searcher<'a> {
         if self.tick() {
             return 0;
         }
-        if let Some(v) = Self::terminal(pos, ply) {
+        if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
         if depth == 0 {
@@ -277,7 +295,12 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let st = *stand.get_or_insert_with(|| {
-                    evaluate(pos, pos.turn(), self.full_eval, self.guard.as_ref())
+                    evaluate(
+                        pos,
+                        self.full_eval,
+                        self.guard.as_ref(),
+                        self.draw_value(pos),
+                    )
                 });
                 match self.chance_value(pos, m, st) {
                     Some(v) => v,
@@ -356,11 +379,16 @@ impl<'a> Searcher<'a> {
         if self.tick() {
             return 0;
         }
-        if let Some(v) = Self::terminal(pos, ply) {
+        if let Some(v) = self.terminal(pos, ply) {
             return v;
         }
         let me = pos.turn();
-        let stand = evaluate(pos, me, self.full_eval, self.guard.as_ref());
+        let stand = evaluate(
+            pos,
+            self.full_eval,
+            self.guard.as_ref(),
+            self.draw_value(pos),
+        );
         if q == 0 || stand >= beta {
             return stand;
         }
@@ -438,6 +466,8 @@ pub fn analyse(
         .collect();
     let mut s = Searcher::new(p.nodes, stop, p.qdepth, p.full_eval);
     s.interior = p.interior;
+    s.root = view.me();
+    s.contempt = p.contempt;
     if p.interior != Interior::Clairvoyant {
         let mut hidden = Box::new([None; 256]);
         for k in belief.pieces() {

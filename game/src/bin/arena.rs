@@ -104,6 +104,7 @@ fn make_player(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
             "depth" => p.search.max_depth = n as u8,
             "open" => p.search.open_depth = n as u8,
             "q" => p.search.qdepth = n as u8,
+            "contempt" => p.search.contempt = n as i32,
             "nodes" => p.search.nodes = n as u64,
             "full" => p.search.full_eval = n != 0.0,
             "honest" => {
