@@ -202,23 +202,19 @@ fn attacks(pos: &Position, all: bool) -> ArrayVec<(i32, Move), 96> {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(
-        limit: u64,
-        stop: &'a dyn Fn() -> bool,
-        qdepth: u8,
-        full_eval: bool,
-    ) -> Searcher<'a> {
+    /// A searcher for `root` with the budget and options of `p`.
+    pub fn new(p: &SearchParams, root: Side, stop: &'a dyn Fn() -> bool) -> Searcher<'a> {
         Searcher {
             nodes: 0,
-            limit,
+            limit: p.nodes,
             stop,
             aborted: false,
-            qdepth,
-            full_eval,
-            interior: Interior::Clairvoyant,
+            qdepth: p.qdepth,
+            full_eval: p.full_eval,
+            interior: p.interior,
             guard: None,
-            root: Side::South,
-            contempt: 0,
+            root,
+            contempt: p.contempt,
         }
     }
 
@@ -347,12 +343,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// For a root-player attack on an unidentified piece in a chance search:
-    /// the belief-weighted score of the attack for the mover, given the
-    /// static score `stand` (`None` for any other move).
+    /// For a root-player attack on an unidentified piece (a [`Self::blind`]
+    /// move) in a chance search: the belief-weighted score of the attack for
+    /// the mover, given the static score `stand` (`None` in other searches).
     #[inline]
     fn chance_value(&self, pos: &Position, m: Move, stand: i32) -> Option<i32> {
-        if self.interior != Interior::Chance || !self.blind(pos, m) {
+        if self.interior != Interior::Chance {
             return None;
         }
         let g = self.guard.as_ref()?;
@@ -396,15 +392,15 @@ impl<'a> Searcher<'a> {
         let mut best = stand;
         let chance =
             self.interior == Interior::Chance && self.guard.as_ref().is_some_and(|g| g.root == me);
-        for (_, m) in attacks(pos, chance) {
+        for (swing, m) in attacks(pos, chance) {
             let v = if self.blind(pos, m) {
                 match self.chance_value(pos, m, stand) {
                     Some(v) => v,
                     None => continue,
                 }
             } else {
-                if chance && attack(pos, m).is_some_and(|(a, d, _)| attack_swing(pos, a, d) < 0) {
-                    // Listed only in case the piece is unidentified; this one is known.
+                if swing < 0 {
+                    // Listed only in case the piece was unidentified; this one is known.
                     continue;
                 }
                 let mut child = pos.clone();
@@ -464,10 +460,7 @@ pub fn analyse(
             }
         })
         .collect();
-    let mut s = Searcher::new(p.nodes, stop, p.qdepth, p.full_eval);
-    s.interior = p.interior;
-    s.root = view.me();
-    s.contempt = p.contempt;
+    let mut s = Searcher::new(p, view.me(), stop);
     if p.interior != Interior::Clairvoyant {
         let mut hidden = Box::new([None; 256]);
         for k in belief.pieces() {
