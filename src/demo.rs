@@ -179,14 +179,16 @@ fn drive(
     }
 }
 
-/// `JUNQI_DEMO=lan-game`: joins the first host listed, then plays the computer's moves (level 1)
-/// for the player, one every 20 frames.
+/// `JUNQI_DEMO=lan-game`: joins the first host listed, confirms the pairing code after showing it
+/// for 60 frames, then plays the computer's moves (level 1) for the player, one every 20 frames.
+#[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn lan_demo(
     demo: Res<Demo>,
     lobby: Res<crate::screens::lobby::LobbyState>,
     game: Option<Res<ActiveGame>>,
     mut joined: Local<bool>,
     mut frame: Local<u32>,
+    mut shown: Local<u32>,
     mut lobby_actions: MessageWriter<crate::screens::lobby::LobbyAction>,
     mut clicks: MessageWriter<crate::board::BoardClick>,
 ) {
@@ -197,6 +199,19 @@ fn lan_demo(
     if !*joined && let Some(h) = lobby.hosts.first() {
         *joined = true;
         lobby_actions.write(crate::screens::lobby::LobbyAction::Join(h.fullname.clone()));
+    }
+    // The pairing code stays on screen a moment (for a screenshot), then the demo confirms it as
+    // a player would after comparing.
+    if let crate::screens::lobby::LobbyPhase::Pairing {
+        confirmed: false, ..
+    } = lobby.phase
+    {
+        *shown += 1;
+        if *shown == 60 {
+            lobby_actions.write(crate::screens::lobby::LobbyAction::ConfirmPairing);
+        }
+    } else {
+        *shown = 0;
     }
     let Some(g) = game.filter(|g| g.lan_state().is_some()) else {
         return;

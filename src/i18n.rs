@@ -228,6 +228,30 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "无法寻找局域网对局",
         "Cannot start LAN discovery",
     ),
+    (
+        "lobby.compare",
+        "请与对方屏幕上的配对码核对，相同才开始",
+        "Compare this code with your opponent's screen: start only if they match",
+    ),
+    ("lobby.confirm", "配对码相同，开始", "Codes match, start"),
+    ("lobby.mismatch", "不同，断开", "Codes differ, leave"),
+    (
+        "lobby.confirmed_wait",
+        "已确认，等待对方确认…",
+        "Confirmed, waiting for your opponent…",
+    ),
+    (
+        "lobby.unfinished",
+        "未完成的局域网对局",
+        "Unfinished LAN game",
+    ),
+    ("lobby.resume", "继续对局", "Resume"),
+    ("lobby.discard", "放弃", "Discard"),
+    (
+        "lobby.resuming",
+        "正在恢复对局，等待对方…",
+        "Resuming, waiting for your opponent…",
+    ),
     ("lan.vs", "对手", "vs"),
     ("lan.peer_turn", "对方思考中…", "Your opponent is thinking…"),
     (
@@ -261,6 +285,95 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("lan.cheat", "发现违规", "The audit found a cheater"),
     ("lan.evidence", "所在", "Evidence"),
+    // LAN faults and audit verdicts, by kind (`crate::lan_text`).
+    ("fault.battle", "战斗中作弊", "cheated in a battle"),
+    (
+        "fault.refused",
+        "发来协议不允许的消息",
+        "sent a message the protocol does not allow",
+    ),
+    (
+        "fault.malformed",
+        "发来格式错误的消息",
+        "sent a malformed message",
+    ),
+    (
+        "fault.frame",
+        "发来无法解读的数据",
+        "sent data that cannot be read",
+    ),
+    ("fault.hello", "握手消息无效", "sent an invalid hello"),
+    (
+        "fault.other_game",
+        "重连到了另一局",
+        "reconnected to another game",
+    ),
+    ("fault.move", "走法不合规则", "played an illegal move"),
+    ("fault.setup", "布阵不合规则", "used an illegal setup"),
+    (
+        "fault.commit",
+        "公开的布阵与承诺的不符",
+        "revealed a setup other than the one it committed to",
+    ),
+    (
+        "fault.seed",
+        "公开的种子与承诺的不符",
+        "revealed a seed other than the one it committed to",
+    ),
+    (
+        "fault.shuffle",
+        "洗牌与承诺的不符",
+        "committed to a shuffle its seed does not give",
+    ),
+    (
+        "fault.outcome",
+        "谎报战果",
+        "announced a false battle outcome",
+    ),
+    ("fault.table", "战斗表被篡改", "sent a corrupt battle table"),
+    (
+        "fault.flip",
+        "翻开的棋子与承诺的不符",
+        "opened a face-down piece falsely",
+    ),
+    (
+        "fault.no_reveal",
+        "终局后拒绝公开布阵",
+        "refused to reveal its setup at the audit",
+    ),
+    (
+        "fault.handshake",
+        "对方未完成握手",
+        "the opponent did not complete the handshake",
+    ),
+    (
+        "fault.dispute",
+        "对方对本局提出异议",
+        "the opponent disputes the game",
+    ),
+    ("fault.protocol", "违反对局协议", "broke the protocol"),
+    ("lan.detail", "详情", "Details"),
+    // Refused LAN requests (`crate::lan_text::refusal_text`).
+    ("refused.phase", "现在不能这样做", "Not possible now"),
+    ("refused.turn", "还没轮到你", "It is not your turn"),
+    (
+        "refused.illegal",
+        "不合规则的走法",
+        "That move is not legal",
+    ),
+    (
+        "refused.layout",
+        "布阵不合规则",
+        "The layout breaks the rules",
+    ),
+    ("refused.resign", "现在还不能认输", "You cannot resign yet"),
+    ("refused.time", "本步时间已到", "Your move time is up"),
+    (
+        "refused.offered",
+        "本回合已经求过和了",
+        "You already offered a draw this turn",
+    ),
+    ("lobby.ended", "对局未能开始", "The game could not start"),
     // Replay.
     ("replay.title", "棋谱回放", "Replays"),
     ("replay.none", "还没有保存的棋谱", "No saved games yet"),

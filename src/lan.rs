@@ -1,12 +1,16 @@
 //! LAN play: the network side of a game runs on a tokio runtime in a background thread and talks
 //! to Bevy through channels ([`LanLink`]); the protocol itself is `junqi_net::session::Session`'s
-//! state machine. The thread hosts (advertising by mDNS) or joins over QUIC, drives the session,
-//! forwards every view and event ([`LanMsg`]), takes the player's decisions ([`LanCmd`]), and on
-//! a dropped connection keeps the session and reconnects (the host listens again, the guest
-//! retries), resuming where the stream stopped.
+//! state machine, run by junqi-net's one driver (`junqi_net::transport::play`, the same as
+//! `junqi-peer`'s). The thread hosts (advertising by mDNS) or joins over QUIC, forwards every
+//! view and event ([`LanMsg`]), takes the player's decisions ([`LanCmd`]), appends every message
+//! to a journal in the data directory before sending anything, and on a dropped connection keeps
+//! the session and reconnects (the host listens again, the guest retries), resuming where the
+//! stream stopped. After a crash of the app itself the lobby offers the journal's game again
+//! ([`unfinished`], [`Role::Resume`]).
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -15,10 +19,12 @@ use bevy::prelude::Resource;
 use junqi_game::{GameResult, Layout, Mode, Move, PlayerView, Rules, Side};
 use junqi_net::Seed;
 use junqi_net::discovery::{Advert, rules_summary};
-use junqi_net::session::{AppEvent, Session, Verdict};
-use junqi_net::transport::{
-    Identity, accept_game, endpoint, join_game, pairing_code, peer_cert, start_stream,
-};
+use junqi_net::envelope::Envelope;
+use junqi_net::resume::Journal;
+use junqi_net::session::{AppEvent, Session, SessionError, Verdict};
+use junqi_net::transport::{Control, Dial, Ended, Handler, Identity, endpoint, play};
+use junqi_net::wire::Body;
+use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// What to do on the LAN.
@@ -46,6 +52,9 @@ pub enum Role {
         /// Display name.
         name: String,
     },
+    /// Resume the unfinished game saved in the LAN folder ([`unfinished`]): a host listens
+    /// again on its port, a guest connects again to its host.
+    Resume,
 }
 
 /// The player's decisions, sent to the network thread.
@@ -61,6 +70,8 @@ pub enum LanCmd {
     DeclineDraw,
     /// Resign.
     Resign,
+    /// The player saw the same pairing code on both screens: commit to the setup.
+    ConfirmPairing,
     /// Break the connection as a failing network would (the session stays; both sides
     /// reconnect and resume). For tests of the reconnection.
     Disconnect,
@@ -78,6 +89,14 @@ pub enum LanMsg {
     },
     /// Connected (again) to the peer.
     Connected,
+    /// Both hello nonces are in: show the code and ask the player to compare it with the other
+    /// screen ([`LanCmd::ConfirmPairing`] when they match). Nothing about the setup is sent before.
+    PairingCode {
+        /// The code, `"123-456"`.
+        code: String,
+        /// The peer's name.
+        peer: String,
+    },
     /// Guest: the host's rules (accepted at once with the player's layout).
     RulesOffered {
         /// The rules.
@@ -106,7 +125,7 @@ pub enum LanMsg {
     /// The player's move clock ran out.
     TimeExpired,
     /// A request was refused.
-    Refused(String),
+    Refused(SessionError),
     /// The peer broke the protocol.
     Fault {
         /// Who.
@@ -132,8 +151,9 @@ pub struct LanLink {
 }
 
 impl LanLink {
-    /// Starts the network thread.
-    pub fn start(role: Role) -> LanLink {
+    /// Starts the network thread, keeping the identity and the game's journal in `dir` (the
+    /// data directory's LAN folder), so that the game can resume after a crash of the app.
+    pub fn start(role: Role, dir: PathBuf) -> LanLink {
         let (cmd, cmd_rx) = unbounded_channel();
         let (tx, msgs) = mpsc::channel();
         std::thread::Builder::new()
@@ -149,7 +169,7 @@ impl LanLink {
                         return;
                     }
                 };
-                if let Err(e) = rt.block_on(run(role, cmd_rx, tx.clone())) {
+                if let Err(e) = rt.block_on(run(role, dir, cmd_rx, tx.clone())) {
                     let _ = tx.send(LanMsg::Error(e.to_string()));
                 }
             })
@@ -194,62 +214,105 @@ pub fn default_name() -> String {
     }
 }
 
-struct Peer {
-    session: Session,
-    out: mpsc::Sender<LanMsg>,
-    certs: (Vec<u8>, Vec<u8>),
-    layout: Layout,
-    sent_view: Option<(usize, u16, bool, bool)>,
+/// The journal of the game in progress, in the LAN folder ([`crate::storage::DataDir::lan`]).
+pub const JOURNAL: &str = "game.bin";
+/// How to reach the peer again after a crash, next to the journal.
+pub const LINK: &str = "link.json";
+
+/// How to reach the peer of the saved game again: the host listens on the
+/// same port, the guest connects to the same address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Link {
+    host: bool,
+    /// Host: the port it listened on.
+    port: u16,
+    /// Host: whether it advertised by mDNS (and listened on every interface).
+    mdns: bool,
+    /// Guest: the host's address.
+    addr: Option<SocketAddr>,
+    /// Display name.
+    name: String,
 }
 
-impl Peer {
+/// An unfinished LAN game found in the LAN folder: the lobby offers to resume it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfinished {
+    /// The peer's name.
+    pub peer: String,
+    /// The game's mode.
+    pub mode: Mode,
+    /// Whether this side hosted.
+    pub host: bool,
+    /// Messages saved so far.
+    pub messages: usize,
+}
+
+/// The unfinished game saved in `dir`, if there is one that both sides had
+/// joined (a game nobody joined is not worth offering). A damaged journal is
+/// reported as an error rather than silently ignored.
+///
+/// # Errors
+/// An unreadable link file, or a journal that is not one or is damaged
+/// (`junqi_net::resume::JournalError`, as an `InvalidData` error).
+pub fn unfinished(dir: &Path) -> io::Result<Option<Unfinished>> {
+    let (journal, link) = (dir.join(JOURNAL), dir.join(LINK));
+    if !journal.exists() || !link.exists() {
+        return Ok(None);
+    }
+    let link = read_link(dir)?;
+    let saved = junqi_net::resume::load(&journal)?;
+    let me = junqi_net::wire::side_of(saved.seat);
+    let Some(peer) = hello_name(&saved.log, me) else {
+        return Ok(None);
+    };
+    Ok(Some(Unfinished {
+        peer,
+        mode: saved.rules.mode,
+        host: link.host,
+        messages: saved.log.len(),
+    }))
+}
+
+/// Deletes the saved game in `dir` (the player chose not to resume it).
+pub fn discard(dir: &Path) {
+    let _ = std::fs::remove_file(dir.join(JOURNAL));
+    let _ = std::fs::remove_file(dir.join(LINK));
+}
+
+fn read_link(dir: &Path) -> io::Result<Link> {
+    let text = std::fs::read_to_string(dir.join(LINK))?;
+    serde_json::from_str(&text).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+/// The name in the other side's hello.
+fn hello_name(log: &[Envelope<Body>], me: Side) -> Option<String> {
+    log.iter().find_map(|e| match &e.body {
+        Body::Hello { name, .. } if junqi_net::wire::side_of(e.header.sender) != me => {
+            Some(name.clone())
+        }
+        _ => None,
+    })
+}
+
+/// The app's side of the driver: turns the session's events into [`LanMsg`]s
+/// and the player's [`LanCmd`]s into session calls.
+struct AppSide {
+    out: mpsc::Sender<LanMsg>,
+    layout: Layout,
+    sent_view: Option<(usize, u16, bool, bool)>,
+    /// Play began (so leaving keeps the journal for a later resume).
+    started: bool,
+}
+
+impl AppSide {
     fn report(&self, msg: LanMsg) {
         let _ = self.out.send(msg);
     }
 
-    /// Hands the session's events to the app, and its view when it changed.
-    fn events(&mut self) {
-        while let Some(ev) = self.session.poll_event() {
-            match ev {
-                AppEvent::RulesOffered { rules, peer_name } => {
-                    self.report(LanMsg::RulesOffered {
-                        rules,
-                        peer: peer_name,
-                    });
-                    let layout = if rules.mode == Mode::Flip || self.layout.validate(&rules).is_ok()
-                    {
-                        self.layout
-                    } else {
-                        Layout::random(&rules, &mut rand::rng())
-                    };
-                    if let Err(e) = self.session.accept(Instant::now(), layout) {
-                        self.report(LanMsg::Refused(e.to_string()));
-                    }
-                }
-                AppEvent::Started { me, game_id, .. } => {
-                    let code = pairing_code(&self.certs.0, &self.certs.1, &game_id);
-                    let peer = self.peer_name();
-                    self.report(LanMsg::Started { me, code, peer });
-                }
-                AppEvent::Game(_) | AppEvent::YourTurn => {}
-                AppEvent::TimeExpired => self.report(LanMsg::TimeExpired),
-                AppEvent::DrawOffered => self.report(LanMsg::DrawOffered),
-                AppEvent::Fault { culprit, reason } => {
-                    self.report(LanMsg::Fault { culprit, reason });
-                }
-                AppEvent::Finished(r) => {
-                    self.view();
-                    self.report(LanMsg::Finished(r));
-                }
-                AppEvent::Verdict(v) => self.report(LanMsg::Verdict(v)),
-            }
-        }
-        self.view();
-    }
-
-    fn view(&mut self) {
-        if let Some(v) = self.session.view() {
-            let my_turn = self.session.my_turn();
+    /// Sends the player's view when it changed.
+    fn view(&mut self, s: &Session) {
+        if let Some(v) = s.view() {
+            let my_turn = s.my_turn();
             let key = (v.events().len(), v.ply(), my_turn, v.result().is_some());
             if self.sent_view != Some(key) {
                 self.sent_view = Some(key);
@@ -259,60 +322,101 @@ impl Peer {
         }
     }
 
-    fn peer_name(&self) -> String {
-        self.session
-            .log()
-            .iter()
-            .find_map(|e| match &e.body {
-                junqi_net::wire::Body::Hello { name, .. }
-                    if junqi_net::wire::side_of(e.header.sender) != self.session.side() =>
-                {
-                    Some(name.clone())
-                }
-                _ => None,
-            })
-            .unwrap_or_default()
-    }
-
-    /// Applies a decision; `false` to quit.
-    fn command(&mut self, cmd: LanCmd) -> bool {
-        let now = Instant::now();
-        let r = match cmd {
-            LanCmd::Play(m) => self.session.play(now, m),
-            LanCmd::OfferDraw => self.session.offer_draw(now),
-            LanCmd::AcceptDraw => self.session.accept_draw(now),
-            LanCmd::DeclineDraw => self.session.decline_draw(now),
-            LanCmd::Resign => self.session.resign(now),
-            LanCmd::Disconnect => return true,
-            LanCmd::Quit => return false,
-        };
-        if let Err(e) = r {
-            self.report(LanMsg::Refused(e.to_string()));
-            // Let the app know the turn is still its own.
-            self.sent_view = None;
-        }
-        self.events();
-        true
+    fn started(&mut self, s: &Session) {
+        self.started = true;
+        self.report(LanMsg::Started {
+            me: s.side(),
+            code: s.pairing().unwrap_or_default(),
+            peer: hello_name(s.log(), s.side()).unwrap_or_default(),
+        });
     }
 }
 
-enum Ended {
-    Done,
-    Quit,
+impl Handler for AppSide {
+    type Cmd = LanCmd;
+
+    fn event(&mut self, s: &mut Session, ev: AppEvent) {
+        match ev {
+            AppEvent::PairingCode { code } => {
+                let peer = hello_name(s.log(), s.side()).unwrap_or_default();
+                self.report(LanMsg::PairingCode { code, peer });
+            }
+            AppEvent::RulesOffered { rules, peer_name } => {
+                self.report(LanMsg::RulesOffered {
+                    rules,
+                    peer: peer_name,
+                });
+                let layout = if rules.mode == Mode::Flip || self.layout.validate(&rules).is_ok() {
+                    self.layout
+                } else {
+                    Layout::random(&rules, &mut rand::rng())
+                };
+                if let Err(e) = s.accept(Instant::now(), layout) {
+                    self.report(LanMsg::Refused(e));
+                }
+            }
+            AppEvent::Started { .. } => self.started(s),
+            AppEvent::Game(_) | AppEvent::YourTurn => {}
+            AppEvent::TimeExpired => self.report(LanMsg::TimeExpired),
+            AppEvent::DrawOffered => self.report(LanMsg::DrawOffered),
+            AppEvent::Fault { culprit, reason } => {
+                self.report(LanMsg::Fault { culprit, reason });
+            }
+            AppEvent::Finished(r) => {
+                self.view(s);
+                self.report(LanMsg::Finished(r));
+            }
+            AppEvent::Verdict(v) => self.report(LanMsg::Verdict(v)),
+        }
+    }
+
+    fn command(&mut self, s: &mut Session, cmd: LanCmd) -> Control {
+        let now = Instant::now();
+        let r = match cmd {
+            LanCmd::Play(m) => s.play(now, m),
+            LanCmd::OfferDraw => s.offer_draw(now),
+            LanCmd::AcceptDraw => s.accept_draw(now),
+            LanCmd::DeclineDraw => s.decline_draw(now),
+            LanCmd::Resign => s.resign(now),
+            LanCmd::ConfirmPairing => s.confirm_pairing(now),
+            LanCmd::Disconnect => return Control::Disconnect,
+            LanCmd::Quit => return Control::Quit,
+        };
+        if let Err(e) = r {
+            self.report(LanMsg::Refused(e));
+            // Let the app know the turn is still its own.
+            self.sent_view = None;
+        }
+        Control::Continue
+    }
+
+    fn settled(&mut self, s: &Session) {
+        self.view(s);
+    }
+
+    fn connected(&mut self, _s: &Session) {
+        self.report(LanMsg::Connected);
+    }
+
+    fn dropped(&mut self, _s: &Session, e: &io::Error) {
+        self.report(LanMsg::Dropped(e.to_string()));
+    }
 }
 
 async fn run(
     role: Role,
+    dir: PathBuf,
     mut cmds: UnboundedReceiver<LanCmd>,
     out: mpsc::Sender<LanMsg>,
 ) -> io::Result<()> {
-    let identity = Identity::generate()?;
+    std::fs::create_dir_all(&dir)?;
+    // The identity is kept: a restored session must sign with the same key.
+    let identity = Identity::load_or_create(&dir)?;
+    let journal_path = dir.join(JOURNAL);
     let mut nonce = [0u8; 32];
-    for b in &mut nonce {
-        *b = rand::random();
-    }
+    getrandom_nonce(&mut nonce);
     let now = Instant::now();
-    let (host, bind, session, layout, addr) = match &role {
+    let (mut session, mut journal, mut link, layout, resumed) = match role {
         Role::Host {
             rules,
             layout,
@@ -320,155 +424,114 @@ async fn run(
             port,
             mdns,
         } => {
-            let ip = if *mdns {
-                Ipv4Addr::UNSPECIFIED
-            } else {
-                Ipv4Addr::LOCALHOST
-            };
             let s = Session::host(
                 now,
-                *rules,
-                *layout,
+                rules,
+                layout,
                 &identity.signing,
                 Seed::random(),
                 nonce,
-                name,
+                &name,
             )
             .map_err(io::Error::other)?;
-            (
-                true,
-                SocketAddr::V4(SocketAddrV4::new(ip, *port)),
-                s,
-                *layout,
-                None,
-            )
+            let link = Link {
+                host: true,
+                port,
+                mdns,
+                addr: None,
+                name,
+            };
+            (s, Journal::new(&journal_path), link, layout, false)
         }
         Role::Join { addr, layout, name } => {
-            let s = Session::join(now, &identity.signing, Seed::random(), nonce, name);
-            (
-                false,
-                SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0)),
-                s,
-                *layout,
-                Some(*addr),
-            )
+            let s = Session::join(now, &identity.signing, Seed::random(), nonce, &name);
+            let link = Link {
+                host: false,
+                port: 0,
+                mdns: false,
+                addr: Some(addr),
+                name,
+            };
+            (s, Journal::new(&journal_path), link, layout, false)
         }
+        Role::Resume => {
+            let link = read_link(&dir)?;
+            let (journal, saved) = Journal::resume(&journal_path)?;
+            let layout = saved
+                .layout
+                .ok_or_else(|| io::Error::other("no layout saved"))?;
+            let s = Session::restore(now, &identity.signing, &saved).map_err(io::Error::other)?;
+            (s, journal, link, layout, true)
+        }
+    };
+    let bind = if link.host {
+        let ip = if link.mdns {
+            Ipv4Addr::UNSPECIFIED
+        } else {
+            Ipv4Addr::LOCALHOST
+        };
+        SocketAddr::V4(SocketAddrV4::new(ip, link.port))
+    } else {
+        SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0))
     };
     let ep = endpoint(&identity, bind)?;
-    let _advert = match &role {
-        Role::Host {
-            name, mdns: true, ..
-        } => {
-            let port = ep.local_addr()?.port();
-            Some(
-                Advert::start(name, port, &rules_summary(session.rules()))
-                    .map_err(io::Error::other)?,
-            )
-        }
-        _ => None,
-    };
-    if host {
-        let _ = out.send(LanMsg::Listening {
-            port: ep.local_addr()?.port(),
-        });
+    if link.host {
+        // A resumed host listens on the same port, so the guest's retries reach it.
+        link.port = ep.local_addr()?.port();
     }
-    let mut peer = Peer {
-        session,
+    let text = serde_json::to_string(&link).map_err(io::Error::other)?;
+    junqi_net::resume::write_atomic(&dir.join(LINK), text.as_bytes())?;
+    let _advert = if link.host && link.mdns {
+        Some(
+            Advert::start(&link.name, link.port, &rules_summary(session.rules()))
+                .map_err(io::Error::other)?,
+        )
+    } else {
+        None
+    };
+    if link.host {
+        let _ = out.send(LanMsg::Listening { port: link.port });
+    }
+    let mut side = AppSide {
         out,
-        certs: (Vec::new(), Vec::new()),
         layout,
         sent_view: None,
+        started: false,
     };
-    loop {
-        // Connect (again), still taking the player's decisions.
-        let connected = loop {
-            let attempt = async {
-                match addr {
-                    None => accept_game(&ep).await,
-                    Some(a) => join_game(&ep, a).await,
-                }
-            };
-            tokio::select! {
-                r = attempt => match r {
-                    Ok(c) => break c,
-                    Err(_) if !host => tokio::time::sleep(Duration::from_millis(500)).await,
-                    Err(_) => {}
-                },
-                cmd = cmds.recv() => {
-                    if !peer.command(cmd.unwrap_or(LanCmd::Quit)) {
-                        return Ok(());
-                    }
-                }
-            }
-        };
-        let (conn, mut send, mut recv) = connected;
-        let other = peer_cert(&conn).unwrap_or_default();
-        peer.certs = if host {
-            (identity.cert.to_vec(), other)
-        } else {
-            (other, identity.cert.to_vec())
-        };
-        peer.report(LanMsg::Connected);
-        let r: io::Result<Ended> = async {
-            start_stream(&mut peer.session, &mut send, &mut recv).await?;
-            let mut buf = vec![0u8; 16 * 1024];
-            loop {
-                peer.events();
-                while let Some(bytes) = peer.session.poll_transmit() {
-                    send.write_all(&bytes).await.map_err(io::Error::other)?;
-                    peer.events();
-                }
-                if peer.session.is_done() {
-                    let _ = send.finish();
-                    return Ok(Ended::Done);
-                }
-                let deadline = peer.session.poll_timeout();
-                let sleep = async {
-                    match deadline {
-                        Some(t) => {
-                            tokio::time::sleep_until(tokio::time::Instant::from_std(t)).await
-                        }
-                        None => std::future::pending().await,
-                    }
-                };
-                tokio::select! {
-                    r = recv.read(&mut buf) => match r {
-                        Ok(Some(n)) => peer.session.handle_bytes(Instant::now(), &buf[..n]),
-                        Ok(None) => return Err(io::Error::other("the peer closed the stream")),
-                        Err(e) => return Err(io::Error::other(e)),
-                    },
-                    () = sleep => peer.session.handle_timeout(Instant::now()),
-                    cmd = cmds.recv() => match cmd.unwrap_or(LanCmd::Quit) {
-                        LanCmd::Disconnect => return Err(io::Error::other("disconnected")),
-                        cmd => {
-                            if !peer.command(cmd) {
-                                return Ok(Ended::Quit);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        .await;
-        match r {
-            Ok(Ended::Done) => {
-                // Let the last frames reach the peer before closing.
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(2), recv.read_to_end(1 << 20)).await;
-                conn.close(0u32.into(), b"done");
-                break;
-            }
-            Ok(Ended::Quit) => {
-                conn.close(0u32.into(), b"quit");
-                break;
-            }
-            Err(e) => {
-                conn.close(1u32.into(), b"lost");
-                peer.report(LanMsg::Dropped(e.to_string()));
-            }
-        }
+    if resumed
+        && session.is_done()
+        && let Some(v) = session.verdict()
+    {
+        // The journal of a game that had ended (a crash just before it was deleted).
+        side.report(LanMsg::Verdict(v.clone()));
+    } else if resumed && session.view().is_some() {
+        // The restored session does not announce the start again.
+        side.started(&session);
+        side.view(&session);
+    }
+    let dial = match link.addr {
+        Some(a) if !link.host => Dial::Connect(a),
+        _ => Dial::Accept,
+    };
+    let ended = play(
+        &mut session,
+        &ep,
+        dial,
+        Some(&mut journal),
+        Some(&mut cmds),
+        &mut side,
+        None,
+    )
+    .await?;
+    // A finished game is not resumed; nor is one left before it began.
+    if ended == Ended::Done || !side.started {
+        journal.remove()?;
+        let _ = std::fs::remove_file(dir.join(LINK));
     }
     let _ = tokio::time::timeout(Duration::from_secs(1), ep.wait_idle()).await;
+    if ended == Ended::Quit {
+        return Ok(());
+    }
     // Stay until the app lets go, so that nothing is lost.
     while let Some(cmd) = cmds.recv().await {
         if cmd == LanCmd::Quit {
@@ -476,4 +539,9 @@ async fn run(
         }
     }
     Ok(())
+}
+
+fn getrandom_nonce(nonce: &mut [u8; 32]) {
+    use rand::RngCore;
+    rand::rng().fill_bytes(nonce);
 }

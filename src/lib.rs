@@ -11,6 +11,7 @@ pub mod demo;
 pub mod diag;
 pub mod i18n;
 pub mod lan;
+pub mod lan_text;
 pub mod profile;
 pub mod screens;
 pub mod session;

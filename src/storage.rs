@@ -42,6 +42,12 @@ impl DataDir {
         self.0.join("records")
     }
 
+    /// LAN play: the identity (certificate and signing key) and the journal of
+    /// an unfinished game ([`crate::lan`]).
+    pub fn lan(&self) -> PathBuf {
+        self.0.join("lan")
+    }
+
     /// The settings file.
     pub fn settings_file(&self) -> PathBuf {
         self.0.join("settings.json")

@@ -1,7 +1,10 @@
 //! Headless tests of LAN play (`MinimalPlugins`, no window): the lobby's live host list, and a
 //! whole LAN game between two apps in this process over QUIC on 127.0.0.1 — hosted from the
-//! setup screen's options, joined from the lobby's list, played by clicks on both boards, with
-//! the same pairing code on both sides, a resignation and a clean audit on both result screens.
+//! setup screen's options, joined from the lobby's list, the same pairing code confirmed in both
+//! lobbies before anything starts, played by clicks on both boards, a resignation and a clean
+//! audit on both result screens. Also: the guest app killed with SIGKILL mid-game (run as a child
+//! process) and a new app resuming from its journal; leaving at the pairing code; a damaged
+//! journal reported in the lobby.
 
 use std::net::SocketAddr;
 use std::sync::mpsc;
@@ -143,14 +146,48 @@ fn run_until(apps: &mut [&mut App], secs: u64, mut done: impl FnMut(&mut [&mut A
     }
 }
 
-fn lan_game(mode: Mode) {
-    let tag = format!("{mode:?}");
-    let (dh, dg) = (
-        temp_dir(&format!("host-{tag}")),
-        temp_dir(&format!("guest-{tag}")),
-    );
-    let (mut host, _htx) = lobby_app(&dh);
-    let (mut guest, gtx) = lobby_app(&dg);
+/// The pairing code the lobby shows, once both nonces are in.
+fn shown_code(app: &App) -> Option<(String, bool)> {
+    match &app.world().resource::<LobbyState>().phase {
+        LobbyPhase::Pairing {
+            code, confirmed, ..
+        } => Some((code.clone(), *confirmed)),
+        _ => None,
+    }
+}
+
+/// Both lobbies show the pairing code and wait: nothing starts before both players press
+/// "codes match". Returns the code (the same on both).
+fn confirm_pairing(host: &mut App, guest: &mut App) -> String {
+    run_until(&mut [&mut *host, &mut *guest], 20, |a| {
+        a.iter().all(|app| shown_code(app).is_some())
+    });
+    let (hc, gc) = (shown_code(host).unwrap().0, shown_code(guest).unwrap().0);
+    assert_eq!(hc, gc, "both screens show the same code");
+    assert_eq!(hc.len(), 7);
+    assert_eq!(hc.as_bytes()[3], b'-');
+    // The host confirms; the game does not start until the guest does too.
+    host.world_mut().write_message(LobbyAction::ConfirmPairing);
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_millis(500) {
+        host.update();
+        guest.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(shown_code(host), Some((hc.clone(), true)));
+    assert_eq!(shown_code(guest), Some((hc.clone(), false)));
+    for app in [&*host, &*guest] {
+        assert_eq!(screen(app), Screen::Lobby);
+        assert!(!app.world().contains_resource::<ActiveGame>());
+    }
+    guest.world_mut().write_message(LobbyAction::ConfirmPairing);
+    hc
+}
+
+/// An app that hosts a game from the lobby: "host a game", the options on the setup screen,
+/// then host. Returns it with the port it listens on.
+fn hosting_app(dir: &std::path::Path, mode: Mode) -> (App, u16) {
+    let (mut host, _htx) = lobby_app(dir);
     // Host: the lobby's "host a game", the options on the setup screen, then host.
     host.world_mut().write_message(LobbyAction::Host);
     host.update();
@@ -174,14 +211,129 @@ fn lan_game(mode: Mode) {
     host.update();
     host.update();
     assert_eq!(screen(&host), Screen::Lobby);
+    (host, port.unwrap())
+}
+
+/// Plays by clicks until the host may resign, resigns, and checks that both sides reach the
+/// result screen with a clean audit and the same saved record. `same_log`: also compare the
+/// board logs (not after a resume, whose log starts from the restored view).
+fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
+    let plies = |app: &App| {
+        app.world()
+            .get_resource::<ActiveGame>()
+            .map_or(0, |g| g.session.plies())
+    };
+    // Play by clicks until the host may resign.
+
+    run_until(&mut [&mut *host, &mut *guest], 60, |a| {
+        for app in a.iter_mut() {
+            if click_a_move(app, n) {
+                n += 1;
+            }
+        }
+        let over = a.iter().any(|app| {
+            app.world()
+                .resource::<ActiveGame>()
+                .session
+                .result()
+                .is_some()
+        });
+        over || (plies(a[0]) >= 22 && plies(a[1]) >= 22)
+    });
+    // Let the last move arrive, and let the guest move if it is its turn, until it is the host's
+    // turn: then no move of the guest's can be in flight when the host resigns (a resignation
+    // that crosses a move is placed differently in the two records), and both saw the same
+    // plies, log lines and removed pieces.
+    run_until(&mut [&mut *host, &mut *guest], 10, |a| {
+        if click_a_move(a[1], n) {
+            n += 1;
+        }
+        let host_turn = {
+            let s = &a[0].world().resource::<ActiveGame>().session;
+            s.result().is_some() || s.my_turn()
+        };
+        let p = |app: &App| {
+            let s = &app.world().resource::<ActiveGame>().session;
+            (
+                s.plies(),
+                if same_log { s.log.len() } else { 0 },
+                s.result().is_some(),
+            )
+        };
+        host_turn && p(a[0]) == p(a[1])
+    });
+    let (hg, gg) = (
+        host.world().resource::<ActiveGame>().clone(),
+        guest.world().resource::<ActiveGame>().clone(),
+    );
+    assert_eq!(hg.session.plies(), gg.session.plies());
+    if same_log {
+        assert_eq!(hg.session.log.len(), gg.session.log.len());
+        assert_eq!(hg.session.removed.len(), gg.session.removed.len());
+    }
+    let resigned = hg.session.result().is_none();
+    if resigned {
+        host.world_mut().write_message(GameAction::Resign);
+    }
+    // Both reach the result screen, and the audit comes in clean on both.
+    run_until(&mut [&mut *host, &mut *guest], 30, |a| {
+        a.iter().all(|app| {
+            screen(app) == Screen::GameOver
+                && app
+                    .world()
+                    .get_resource::<LastGame>()
+                    .and_then(|l| l.lan.as_ref())
+                    .is_some_and(|l| l.verdict.is_some())
+        })
+    });
+    // The audit's record is saved like any other game's.
+    host.update();
+    guest.update();
+    let mut records = Vec::new();
+    for app in [&*host, &*guest] {
+        let last = app.world().resource::<LastGame>();
+        let v = last.lan.as_ref().unwrap().verdict.as_ref().unwrap();
+        assert!(v.is_clean(), "{v:?}");
+        let saved = last.game.as_ref().expect("the audited record is kept");
+        let path = last.saved.as_ref().expect("the record is saved");
+        let on_disk: junqi::session::SavedGame =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(&on_disk, saved);
+        let replayed = junqi_game::Game::replay(&saved.record, None).unwrap();
+        assert_eq!(replayed.result(), last.result);
+        assert_eq!(saved.me, last.me);
+        records.push(saved.record.clone());
+        if resigned {
+            assert!(matches!(
+                last.result,
+                Some(GameResult::Win {
+                    reason: WinReason::Resignation,
+                    ..
+                })
+            ));
+        }
+        assert!(last.opponent.starts_with("lan:"));
+    }
+    assert_eq!(records[0], records[1], "both sides keep the same record");
+}
+
+fn lan_game(mode: Mode) {
+    let tag = format!("{mode:?}");
+    let (dh, dg) = (
+        temp_dir(&format!("host-{tag}")),
+        temp_dir(&format!("guest-{tag}")),
+    );
+    let (mut host, port) = hosting_app(&dh, mode);
+    let (mut guest, gtx) = lobby_app(&dg);
     // Guest: the host appears in the list; join it.
-    let addr: SocketAddr = format!("127.0.0.1:{}", port.unwrap()).parse().unwrap();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let info = host_info("host", addr);
     gtx.send(Discovery::Found(info.clone())).unwrap();
     guest.update();
     guest
         .world_mut()
         .write_message(LobbyAction::Join(info.fullname));
+    let pairing = confirm_pairing(&mut host, &mut guest);
     // Both reach the board with the same pairing code.
     run_until(&mut [&mut host, &mut guest], 20, |a| {
         a.iter()
@@ -196,7 +348,7 @@ fn lan_game(mode: Mode) {
             .clone()
     };
     assert_eq!(code(&host), code(&guest));
-    assert_eq!(code(&host).len(), 7);
+    assert_eq!(code(&host), pairing);
     assert_eq!(
         host.world().resource::<ActiveGame>().session.rules().mode,
         mode
@@ -231,82 +383,12 @@ fn lan_game(mode: Mode) {
             l.drops >= 1 && l.connected
         })
     });
-    // Play by clicks until the host may resign.
-
-    run_until(&mut [&mut host, &mut guest], 60, |a| {
-        for app in a.iter_mut() {
-            if click_a_move(app, n) {
-                n += 1;
-            }
-        }
-        let over = a.iter().any(|app| {
-            app.world()
-                .resource::<ActiveGame>()
-                .session
-                .result()
-                .is_some()
-        });
-        over || (plies(a[0]) >= 22 && plies(a[1]) >= 22)
-    });
-    // Let the last move arrive: both then saw the same plies, log lines and removed pieces.
-    run_until(&mut [&mut host, &mut guest], 10, |a| {
-        let p = |app: &App| {
-            let s = &app.world().resource::<ActiveGame>().session;
-            (s.plies(), s.log.len(), s.result().is_some())
-        };
-        p(a[0]) == p(a[1])
-    });
-    let (hg, gg) = (
-        host.world().resource::<ActiveGame>().clone(),
-        guest.world().resource::<ActiveGame>().clone(),
-    );
-    assert_eq!(hg.session.plies(), gg.session.plies());
-    assert_eq!(hg.session.log.len(), gg.session.log.len());
-    assert_eq!(hg.session.removed.len(), gg.session.removed.len());
-    let resigned = hg.session.result().is_none();
-    if resigned {
-        host.world_mut().write_message(GameAction::Resign);
+    finish(&mut host, &mut guest, n, true);
+    // A finished game leaves no journal to resume.
+    for d in [&dh, &dg] {
+        assert!(!d.join("lan/game.bin").exists());
+        assert!(!d.join("lan/link.json").exists());
     }
-    // Both reach the result screen, and the audit comes in clean on both.
-    run_until(&mut [&mut host, &mut guest], 30, |a| {
-        a.iter().all(|app| {
-            screen(app) == Screen::GameOver
-                && app
-                    .world()
-                    .get_resource::<LastGame>()
-                    .and_then(|l| l.lan.as_ref())
-                    .is_some_and(|l| l.verdict.is_some())
-        })
-    });
-    // The audit's record is saved like any other game's.
-    host.update();
-    guest.update();
-    let mut records = Vec::new();
-    for app in [&host, &guest] {
-        let last = app.world().resource::<LastGame>();
-        let v = last.lan.as_ref().unwrap().verdict.as_ref().unwrap();
-        assert!(v.is_clean(), "{v:?}");
-        let saved = last.game.as_ref().expect("the audited record is kept");
-        let path = last.saved.as_ref().expect("the record is saved");
-        let on_disk: junqi::session::SavedGame =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        assert_eq!(&on_disk, saved);
-        let replayed = junqi_game::Game::replay(&saved.record, None).unwrap();
-        assert_eq!(replayed.result(), last.result);
-        assert_eq!(saved.me, last.me);
-        records.push(saved.record.clone());
-        if resigned {
-            assert!(matches!(
-                last.result,
-                Some(GameResult::Win {
-                    reason: WinReason::Resignation,
-                    ..
-                })
-            ));
-        }
-        assert!(last.opponent.starts_with("lan:"));
-    }
-    assert_eq!(records[0], records[1], "both sides keep the same record");
     let _ = std::fs::remove_dir_all(&dh);
     let _ = std::fs::remove_dir_all(&dg);
 }
@@ -319,4 +401,312 @@ fn a_dark_game_over_quic_between_two_apps() {
 #[test]
 fn a_flip_game_over_quic_between_two_apps() {
     lan_game(Mode::Flip);
+}
+
+/// The environment variables that make [`app_child_process`] run: its data directory, and the
+/// host's address (or `host`).
+const CHILD_DIR: &str = "JUNQI_LAN_TEST_CHILD_DIR";
+const CHILD_ADDR: &str = "JUNQI_LAN_TEST_CHILD_ADDR";
+
+/// Not a test of its own: the app that [`a_guest_app_killed_mid_game_resumes_from_its_journal`]
+/// and [`a_host_app_killed_mid_game_resumes_from_its_journal`] kill, run in a child process
+/// (this test binary again) so that it can be killed with SIGKILL. As the guest it joins the
+/// address in [`CHILD_ADDR`]; as the host ([`CHILD_ADDR`] = `host`) it hosts and prints its
+/// port. Then it confirms the pairing, prints the code and its plies, and plays by clicks until
+/// it is killed.
+#[test]
+#[ignore = "run by the tests that kill an app mid-game"]
+fn app_child_process() {
+    let (Some(dir), Some(addr)) = (std::env::var_os(CHILD_DIR), std::env::var_os(CHILD_ADDR))
+    else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let mut app = if addr == "host" {
+        let (app, port) = hosting_app(&dir, Mode::Dark);
+        println!("port {port}");
+        app
+    } else {
+        let addr: SocketAddr = addr.to_str().unwrap().parse().unwrap();
+        let (mut guest, gtx) = lobby_app(&dir);
+        let info = host_info("host", addr);
+        gtx.send(Discovery::Found(info.clone())).unwrap();
+        guest.update();
+        guest
+            .world_mut()
+            .write_message(LobbyAction::Join(info.fullname));
+        guest
+    };
+    run_until(&mut [&mut app], 30, |a| shown_code(a[0]).is_some());
+    println!("code {}", shown_code(&app).unwrap().0);
+    app.world_mut().write_message(LobbyAction::ConfirmPairing);
+    let (mut n, mut shown) = (0, u16::MAX);
+    let t0 = Instant::now();
+    // Until killed (or, should the parent die, for a while).
+    while t0.elapsed() < Duration::from_secs(120) {
+        app.update();
+        if click_a_move(&mut app, n) {
+            n += 1;
+        }
+        let p = app
+            .world()
+            .get_resource::<ActiveGame>()
+            .map_or(0, |g| g.session.plies());
+        if p != shown {
+            shown = p;
+            println!("plies {p}");
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Starts [`app_child_process`] on `dir`, as the host (`addr` = `host`) or the guest joining
+/// `addr`, printing to `out`.
+fn spawn_child(dir: &std::path::Path, addr: &str, out: &std::path::Path) -> Killed {
+    Killed(
+        std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "app_child_process",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD_DIR, dir)
+            .env(CHILD_ADDR, addr)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::fs::File::create(out).unwrap())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+/// A child process, killed when the test ends (or fails).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The last number printed after `prefix` in the child's output.
+fn child_says(out: &std::path::Path, prefix: &str) -> Option<String> {
+    std::fs::read_to_string(out)
+        .unwrap_or_default()
+        .lines()
+        // libtest prints the test's name on the line the first output follows.
+        .filter_map(|l| l.split_once(prefix).map(|(_, rest)| rest))
+        .next_back()
+        .map(str::to_owned)
+}
+
+#[test]
+fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
+    let (dh, dg) = (temp_dir("crash-host"), temp_dir("crash-guest"));
+    std::fs::create_dir_all(&dg).unwrap();
+    let (mut host, port) = hosting_app(&dh, Mode::Dark);
+    let out = dg.join("child.out");
+    let mut child = spawn_child(&dg, &format!("127.0.0.1:{port}"), &out);
+    // Pairing: the child confirms on its side; the host sees the same code and confirms.
+    run_until(&mut [&mut host], 60, |a| {
+        shown_code(a[0]).is_some() && child_says(&out, "code ").is_some()
+    });
+    let code = shown_code(&host).unwrap().0;
+    assert_eq!(child_says(&out, "code ").unwrap(), code);
+    host.world_mut().write_message(LobbyAction::ConfirmPairing);
+    // Play until both sides are some moves in, then kill the guest's process outright.
+    let mut n = 1;
+    let child_plies = || {
+        child_says(&out, "plies ")
+            .and_then(|p| p.parse::<u16>().ok())
+            .unwrap_or(0)
+    };
+    run_until(&mut [&mut host], 60, |a| {
+        if click_a_move(a[0], n) {
+            n += 1;
+        }
+        let hp = a[0]
+            .world()
+            .get_resource::<ActiveGame>()
+            .map_or(0, |g| g.session.plies());
+        hp >= 8 && child_plies() >= 8
+    });
+    let journal = dg.join("lan/game.bin");
+    let saved = junqi_net::resume::load(&journal).expect("the guest's journal");
+    assert!(saved.log.len() > 10, "{} messages saved", saved.log.len());
+    child.0.kill().unwrap(); // SIGKILL: no clean shutdown of anything
+    child.0.wait().unwrap();
+    let before = child_plies();
+    // A new app on the guest's data directory offers the unfinished game and resumes it.
+    let (mut guest, _gtx) = lobby_app(&dg);
+    let offer = guest
+        .world()
+        .resource::<LobbyState>()
+        .unfinished
+        .clone()
+        .expect("the unfinished game is offered");
+    assert!(!offer.host);
+    assert_eq!(offer.mode, Mode::Dark);
+    assert!(offer.messages >= saved.log.len());
+    guest.world_mut().write_message(LobbyAction::Resume);
+    run_until(&mut [&mut host, &mut guest], 60, |a| {
+        screen(a[1]) == Screen::Game && a[1].world().contains_resource::<ActiveGame>()
+    });
+    {
+        let g = guest.world().resource::<ActiveGame>();
+        assert_eq!(g.lan_state().unwrap().code, code);
+        assert!(g.session.plies() >= before);
+    }
+    finish(&mut host, &mut guest, n, false);
+    for d in [&dh, &dg] {
+        assert!(!d.join("lan/game.bin").exists());
+    }
+    let _ = std::fs::remove_dir_all(&dh);
+    let _ = std::fs::remove_dir_all(&dg);
+}
+
+/// "Codes differ, leave": the guest leaves at the pairing step; nothing starts on either side
+/// and the guest keeps no game to resume.
+#[test]
+fn leaving_at_the_pairing_code_starts_nothing() {
+    let (dh, dg) = (temp_dir("differ-host"), temp_dir("differ-guest"));
+    let (mut host, port) = hosting_app(&dh, Mode::Dark);
+    let (mut guest, gtx) = lobby_app(&dg);
+    let info = host_info("host", format!("127.0.0.1:{port}").parse().unwrap());
+    gtx.send(Discovery::Found(info.clone())).unwrap();
+    guest.update();
+    guest
+        .world_mut()
+        .write_message(LobbyAction::Join(info.fullname));
+    run_until(&mut [&mut host, &mut guest], 20, |a| {
+        a.iter().all(|app| shown_code(app).is_some())
+    });
+    // The guest's journal already holds the hellos…
+    assert!(dg.join("lan/game.bin").exists());
+    // …the host confirms; the guest sees another code than its opponent says and leaves.
+    host.world_mut().write_message(LobbyAction::ConfirmPairing);
+    guest.world_mut().write_message(LobbyAction::Cancel);
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(1) {
+        host.update();
+        guest.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        guest.world().resource::<LobbyState>().phase,
+        LobbyPhase::Browsing
+    );
+    assert!(!guest.world().contains_resource::<LanLink>());
+    for app in [&host, &guest] {
+        assert_eq!(screen(app), Screen::Lobby);
+        assert!(!app.world().contains_resource::<ActiveGame>());
+    }
+    assert!(!dg.join("lan/game.bin").exists(), "nothing kept to resume");
+    assert_eq!(
+        junqi::lan::unfinished(&dg.join("lan")).unwrap(),
+        None,
+        "nothing offered"
+    );
+    let _ = std::fs::remove_dir_all(&dh);
+    let _ = std::fs::remove_dir_all(&dg);
+}
+
+/// A damaged journal in the data folder is reported in the lobby, not offered and not a panic.
+#[test]
+fn a_damaged_journal_is_reported_in_the_lobby() {
+    let dir = temp_dir("damaged");
+    let lan = dir.join("lan");
+    std::fs::create_dir_all(&lan).unwrap();
+    std::fs::write(lan.join("game.bin"), b"JQJRNL01\x00\x00\x00\x05garbage").unwrap();
+    std::fs::write(
+        lan.join("link.json"),
+        r#"{"host":false,"port":0,"mdns":false,"addr":"127.0.0.1:9","name":"g"}"#,
+    )
+    .unwrap();
+    let (app, _tx) = lobby_app(&dir);
+    let lobby = app.world().resource::<LobbyState>();
+    assert_eq!(lobby.unfinished, None);
+    let e = lobby.error.clone().expect("the damage is reported");
+    assert!(e.contains("journal"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_host_app_killed_mid_game_resumes_from_its_journal() {
+    let (dh, dg) = (temp_dir("crash2-host"), temp_dir("crash2-guest"));
+    std::fs::create_dir_all(&dh).unwrap();
+    let out = dh.join("child.out");
+    let mut child = spawn_child(&dh, "host", &out);
+    let t0 = Instant::now();
+    let port = loop {
+        if let Some(p) = child_says(&out, "port ") {
+            break p;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "the host child never listened"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (mut guest, gtx) = lobby_app(&dg);
+    let info = host_info("host", format!("127.0.0.1:{port}").parse().unwrap());
+    gtx.send(Discovery::Found(info.clone())).unwrap();
+    guest.update();
+    guest
+        .world_mut()
+        .write_message(LobbyAction::Join(info.fullname));
+    run_until(&mut [&mut guest], 60, |a| {
+        shown_code(a[0]).is_some() && child_says(&out, "code ").is_some()
+    });
+    let code = shown_code(&guest).unwrap().0;
+    assert_eq!(child_says(&out, "code ").unwrap(), code);
+    guest.world_mut().write_message(LobbyAction::ConfirmPairing);
+    let mut n = 1;
+    let child_plies = || {
+        child_says(&out, "plies ")
+            .and_then(|p| p.parse::<u16>().ok())
+            .unwrap_or(0)
+    };
+    run_until(&mut [&mut guest], 60, |a| {
+        if click_a_move(a[0], n) {
+            n += 1;
+        }
+        let gp = a[0]
+            .world()
+            .get_resource::<ActiveGame>()
+            .map_or(0, |g| g.session.plies());
+        gp >= 8 && child_plies() >= 8
+    });
+    child.0.kill().unwrap(); // SIGKILL
+    child.0.wait().unwrap();
+    // A new host app finds the game and listens again on the same port; the guest reconnects.
+    let (mut host, _htx) = lobby_app(&dh);
+    let offer = host
+        .world()
+        .resource::<LobbyState>()
+        .unfinished
+        .clone()
+        .expect("the unfinished game is offered");
+    assert!(offer.host);
+    host.world_mut().write_message(LobbyAction::Resume);
+    run_until(&mut [&mut host, &mut guest], 60, |a| {
+        screen(a[0]) == Screen::Game && a[0].world().contains_resource::<ActiveGame>()
+    });
+    assert_eq!(
+        host.world()
+            .resource::<ActiveGame>()
+            .lan_state()
+            .unwrap()
+            .code,
+        code
+    );
+    finish(&mut host, &mut guest, n, false);
+    for d in [&dh, &dg] {
+        assert!(!d.join("lan/game.bin").exists());
+    }
+    let _ = std::fs::remove_dir_all(&dh);
+    let _ = std::fs::remove_dir_all(&dg);
 }

@@ -12,11 +12,11 @@ DIR=$(mktemp -d)
 PORT=$((40000 + RANDOM % 20000))
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$DIR"' EXIT
 
-"$BIN" host --mode "$MODE" --ai greedy --seed 3 --port "$PORT" --no-mdns --move-seconds 20 \
+"$BIN" host --mode "$MODE" --ai greedy --seed 3 --port "$PORT" --no-mdns --move-seconds 20 --yes \
   --state "$DIR/host" > "$DIR/host.log" 2>&1 &
 HOST=$!
 sleep 0.5
-"$BIN" join --addr "127.0.0.1:$PORT" --ai random --seed 4 --state "$DIR/guest" > "$DIR/guest.log" 2>&1 &
+"$BIN" join --addr "127.0.0.1:$PORT" --ai random --seed 4 --yes --state "$DIR/guest" > "$DIR/guest.log" 2>&1 &
 GUEST=$!
 if [ "$KILL" = "--kill" ]; then
   for _ in $(seq 1 200); do
@@ -29,7 +29,7 @@ if [ "$KILL" = "--kill" ]; then
   echo "killed the guest after $(grep -c '^event' "$DIR/guest.log") events"
   cp "$DIR/guest.log" "$DIR/guest-before.log"
   sleep 1
-  "$BIN" join --addr "127.0.0.1:$PORT" --ai random --seed 5 --state "$DIR/guest" > "$DIR/guest.log" 2>&1 &
+  "$BIN" join --addr "127.0.0.1:$PORT" --ai random --seed 5 --yes --state "$DIR/guest" > "$DIR/guest.log" 2>&1 &
   GUEST=$!
 fi
 wait "$GUEST"; G=$?

@@ -18,10 +18,10 @@ ip link set "va$$" netns "$A"; ip link set "vb$$" netns "$B"
 ip -n "$A" addr add 10.213.0.1/24 dev "va$$"; ip -n "$B" addr add 10.213.0.2/24 dev "vb$$"
 for n in "$A" "$B"; do ip -n "$n" link set lo up; done
 ip -n "$A" link set "va$$" up multicast on; ip -n "$B" link set "vb$$" up multicast on
-ip netns exec "$A" "$BIN" host --mode "$MODE" --ai greedy --seed 1 --name nshost --port 47000 --move-seconds 20 > "$DIR/host.log" 2>&1 &
+ip netns exec "$A" "$BIN" host --mode "$MODE" --ai greedy --seed 1 --name nshost --port 47000 --move-seconds 20 --yes > "$DIR/host.log" 2>&1 &
 sleep 0.5
 T0=$(date +%s%N)
-timeout 120 ip netns exec "$B" "$BIN" join --ai random --seed 2 > "$DIR/guest.log" 2>&1
+timeout 120 ip netns exec "$B" "$BIN" join --ai random --seed 2 --yes > "$DIR/guest.log" 2>&1
 T1=$(date +%s%N)
 wait || true
 grep -E '^(discovered|result|verdict|pairing)' "$DIR/host.log" "$DIR/guest.log"

@@ -2,11 +2,17 @@
 //!
 //! Each installation has a self-signed certificate (rcgen) and an ed25519
 //! signing key. Both sides present their certificates (mutual TLS) and accept
-//! any certificate: trust comes from the **pairing code**, derived from both
-//! certificates and the game id and shown on both screens. A machine in the
-//! middle terminates two TLS sessions with different certificates, so the two
-//! screens show different codes. A game uses one bidirectional stream carrying
-//! length-delimited bincode frames ([`crate::frame`]).
+//! any certificate: TLS only encrypts the link. Trust comes from the
+//! session's **pairing code** ([`Session::pairing`], from both signing keys
+//! and both committed nonces), shown on both screens and confirmed by the
+//! players before anything about the setup is sent; a relay in the middle
+//! cannot make the two codes match. A game uses one bidirectional stream
+//! carrying length-delimited bincode frames ([`crate::frame`]).
+//!
+//! [`play`] is the one driver of a game over QUIC, used by `junqi-peer` and
+//! the app alike: it connects (and reconnects after a drop), runs the session
+//! with [`drive`], saves every message to a [`Journal`] before sending
+//! anything, and hands events and the owner's commands to a [`Handler`].
 
 use std::io;
 use std::net::SocketAddr;
@@ -23,7 +29,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, Serve
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::{DigitallySignedStruct, SignatureScheme};
 
-use crate::crypto::{Digest, ctx, h};
+use crate::resume::Journal;
 use crate::session::{AppEvent, Session};
 
 /// ALPN of the protocol.
@@ -88,14 +94,6 @@ impl Identity {
     fn key(&self) -> PrivateKeyDer<'static> {
         PrivateKeyDer::Pkcs8(self.key.clone_key())
     }
-}
-
-/// The short code both screens show: from both certificates and the game id.
-#[must_use]
-pub fn pairing_code(host_cert: &[u8], guest_cert: &[u8], game_id: &Digest) -> String {
-    let d = h(ctx::PAIRING, &[host_cert, guest_cert, game_id]);
-    let n = u32::from_le_bytes([d[0], d[1], d[2], d[3]]) % 1_000_000;
-    format!("{:03}-{:03}", n / 1000, n % 1000)
 }
 
 #[derive(Debug)]
@@ -305,36 +303,99 @@ pub async fn start_stream(
     Ok(())
 }
 
-/// Runs `session` over a stream until it is done, handing every app event to
-/// `on_event` (which may call the session back, e.g. to play a move). With
-/// `save`, the session is written to that file (atomically) before anything
-/// is sent, so a crash never loses a message the peer has seen.
+/// A journal failure, marked so that [`play`] stops instead of reconnecting.
+fn journal_failed(e: crate::resume::JournalError) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, e)
+}
+
+/// The next command; never, without a channel. `None` when the channel closed.
+async fn next_cmd<C>(cmds: Option<&mut tokio::sync::mpsc::UnboundedReceiver<C>>) -> Option<C> {
+    match cmds {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A [`Handler`] made of a closure over the session's events, for owners
+/// that send no commands (tests, benchmarks).
+pub struct OnEvent<F>(pub F);
+
+impl<F: FnMut(&mut Session, AppEvent)> Handler for OnEvent<F> {
+    type Cmd = std::convert::Infallible;
+    fn event(&mut self, session: &mut Session, event: AppEvent) {
+        (self.0)(session, event);
+    }
+    fn command(&mut self, _session: &mut Session, cmd: Self::Cmd) -> Control {
+        match cmd {}
+    }
+}
+
+/// What the owner of a game wants after one of its commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Go on.
+    Continue,
+    /// Break the connection as a failing network would (the session stays;
+    /// [`play`] reconnects and resumes).
+    Disconnect,
+    /// Leave the game now (the connection is closed cleanly).
+    Quit,
+}
+
+/// How [`drive`] or [`play`] ended without an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The session is done (the verdict is in).
+    Done,
+    /// The owner quit ([`Control::Quit`], or its command channel closed).
+    Quit,
+}
+
+/// The owner of a game: the app or `junqi-peer`. Its methods run on the
+/// driver's task and may call the session back (play a move, confirm the
+/// pairing…); whatever that queues is saved and sent by the driver.
+pub trait Handler {
+    /// The owner's commands (moves, confirmations…) arriving on [`play`]'s channel.
+    type Cmd;
+    /// One event of the session.
+    fn event(&mut self, session: &mut Session, event: AppEvent);
+    /// One command; what it asks the driver to do.
+    fn command(&mut self, session: &mut Session, cmd: Self::Cmd) -> Control;
+    /// The session has nothing more to say for now (the driver is about to wait).
+    fn settled(&mut self, _session: &Session) {}
+    /// A connection to the peer is up (again).
+    fn connected(&mut self, _session: &Session) {}
+    /// The connection dropped; [`play`] reconnects.
+    fn dropped(&mut self, _session: &Session, _error: &io::Error) {}
+}
+
+/// Runs `session` over one stream until it is done, handing every event and
+/// command to `handler`. With a `journal`, every new message is appended to
+/// it (and fsynced) before anything is sent, so a crash never loses a message
+/// the peer has seen.
 ///
 /// # Errors
-/// Stream errors, or the peer closing the stream before the game is done
-/// (the caller may reconnect and resume).
-pub async fn drive(
+/// Stream or journal errors, or the peer closing the stream before the game
+/// is done (the caller may reconnect and resume).
+pub async fn drive<H: Handler>(
     session: &mut Session,
     send: &mut SendStream,
     recv: &mut RecvStream,
-    save: Option<&Path>,
-    mut on_event: impl FnMut(&mut Session, AppEvent),
-) -> io::Result<()> {
+    mut journal: Option<&mut Journal>,
+    mut cmds: Option<&mut tokio::sync::mpsc::UnboundedReceiver<H::Cmd>>,
+    handler: &mut H,
+) -> io::Result<Ended> {
     let mut buf = vec![0u8; 16 * 1024];
-    let mut saved_len = usize::MAX;
     loop {
         let mut busy = true;
         while busy {
             busy = false;
             while let Some(ev) = session.poll_event() {
-                on_event(session, ev);
+                handler.event(session, ev);
                 busy = true;
             }
-            if let Some(path) = save
-                && session.log().len() != saved_len
-            {
-                session.saved().save(path)?;
-                saved_len = session.log().len();
+            if let Some(j) = journal.as_deref_mut() {
+                j.record(session).map_err(journal_failed)?;
             }
             while let Some(bytes) = session.poll_transmit() {
                 send.write_all(&bytes).await.map_err(io::Error::other)?;
@@ -343,8 +404,9 @@ pub async fn drive(
         }
         if session.is_done() {
             let _ = send.finish();
-            return Ok(());
+            return Ok(Ended::Done);
         }
+        handler.settled(session);
         let deadline = session.poll_timeout();
         let sleep = async {
             match deadline {
@@ -352,6 +414,7 @@ pub async fn drive(
                 None => std::future::pending().await,
             }
         };
+        let cmd = next_cmd(cmds.as_deref_mut());
         tokio::select! {
             r = recv.read(&mut buf) => match r {
                 Ok(Some(n)) => session.handle_bytes(Instant::now(), &buf[..n]),
@@ -359,30 +422,129 @@ pub async fn drive(
                 Err(e) => return Err(io::Error::new(io::ErrorKind::ConnectionAborted, e)),
             },
             () = sleep => session.handle_timeout(Instant::now()),
+            cmd = cmd => match cmd.map(|c| handler.command(session, c)) {
+                Some(Control::Continue) => {}
+                Some(Control::Disconnect) => {
+                    return Err(io::Error::new(io::ErrorKind::ConnectionAborted, "disconnected on request"));
+                }
+                Some(Control::Quit) | None => return Ok(Ended::Quit),
+            },
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// How [`play`] reaches the peer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dial {
+    /// Host: accept a guest on the endpoint (again after each drop).
+    Accept,
+    /// Guest: connect to the host at this address (retrying until it answers).
+    Connect(SocketAddr),
+}
 
-    #[test]
-    fn a_machine_in_the_middle_shows_different_codes() {
-        let (host, guest, mitm_a, mitm_b) = (
-            Identity::generate().unwrap(),
-            Identity::generate().unwrap(),
-            Identity::generate().unwrap(),
-            Identity::generate().unwrap(),
-        );
-        let gid = [7; 32];
-        let direct_h = pairing_code(&host.cert, &guest.cert, &gid);
-        let direct_g = pairing_code(&host.cert, &guest.cert, &gid);
-        assert_eq!(direct_h, direct_g);
-        assert_eq!(direct_h.len(), 7);
-        // The host talks to the relay's client side, the guest to its server side.
-        let seen_by_host = pairing_code(&host.cert, &mitm_a.cert, &gid);
-        let seen_by_guest = pairing_code(&mitm_b.cert, &guest.cert, &gid);
-        assert_ne!(seen_by_host, seen_by_guest);
+/// Plays a whole game over QUIC: connects as `dial` says, exchanges stream
+/// starts ([`start_stream`]), runs [`drive`], and after a dropped connection
+/// connects again and resumes, until the session is done, the owner quits,
+/// or `give_up` passes while disconnected. Commands are taken while
+/// connecting too (a player may resign or leave while the peer is away).
+///
+/// # Errors
+/// Journal errors, or the last connection error once `give_up` has passed.
+pub async fn play<H: Handler>(
+    session: &mut Session,
+    ep: &Endpoint,
+    dial: Dial,
+    mut journal: Option<&mut Journal>,
+    mut cmds: Option<&mut tokio::sync::mpsc::UnboundedReceiver<H::Cmd>>,
+    handler: &mut H,
+    give_up: Option<Instant>,
+) -> io::Result<Ended> {
+    let late = || give_up.is_some_and(|t| Instant::now() >= t);
+    if session.is_done() {
+        // Restored from the journal of a game that had ended (a crash before the
+        // journal was deleted): there is nothing left to exchange, and the peer
+        // may never connect again.
+        while let Some(ev) = session.poll_event() {
+            handler.event(session, ev);
+        }
+        return Ok(Ended::Done);
+    }
+    loop {
+        let (conn, mut send, mut recv) = loop {
+            let attempt = async {
+                match dial {
+                    Dial::Accept => accept_game(ep).await,
+                    Dial::Connect(a) => join_game(ep, a).await,
+                }
+            };
+            tokio::select! {
+                r = attempt => match r {
+                    Ok(c) => break c,
+                    Err(e) if late() => return Err(e),
+                    // A guest retries until the host answers; a host drops a
+                    // connection attempt that failed (e.g. one that gave up
+                    // while the host still waited on the dead connection) and
+                    // keeps listening.
+                    Err(_) => {
+                        if matches!(dial, Dial::Connect(_)) {
+                            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        }
+                    }
+                },
+                cmd = next_cmd(cmds.as_deref_mut()) => match cmd.map(|c| handler.command(session, c)) {
+                    Some(Control::Continue | Control::Disconnect) => {
+                        // A decision taken offline is saved now; it is sent
+                        // with the stream start's resend.
+                        while let Some(ev) = session.poll_event() {
+                            handler.event(session, ev);
+                        }
+                        if let Some(j) = journal.as_deref_mut() {
+                            j.record(session).map_err(journal_failed)?;
+                        }
+                        handler.settled(session);
+                    }
+                    Some(Control::Quit) | None => return Ok(Ended::Quit),
+                },
+            }
+        };
+        handler.connected(session);
+        let r = async {
+            start_stream(session, &mut send, &mut recv).await?;
+            drive(
+                session,
+                &mut send,
+                &mut recv,
+                journal.as_deref_mut(),
+                cmds.as_deref_mut(),
+                handler,
+            )
+            .await
+        }
+        .await;
+        match r {
+            Ok(Ended::Done) => {
+                // Let the last frames reach the peer before closing.
+                let _ = tokio::time::timeout(
+                    std::time::Duration::from_secs(2),
+                    recv.read_to_end(1 << 20),
+                )
+                .await;
+                conn.close(0u32.into(), b"done");
+                return Ok(Ended::Done);
+            }
+            Ok(Ended::Quit) => {
+                conn.close(0u32.into(), b"quit");
+                return Ok(Ended::Quit);
+            }
+            Err(e) => {
+                conn.close(1u32.into(), b"lost");
+                if e.kind() == io::ErrorKind::InvalidData || late() {
+                    // A journal that cannot be written is not a network
+                    // failure: reconnecting would not help.
+                    return Err(e);
+                }
+                handler.dropped(session, &e);
+            }
+        }
     }
 }

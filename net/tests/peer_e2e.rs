@@ -39,15 +39,29 @@ struct Peer {
 
 impl Peer {
     fn spawn(args: &[&str], log: &Path) -> Peer {
+        Peer::spawn_answering(args, log, None)
+    }
+
+    /// Spawns a peer whose stdin holds `answer` (then ends), or is empty.
+    fn spawn_answering(args: &[&str], log: &Path, answer: Option<&str>) -> Peer {
+        use std::io::Write;
         let out = File::create(log).unwrap();
         let err = out.try_clone().unwrap();
-        let child = Command::new(PEER)
+        let mut child = Command::new(PEER)
             .args(args)
-            .stdin(Stdio::null())
+            .stdin(if answer.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(out)
             .stderr(err)
             .spawn()
             .expect("junqi-peer starts");
+        if let Some(a) = answer {
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(a.as_bytes()).unwrap();
+        }
         Peer {
             child,
             log: log.to_path_buf(),
@@ -128,6 +142,7 @@ fn host(dir: &Path, mode: &str) -> (Peer, String) {
             "--no-mdns",
             "--move-seconds",
             "20",
+            "--yes",
         ],
         &dir.join("host.log"),
     );
@@ -138,7 +153,9 @@ fn host(dir: &Path, mode: &str) -> (Peer, String) {
 }
 
 fn guest(dir: &Path, addr: &str, seed: &str, state: Option<&Path>) -> Peer {
-    let mut args = vec!["join", "--addr", addr, "--ai", "random", "--seed", seed];
+    let mut args = vec![
+        "join", "--addr", addr, "--ai", "random", "--seed", seed, "--yes",
+    ];
     let state = state.map(|s| s.to_str().unwrap().to_owned());
     if let Some(s) = &state {
         args.extend(["--state", s]);
@@ -223,4 +240,85 @@ fn g_events_ready(log: &Path, n: usize) -> bool {
         .filter(|l| l.starts_with("event:"))
         .count()
         >= n
+}
+
+/// Without `--yes` each peer asks on stdin before anything about the setup is
+/// sent: a yes plays the game, a no leaves before the game starts.
+#[test]
+fn the_pairing_prompt_gates_the_game() {
+    let dir = Scratch::new("prompt");
+    let args = |port: &str| -> Vec<String> {
+        [
+            "host",
+            "--mode",
+            "dark",
+            "--ai",
+            "greedy",
+            "--seed",
+            "3",
+            "--port",
+            port,
+            "--no-mdns",
+            "--move-seconds",
+            "20",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    // The host answers yes on stdin; the guest confirms with --yes.
+    let a = args("0");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let mut h = Peer::spawn_answering(&a, &dir.0.join("host.log"), Some("y\n"));
+    let addr = h.wait_line("listening", |l| {
+        l.strip_prefix("listening on ").map(str::to_owned)
+    });
+    let mut g = guest(&dir.0, &addr, "4", None);
+    let (gs, hs) = (g.wait(), h.wait());
+    let (ht, gt) = (h.text(), g.text());
+    assert!(
+        hs.success() && gs.success(),
+        "host {hs}, guest {gs}\n{ht}\n{gt}"
+    );
+    assert!(
+        ht.contains("Same pairing code on both screens? [y/N]"),
+        "{ht}"
+    );
+    assert!(!gt.contains("[y/N]"), "--yes does not ask: {gt}");
+    assert!(ht.contains("verdict: clean audit"), "{ht}");
+    assert_eq!(
+        lines_with(&ht, "pairing code"),
+        lines_with(&gt, "pairing code")
+    );
+
+    // Now the guest answers no: it leaves cleanly (exit 3) and the game never starts.
+    let a = args("0");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let mut h = Peer::spawn_answering(&a, &dir.0.join("host2.log"), Some("y\n"));
+    let addr = h.wait_line("listening", |l| {
+        l.strip_prefix("listening on ").map(str::to_owned)
+    });
+    let state = dir.0.join("guest-state");
+    let mut g = Peer::spawn_answering(
+        &[
+            "join",
+            "--addr",
+            &addr,
+            "--ai",
+            "random",
+            "--seed",
+            "4",
+            "--state",
+            state.to_str().unwrap(),
+        ],
+        &dir.0.join("guest-no.log"),
+        Some("n\n"),
+    );
+    let gs = g.wait();
+    let gt = g.text();
+    assert_eq!(gs.code(), Some(3), "{gt}");
+    assert!(gt.contains("pairing codes not confirmed: leaving"), "{gt}");
+    assert!(!gt.contains("started:"), "{gt}");
+    assert!(!h.text().contains("started:"), "{}", h.text());
+    // Nothing is kept to resume a game the player refused.
+    assert!(!state.join("game.bin").exists());
 }

@@ -7,10 +7,10 @@ use std::time::Instant;
 use junqi_game::{Event, Mode, Rules};
 use junqi_net::Seed;
 use junqi_net::session::{AppEvent, Session, Verdict};
-use junqi_net::testing::{preset, random_move};
 use junqi_net::transport::{
-    Identity, accept_game, drive, endpoint, join_game, pairing_code, peer_cert, start_stream,
+    Identity, OnEvent, accept_game, drive, endpoint, join_game, start_stream,
 };
+use junqi_proto::testing::{preset, random_move};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
@@ -48,12 +48,6 @@ async fn side(
         let s = Session::join(now, &id.signing, Seed::random(), [2; 32], "g");
         (c, tx, rx, s)
     };
-    let peer = peer_cert(&conn).unwrap();
-    let (hc, gc) = if host {
-        (id.cert.to_vec(), peer)
-    } else {
-        (peer, id.cert.to_vec())
-    };
     let mut rng = Pcg64::seed_from_u64(u64::from(host));
     let mut out = Outcome {
         events: Vec::new(),
@@ -63,9 +57,20 @@ async fn side(
     start_stream(&mut s, &mut send, &mut recv)
         .await
         .expect("stream start");
-    drive(&mut s, &mut send, &mut recv, None, |s, ev| match ev {
+    let mut started = false;
+    let mut on_event = OnEvent(|s: &mut Session, ev| match ev {
         AppEvent::RulesOffered { .. } => s.accept(Instant::now(), preset(2)).unwrap(),
-        AppEvent::Started { game_id, .. } => out.code = pairing_code(&hc, &gc, &game_id),
+        AppEvent::PairingCode { code } => {
+            // Nothing about the setup may go out before the player confirms.
+            assert!(!started);
+            assert_eq!(s.pairing().as_deref(), Some(code.as_str()));
+            out.code = code;
+            s.confirm_pairing(Instant::now()).unwrap();
+        }
+        AppEvent::Started { game_id, .. } => {
+            started = true;
+            assert_eq!(out.code, junqi_net::session::pairing_code(&game_id));
+        }
         AppEvent::Game(e) => out.events.push(e),
         AppEvent::YourTurn => {
             let v = s.view().unwrap().clone();
@@ -74,9 +79,10 @@ async fn side(
         }
         AppEvent::Verdict(v) => out.verdict = Some(v),
         _ => {}
-    })
-    .await
-    .unwrap();
+    });
+    drive(&mut s, &mut send, &mut recv, None, None, &mut on_event)
+        .await
+        .unwrap();
     let _ =
         tokio::time::timeout(std::time::Duration::from_secs(2), recv.read_to_end(1 << 20)).await;
     conn.close(0u32.into(), b"");

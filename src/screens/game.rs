@@ -715,10 +715,14 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
         } else {
             "game.enemy"
         });
+        let (kind, detail) = crate::lan_text::fault_text(reason, lang);
         ui.colored_label(
             egui::Color32::from_rgb(230, 90, 70),
-            format!("{}：{who} {reason}", lang.t("lan.fault")),
+            format!("{}：{who} {kind}", lang.t("lan.fault")),
         );
+        if let Some(d) = detail {
+            ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+        }
     }
 }
 

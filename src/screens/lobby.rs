@@ -16,8 +16,9 @@ use super::{
 use crate::{
     board::BoardEffect,
     i18n::Lang,
-    lan::{LanLink, LanMsg, Role, default_name},
+    lan::{LanCmd, LanLink, LanMsg, Role, default_name},
     session::Session,
+    storage::DataDir,
     theme,
 };
 
@@ -38,6 +39,21 @@ pub enum LobbyPhase {
     Joining {
         /// The host's name.
         host: String,
+    },
+    /// Resuming the unfinished game: reconnecting to the peer.
+    Resuming {
+        /// The peer's name.
+        peer: String,
+    },
+    /// Both nonces are in: the players compare the pairing code on both screens before anything
+    /// about the setup is sent.
+    Pairing {
+        /// The pairing code.
+        code: String,
+        /// The peer's name.
+        peer: String,
+        /// This player confirmed; waiting for the other.
+        confirmed: bool,
     },
     /// Both sides are connected and committed: the pairing code, then the board.
     Paired {
@@ -61,6 +77,11 @@ pub struct LobbyState {
     pub name: String,
     /// Advertise by mDNS when hosting (off in tests: listen on 127.0.0.1 only).
     pub mdns: bool,
+    /// Why the last LAN session ended before play began (a fault or verdict sentence of the
+    /// protocol, shown translated by kind).
+    pub ended: Option<String>,
+    /// An unfinished LAN game saved by an earlier run (after a crash, say): offered to resume.
+    pub unfinished: Option<crate::lan::Unfinished>,
     /// Discoveries: from the mDNS browser, or fed by a test.
     feed: Option<Mutex<mpsc::Receiver<Discovery>>>,
     /// The mDNS daemon (kept alive while browsing).
@@ -75,6 +96,8 @@ impl Default for LobbyState {
             error: None,
             name: default_name(),
             mdns: true,
+            unfinished: None,
+            ended: None,
             feed: None,
             daemon: None,
         }
@@ -85,6 +108,17 @@ impl LobbyState {
     /// Takes discoveries from `rx` instead of mDNS (tests, demos).
     pub fn set_feed(&mut self, rx: mpsc::Receiver<Discovery>) {
         self.feed = Some(Mutex::new(rx));
+    }
+
+    /// Whether a LAN session is being set up and play has not begun.
+    pub fn before_play(&self) -> bool {
+        matches!(
+            self.phase,
+            LobbyPhase::Hosting { .. }
+                | LobbyPhase::Joining { .. }
+                | LobbyPhase::Resuming { .. }
+                | LobbyPhase::Pairing { .. }
+        )
     }
 
     /// Applies one discovery to the list.
@@ -108,14 +142,20 @@ pub enum LobbyAction {
     StartHosting,
     /// Join the host with this mDNS full name.
     Join(String),
-    /// Stop hosting or joining.
+    /// The pairing codes match on both screens: start.
+    ConfirmPairing,
+    /// Resume the unfinished game.
+    Resume,
+    /// Delete the unfinished game.
+    Discard,
+    /// Stop hosting or joining (also: the pairing codes differ).
     Cancel,
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LobbyState>()
         .add_message::<LobbyAction>()
-        .add_systems(OnEnter(Screen::Lobby), start_browsing)
+        .add_systems(OnEnter(Screen::Lobby), (start_browsing, find_unfinished))
         .add_systems(OnExit(Screen::Lobby), stop_browsing)
         .add_systems(OnEnter(Screen::Title), leave)
         .add_systems(
@@ -145,6 +185,20 @@ fn start_browsing(mut lobby: ResMut<LobbyState>) {
     }
 }
 
+/// Looks for a game an earlier run left unfinished (not while a LAN game runs).
+fn find_unfinished(mut lobby: ResMut<LobbyState>, dir: Res<DataDir>, link: Option<Res<LanLink>>) {
+    if link.is_some() {
+        return;
+    }
+    match crate::lan::unfinished(&dir.lan()) {
+        Ok(u) => lobby.unfinished = u,
+        Err(e) => {
+            lobby.unfinished = None;
+            lobby.error = Some(e.to_string());
+        }
+    }
+}
+
 fn stop_browsing(mut lobby: ResMut<LobbyState>) {
     if let Some(d) = lobby.daemon.take() {
         let _ = d.shutdown();
@@ -163,12 +217,15 @@ fn discover(mut lobby: ResMut<LobbyState>) {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn actions(
     mut commands: Commands,
     mut reader: MessageReader<LobbyAction>,
     mut lobby: ResMut<LobbyState>,
     mut setup: ResMut<SetupState>,
     lang: Res<Lang>,
+    dir: Res<DataDir>,
+    link: Option<Res<LanLink>>,
     mut nav: MessageWriter<Navigate>,
 ) {
     for a in reader.read() {
@@ -189,13 +246,19 @@ fn actions(
                     setup.message = Some((reasons.join("；"), true));
                     continue;
                 }
-                commands.insert_resource(LanLink::start(Role::Host {
-                    rules,
-                    layout: setup.layout,
-                    name: lobby.name.clone(),
-                    port: 0,
-                    mdns: lobby.mdns,
-                }));
+                commands.insert_resource(LanLink::start(
+                    Role::Host {
+                        rules,
+                        layout: setup.layout,
+                        name: lobby.name.clone(),
+                        port: 0,
+                        mdns: lobby.mdns,
+                    },
+                    dir.lan(),
+                ));
+                // A new game replaces the unfinished one.
+                lobby.unfinished = None;
+                lobby.ended = None;
                 setup.lan_host = false;
                 lobby.error = None;
                 lobby.phase = LobbyPhase::Hosting {
@@ -213,13 +276,40 @@ fn actions(
                     continue;
                 };
                 let host = h.name.clone();
-                commands.insert_resource(LanLink::start(Role::Join {
-                    addr,
-                    layout: setup.layout,
-                    name: lobby.name.clone(),
-                }));
+                commands.insert_resource(LanLink::start(
+                    Role::Join {
+                        addr,
+                        layout: setup.layout,
+                        name: lobby.name.clone(),
+                    },
+                    dir.lan(),
+                ));
+                lobby.unfinished = None;
+                lobby.ended = None;
                 lobby.error = None;
                 lobby.phase = LobbyPhase::Joining { host };
+            }
+            LobbyAction::ConfirmPairing => {
+                if let (Some(link), LobbyPhase::Pairing { confirmed, .. }) =
+                    (link.as_deref(), &mut lobby.phase)
+                    && !*confirmed
+                {
+                    link.send(LanCmd::ConfirmPairing);
+                    *confirmed = true;
+                }
+            }
+            LobbyAction::Resume => {
+                let Some(u) = lobby.unfinished.take() else {
+                    continue;
+                };
+                commands.insert_resource(LanLink::start(Role::Resume, dir.lan()));
+                lobby.ended = None;
+                lobby.error = None;
+                lobby.phase = LobbyPhase::Resuming { peer: u.peer };
+            }
+            LobbyAction::Discard => {
+                crate::lan::discard(&dir.lan());
+                lobby.unfinished = None;
             }
             LobbyAction::Cancel => {
                 commands.remove_resource::<LanLink>();
@@ -239,6 +329,7 @@ pub fn pump(
     mut last: Option<ResMut<LastGame>>,
     mut effects: MessageWriter<BoardEffect>,
     mut nav: MessageWriter<Navigate>,
+    lang: Res<Lang>,
 ) {
     let Some(link) = link else { return };
     // The game resource belongs to this LAN game only once it was created from it.
@@ -263,6 +354,13 @@ pub fn pump(
                 }
             }
             LanMsg::RulesOffered { .. } => {}
+            LanMsg::PairingCode { code, peer } => {
+                lobby.phase = LobbyPhase::Pairing {
+                    code,
+                    peer,
+                    confirmed: false,
+                };
+            }
             LanMsg::Started { code, peer, .. } => {
                 lobby.phase = LobbyPhase::Paired { code, peer };
             }
@@ -314,7 +412,7 @@ pub fn pump(
             LanMsg::TimeExpired => {}
             LanMsg::Refused(e) => {
                 if let Some(g) = lan_game.as_deref_mut() {
-                    g.status = Some(e);
+                    g.status = Some(crate::lan_text::refusal_text(&e, *lang));
                 }
             }
             LanMsg::Fault { culprit, reason } => {
@@ -326,6 +424,14 @@ pub fn pump(
                 if let Some(g) = lan_game.as_deref_mut() {
                     g.session.set_result(r);
                 }
+            }
+            LanMsg::Verdict(v) if lan_game.is_none() && lobby.before_play() => {
+                // The session ended before play began (the peer broke off the handshake, or
+                // cheated in it): back to the list, saying why.
+                lobby.ended = (!v.is_clean() || !v.reason.is_empty()).then_some(v.reason);
+                lobby.phase = LobbyPhase::Browsing;
+                commands.remove_resource::<LanLink>();
+                break;
             }
             LanMsg::Verdict(v) => {
                 if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
@@ -365,6 +471,26 @@ fn ui(
         ui.add_space(8.0);
         match lobby.phase.clone() {
             LobbyPhase::Browsing => {
+                if let Some(u) = lobby.unfinished.clone() {
+                    egui::Frame::group(ui.style()).show(ui, |ui| {
+                        ui.label(egui::RichText::new(lang.t("lobby.unfinished")).strong());
+                        ui.label(format!(
+                            "{} {} · {}",
+                            lang.t("lan.vs"),
+                            u.peer,
+                            lang.t(mode_key(u.mode))
+                        ));
+                        ui.horizontal(|ui| {
+                            if ui.button(lang.t("lobby.resume")).clicked() {
+                                actions.write(LobbyAction::Resume);
+                            }
+                            if ui.button(lang.t("lobby.discard")).clicked() {
+                                actions.write(LobbyAction::Discard);
+                            }
+                        });
+                    });
+                    ui.add_space(8.0);
+                }
                 ui.horizontal(|ui| {
                     ui.spinner();
                     ui.label(lang.t("lobby.searching"));
@@ -420,6 +546,48 @@ fn ui(
                     actions.write(LobbyAction::Cancel);
                 }
             }
+            LobbyPhase::Resuming { peer } => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!(
+                        "{} · {} {peer}",
+                        lang.t("lobby.resuming"),
+                        lang.t("lan.vs")
+                    ));
+                });
+                if ui.button(lang.t("lobby.cancel")).clicked() {
+                    actions.write(LobbyAction::Cancel);
+                }
+            }
+            LobbyPhase::Pairing {
+                code,
+                peer,
+                confirmed,
+            } => {
+                ui.label(format!("{} {peer}", lang.t("lan.vs")));
+                ui.label(
+                    egui::RichText::new(format!("{}  {code}", lang.t("lobby.code")))
+                        .size(36.0)
+                        .color(egui::Color32::from_rgb(250, 210, 80)),
+                );
+                ui.label(lang.t("lobby.compare"));
+                ui.add_space(8.0);
+                if confirmed {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(lang.t("lobby.confirmed_wait"));
+                    });
+                } else {
+                    ui.horizontal(|ui| {
+                        if theme::menu_button(ui, lang.t("lobby.confirm")).clicked() {
+                            actions.write(LobbyAction::ConfirmPairing);
+                        }
+                        if theme::menu_button(ui, lang.t("lobby.mismatch")).clicked() {
+                            actions.write(LobbyAction::Cancel);
+                        }
+                    });
+                }
+            }
             LobbyPhase::Paired { code, peer } => {
                 ui.label(format!("{} {peer}", lang.t("lan.vs")));
                 ui.label(
@@ -428,6 +596,16 @@ fn ui(
                         .color(egui::Color32::from_rgb(250, 210, 80)),
                 );
                 ui.weak(lang.t("lan.code_check"));
+            }
+        }
+        if let Some(reason) = &lobby.ended {
+            let (kind, detail) = crate::lan_text::fault_text(reason, lang);
+            ui.colored_label(
+                theme::palette::WARN,
+                format!("{}：{kind}", lang.t("lobby.ended")),
+            );
+            if let Some(d) = detail {
+                ui.weak(format!("{}：{d}", lang.t("lan.detail")));
             }
         }
         if let Some(e) = &lobby.error {
@@ -442,6 +620,15 @@ fn ui(
         nav.write(Navigate(Screen::Title));
     }
     Ok(())
+}
+
+/// The string key of a mode's name.
+fn mode_key(mode: junqi_game::Mode) -> &'static str {
+    match mode {
+        junqi_game::Mode::Dark => "opt.mode.dark",
+        junqi_game::Mode::Open => "opt.mode.open",
+        junqi_game::Mode::Flip => "opt.mode.flip",
+    }
 }
 
 /// A host's rules summary (`dark 60s`) in the player's language.

@@ -130,7 +130,9 @@ fn quic_round_trip() -> (f64, usize) {
     use junqi_game::{Event, Rules, Side};
     use junqi_net::session::{AppEvent, Session};
     use junqi_net::testing::{preset, random_move};
-    use junqi_net::transport::{Identity, accept_game, drive, endpoint, join_game, start_stream};
+    use junqi_net::transport::{
+        Identity, OnEvent, accept_game, drive, endpoint, join_game, start_stream,
+    };
     use rand::SeedableRng;
 
     async fn side(
@@ -172,7 +174,8 @@ fn quic_round_trip() -> (f64, usize) {
         start_stream(&mut s, &mut send, &mut recv)
             .await
             .expect("stream start");
-        drive(&mut s, &mut send, &mut recv, None, |s, ev| match ev {
+        let mut on_event = OnEvent(|s: &mut Session, ev| match ev {
+            AppEvent::PairingCode { .. } => s.confirm_pairing(Instant::now()).expect("confirm"),
             AppEvent::RulesOffered { .. } => s.accept(Instant::now(), preset(2)).expect("accept"),
             AppEvent::YourTurn => {
                 let v = s.view().expect("view").clone();
@@ -188,9 +191,10 @@ fn quic_round_trip() -> (f64, usize) {
                 }
             }
             _ => {}
-        })
-        .await
-        .expect("drive");
+        });
+        drive(&mut s, &mut send, &mut recv, None, None, &mut on_event)
+            .await
+            .expect("drive");
         let _ = tokio::time::timeout(Duration::from_secs(2), recv.read_to_end(1 << 20)).await;
         conn.close(0u32.into(), b"");
         samples

@@ -4,15 +4,21 @@
 //!
 //! ```text
 //! junqi-peer host [--mode dark|open|flip] [--port N] [--ai NAME] [--seed N] [--name NAME] [--no-mdns]
-//!                  [--move-seconds N] [--state DIR]
-//! junqi-peer join [--addr IP:PORT] [--ai NAME] [--seed N] [--name NAME] [--state DIR]
+//!                  [--move-seconds N] [--state DIR] [--yes]
+//! junqi-peer join [--addr IP:PORT] [--ai NAME] [--seed N] [--name NAME] [--state DIR] [--yes]
 //! ```
-//! With `--state DIR` the identity is kept in `DIR` and the game is saved to
-//! `DIR/game.bin` before every message; a restarted peer with the same
-//! `--state` resumes the game from there (and the other peer waits for it).
+//! When both hello nonces are in, the pairing code is printed and the peer
+//! asks on stdin "Same pairing code on both screens? [y/N]": nothing about
+//! the setup is sent before a yes, and a no (or no terminal) leaves the game.
+//! `--yes` confirms at once (scripts and tests).
+//! With `--state DIR` the identity is kept in `DIR` and every message is
+//! appended to the journal `DIR/game.bin` before anything is sent; a
+//! restarted peer with the same `--state` resumes the game from there (and
+//! the other peer waits for it).
 //! `--ai` takes `random`, `greedy` or an engine level (`novice`, `skilled`,
 //! `expert`, `master`). Without `--addr`, `join` finds a host by mDNS.
-//! Exit status: 0 for a clean audit, 2 when the audit names a cheater, 1 on errors.
+//! Exit status: 0 for a clean audit, 2 when the audit names a cheater, 3 when
+//! the player did not confirm the pairing code, 1 on errors.
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::process::ExitCode;
@@ -22,11 +28,9 @@ use junqi_game::ai::{Player, player_by_name};
 use junqi_game::{Action, Mode, Rules};
 use junqi_net::Seed;
 use junqi_net::discovery::{Advert, Discovery, browse, rules_summary};
-use junqi_net::resume::SavedGame;
+use junqi_net::resume::Journal;
 use junqi_net::session::{AppEvent, Session};
-use junqi_net::transport::{
-    Identity, accept_game, drive, endpoint, join_game, pairing_code, peer_cert, start_stream,
-};
+use junqi_net::transport::{Control, Dial, Ended, Handler, Identity, endpoint, play};
 
 struct Args {
     host: bool,
@@ -39,6 +43,7 @@ struct Args {
     mdns: bool,
     move_seconds: u16,
     state: Option<std::path::PathBuf>,
+    yes: bool,
 }
 
 fn parse() -> Result<Args, String> {
@@ -59,6 +64,7 @@ fn parse() -> Result<Args, String> {
         mdns: true,
         move_seconds: 60,
         state: None,
+        yes: false,
     };
     while let Some(flag) = it.next() {
         let mut val = || it.next().ok_or(format!("{flag} needs a value"));
@@ -80,6 +86,7 @@ fn parse() -> Result<Args, String> {
                 a.move_seconds = val()?.parse().map_err(|e| format!("--move-seconds: {e}"))?
             }
             "--no-mdns" => a.mdns = false,
+            "--yes" => a.yes = true,
             "--state" => a.state = Some(val()?.into()),
             f => return Err(format!("unknown option {f}")),
         }
@@ -108,8 +115,9 @@ fn main() -> ExitCode {
         .build()
         .expect("runtime");
     match rt.block_on(run(args)) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(2),
+        Ok(Outcome::Clean) => ExitCode::SUCCESS,
+        Ok(Outcome::Cheated) => ExitCode::from(2),
+        Ok(Outcome::Refused) => ExitCode::from(3),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -117,7 +125,144 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: Args) -> std::io::Result<bool> {
+/// Commands to the driver from outside its task: the player's answer to the
+/// pairing prompt.
+enum PeerCmd {
+    Confirm,
+    Refuse,
+}
+
+struct Peer {
+    player: Box<dyn Player>,
+    /// Confirm the pairing code at once (`--yes`).
+    yes: bool,
+    /// Where the prompt thread sends the player's answer.
+    answers: tokio::sync::mpsc::UnboundedSender<PeerCmd>,
+    clean: bool,
+    refused: bool,
+    plies: u32,
+}
+
+impl Handler for Peer {
+    type Cmd = PeerCmd;
+
+    fn event(&mut self, s: &mut Session, ev: AppEvent) {
+        match ev {
+            AppEvent::PairingCode { code } => {
+                println!("pairing code: {code}");
+                if self.yes {
+                    if let Err(e) = s.confirm_pairing(Instant::now()) {
+                        eprintln!("cannot confirm the pairing: {e}");
+                    }
+                } else {
+                    // Ask on a plain thread: stdin blocks, and the session
+                    // must keep answering the peer meanwhile.
+                    let tx = self.answers.clone();
+                    std::thread::spawn(move || {
+                        let yes = ask("Same pairing code on both screens? [y/N] ");
+                        let _ = tx.send(if yes {
+                            PeerCmd::Confirm
+                        } else {
+                            PeerCmd::Refuse
+                        });
+                    });
+                }
+            }
+            AppEvent::RulesOffered { rules, peer_name } => {
+                println!("rules offered by {peer_name}: {rules:?}");
+                let layout = self.player.layout(&rules);
+                if let Err(e) = s.accept(Instant::now(), layout) {
+                    eprintln!("cannot accept: {e}");
+                }
+            }
+            AppEvent::Started { me, first, .. } => {
+                println!("started: I am {me:?}, {first:?} moves first");
+            }
+            AppEvent::Game(e) => {
+                self.plies += 1;
+                println!("event: {e:?}");
+            }
+            AppEvent::YourTurn => {
+                let Some(view) = s.view().cloned() else {
+                    return;
+                };
+                let deadline =
+                    Instant::now() + Duration::from_secs(u64::from(view.rules().move_seconds) / 2);
+                let stop = move || Instant::now() >= deadline;
+                match self.player.act(&view, &stop) {
+                    Action::Move(m) => {
+                        if let Err(e) = s.play(Instant::now(), m) {
+                            eprintln!("move refused: {e}");
+                        }
+                    }
+                    other => eprintln!("player chose {other:?}"),
+                }
+            }
+            AppEvent::TimeExpired => println!("my move clock ran out"),
+            AppEvent::DrawOffered => {
+                let _ = s.decline_draw(Instant::now());
+            }
+            AppEvent::Fault { culprit, reason } => println!("fault: {culprit:?}: {reason}"),
+            AppEvent::Finished(r) => println!("result: {r}"),
+            AppEvent::Verdict(v) => {
+                self.clean = v.is_clean();
+                match v.cheater {
+                    None => println!("verdict: clean audit"),
+                    Some(c) => println!("verdict: {c:?} cheated: {} ({})", v.reason, v.evidence),
+                }
+            }
+        }
+    }
+
+    fn command(&mut self, s: &mut Session, cmd: PeerCmd) -> Control {
+        match cmd {
+            PeerCmd::Confirm => {
+                if let Err(e) = s.confirm_pairing(Instant::now()) {
+                    eprintln!("cannot confirm the pairing: {e}");
+                }
+                Control::Continue
+            }
+            PeerCmd::Refuse => {
+                println!("pairing codes not confirmed: leaving");
+                self.refused = true;
+                Control::Quit
+            }
+        }
+    }
+
+    fn connected(&mut self, s: &Session) {
+        match s.pairing() {
+            Some(code) => println!("connected; pairing code: {code}"),
+            None => println!("connected"),
+        }
+    }
+
+    fn dropped(&mut self, _s: &Session, e: &std::io::Error) {
+        eprintln!("connection lost: {e}; waiting to resume");
+    }
+}
+
+/// Asks a yes/no question on the terminal; anything but y/yes (or no
+/// terminal at all) is a no.
+fn ask(question: &str) -> bool {
+    use std::io::Write;
+    print!("{question}");
+    let _ = std::io::stdout().flush();
+    let mut line = String::new();
+    match std::io::stdin().read_line(&mut line) {
+        Ok(n) if n > 0 => matches!(line.trim().to_lowercase().as_str(), "y" | "yes"),
+        _ => false,
+    }
+}
+
+/// How a run ended.
+enum Outcome {
+    Clean,
+    Cheated,
+    Refused,
+}
+
+async fn run(args: Args) -> std::io::Result<Outcome> {
     let identity = match &args.state {
         Some(dir) => Identity::load_or_create(dir)?,
         None => Identity::generate()?,
@@ -137,9 +282,9 @@ async fn run(args: Args) -> std::io::Result<bool> {
     let mut player: Box<dyn Player> =
         player_by_name(&args.ai, args.seed).map_err(std::io::Error::other)?;
     let now = Instant::now();
-    let mut session = match save.as_ref().filter(|p| p.exists()) {
+    let (mut session, mut journal) = match save.as_ref().filter(|p| p.exists()) {
         Some(p) => {
-            let saved = SavedGame::load(p)?;
+            let (journal, saved) = Journal::resume(p)?;
             let s =
                 Session::restore(now, &identity.signing, &saved).map_err(std::io::Error::other)?;
             println!(
@@ -147,12 +292,12 @@ async fn run(args: Args) -> std::io::Result<bool> {
                 p.display(),
                 saved.log.len()
             );
-            s
+            (s, Some(journal))
         }
         None => {
             let mut nonce = [0u8; 32];
             getrandom::fill(&mut nonce).map_err(|e| std::io::Error::other(e.to_string()))?;
-            if args.host {
+            let s = if args.host {
                 let rules = Rules {
                     move_seconds: args.move_seconds,
                     ..Rules::for_mode(args.mode)
@@ -170,7 +315,8 @@ async fn run(args: Args) -> std::io::Result<bool> {
                 .map_err(std::io::Error::other)?
             } else {
                 Session::join(now, &identity.signing, Seed::random(), nonce, &args.name)
-            }
+            };
+            (s, save.as_deref().map(Journal::new))
         }
     };
     let _advert = if args.host {
@@ -187,129 +333,48 @@ async fn run(args: Args) -> std::io::Result<bool> {
     } else {
         None
     };
-    let addr = match (args.host, args.addr) {
-        (true, _) => None,
-        (false, Some(a)) => Some(a),
-        (false, None) => Some(discover().await?),
+    let dial = match (args.host, args.addr) {
+        (true, _) => Dial::Accept,
+        (false, Some(a)) => Dial::Connect(a),
+        (false, None) => Dial::Connect(discover().await?),
     };
-    let certs = std::cell::RefCell::new((Vec::new(), Vec::new()));
-    let mut clean = false;
-    let mut plies = 0u32;
-    let mut on_event = |s: &mut Session, ev: AppEvent| match ev {
-        AppEvent::RulesOffered { rules, peer_name } => {
-            println!("rules offered by {peer_name}: {rules:?}");
-            let layout = player.layout(&rules);
-            if let Err(e) = s.accept(Instant::now(), layout) {
-                eprintln!("cannot accept: {e}");
-            }
-        }
-        AppEvent::Started { me, first, game_id } => {
-            println!("started: I am {me:?}, {first:?} moves first");
-            let c = certs.borrow();
-            println!("pairing code: {}", pairing_code(&c.0, &c.1, &game_id));
-        }
-        AppEvent::Game(e) => {
-            plies += 1;
-            println!("event: {e:?}");
-        }
-        AppEvent::YourTurn => {
-            let Some(view) = s.view().cloned() else {
-                return;
-            };
-            let deadline =
-                Instant::now() + Duration::from_secs(u64::from(view.rules().move_seconds) / 2);
-            let stop = move || Instant::now() >= deadline;
-            match player.act(&view, &stop) {
-                Action::Move(m) => {
-                    if let Err(e) = s.play(Instant::now(), m) {
-                        eprintln!("move refused: {e}");
-                    }
-                }
-                other => eprintln!("player chose {other:?}"),
-            }
-        }
-        AppEvent::TimeExpired => println!("my move clock ran out"),
-        AppEvent::DrawOffered => {
-            let _ = s.decline_draw(Instant::now());
-        }
-        AppEvent::Fault { culprit, reason } => println!("fault: {culprit:?}: {reason}"),
-        AppEvent::Finished(r) => println!("result: {r}"),
-        AppEvent::Verdict(v) => {
-            clean = v.is_clean();
-            match v.cheater {
-                None => println!("verdict: clean audit"),
-                Some(c) => println!("verdict: {c:?} cheated: {} ({})", v.reason, v.evidence),
-            }
-        }
+    let (answers, mut cmds) = tokio::sync::mpsc::unbounded_channel();
+    let mut peer = Peer {
+        player,
+        yes: args.yes,
+        answers,
+        clean: false,
+        refused: false,
+        plies: 0,
     };
     let give_up = Instant::now() + Duration::from_secs(600);
-    loop {
-        let connected = match addr {
-            None => accept_game(&ep).await,
-            Some(a) => join_game(&ep, a).await,
-        };
-        let (conn, mut send, mut recv) = match connected {
-            Ok(c) => c,
-            // A guest retries until the host answers; a host drops a
-            // connection attempt that failed (e.g. one that gave up while the
-            // host still waited on the dead connection) and keeps listening.
-            Err(e) if Instant::now() < give_up => {
-                eprintln!("cannot connect ({e}); retrying");
-                if !args.host {
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let peer = peer_cert(&conn).unwrap_or_default();
-        *certs.borrow_mut() = if args.host {
-            (identity.cert.to_vec(), peer)
-        } else {
-            (peer, identity.cert.to_vec())
-        };
-        if session.game_id() != [0; 32] {
-            let c = certs.borrow();
-            println!(
-                "connected; pairing code: {}",
-                pairing_code(&c.0, &c.1, &session.game_id())
-            );
-        }
-        let r = async {
-            start_stream(&mut session, &mut send, &mut recv).await?;
-            drive(
-                &mut session,
-                &mut send,
-                &mut recv,
-                save.as_deref(),
-                &mut on_event,
-            )
-            .await
-        }
-        .await;
-        match r {
-            Ok(()) => {
-                // Let the last frames reach the peer before closing.
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(2), recv.read_to_end(1 << 20)).await;
-                conn.close(0u32.into(), b"done");
-                break;
-            }
-            Err(e) => {
-                eprintln!("connection lost: {e}; waiting to resume");
-                conn.close(1u32.into(), b"lost");
-                if Instant::now() > give_up {
-                    return Err(e);
-                }
-            }
-        }
-    }
-    println!("events: {plies}");
+    let ended = play(
+        &mut session,
+        &ep,
+        dial,
+        journal.as_mut(),
+        Some(&mut cmds),
+        &mut peer,
+        Some(give_up),
+    )
+    .await?;
+    println!("events: {}", peer.plies);
     let _ = tokio::time::timeout(Duration::from_secs(1), ep.wait_idle()).await;
-    if let Some(p) = &save {
-        let _ = std::fs::remove_file(p);
+    // A finished game (or one the player refused to pair) is not resumed.
+    if (ended == Ended::Done || peer.refused)
+        && let Some(j) = journal
+    {
+        j.remove()?;
     }
-    Ok(clean)
+    // The session's own verdict: also there when it was restored already finished.
+    let clean = peer.clean || session.verdict().is_some_and(|v| v.is_clean());
+    Ok(if peer.refused {
+        Outcome::Refused
+    } else if clean {
+        Outcome::Clean
+    } else {
+        Outcome::Cheated
+    })
 }
 
 async fn discover() -> std::io::Result<SocketAddr> {

@@ -37,6 +37,8 @@ pub mod ctx {
     pub const MSG: &str = "junqi v1 msg";
     /// Pairing code from both certificates and the game id.
     pub const PAIRING: &str = "junqi v1 pairing";
+    /// The host's commitment to its hello nonce.
+    pub const NONCE: &str = "junqi v1 nonce";
     /// Hash of a game state, signed by both sides after a battle.
     pub const STATE: &str = "junqi v1 state";
 }

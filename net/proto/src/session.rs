@@ -24,6 +24,7 @@ use junqi_game::{
 };
 
 use crate::audit::{Act, AuditInput, Fault, audit};
+pub use crate::cheats::{Cheats, Rewrite};
 use crate::commit::{PieceOpening, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Header, PROTOCOL_VERSION, Transcript};
@@ -37,13 +38,27 @@ use crate::wire::{
     table_from_rules,
 };
 
-/// Extra time the waiting side allows beyond the move clock before it claims a
-/// timeout (covers network latency).
+/// The one-way network latency the protocol tolerates. The waiting side
+/// claims a timeout or a forfeit only a round trip (two graces) after the
+/// other side's own deadline; the other side accepts a claim only once its
+/// own deadline has passed on its own clock. With one-way latencies up to the
+/// grace, an honest side's message therefore never crosses an honest claim.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(2);
+
+/// Messages after the end of the game (other than the awaited reveal) that
+/// are read before the peer is blamed for flooding.
+pub const MAX_AFTER_END: u32 = 16;
 
 /// What the app learns from the session.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AppEvent {
+    /// Both nonces are in: show this code and ask the player to compare it
+    /// with the other screen; call [`Session::confirm_pairing`] when they
+    /// match. Nothing about the setup is sent before that.
+    PairingCode {
+        /// Six digits, `"123-456"`.
+        code: String,
+    },
     /// Guest: the host proposes these rules; call [`Session::accept`] to join.
     RulesOffered {
         /// The rules.
@@ -127,40 +142,20 @@ pub enum SessionError {
     /// The move clock ran out.
     #[error("the move clock ran out")]
     TimeExpired,
-}
-
-/// Scripted cheats for the test harness: each makes this side break the
-/// protocol in one way. Never set in a real game.
-#[doc(hidden)]
-#[derive(Clone, Debug, Default)]
-pub struct Cheats {
-    /// Commit to (and reveal) these ranks while playing the real layout.
-    pub commit_layout: Option<Layout>,
-    /// Commit honestly but reveal these ranks at the audit.
-    pub reveal_layout: Option<Layout>,
-    /// As defender, corrupt this table entry (`Some(None)`: every entry).
-    pub corrupt_table: Option<Option<usize>>,
-    /// As attacker, announce another outcome than the one decrypted.
-    pub false_outcome: bool,
-    /// Open a wrong square when the commander dies.
-    pub bad_flag_opening: bool,
-    /// Never send the audit reveal.
-    pub refuse_reveal: bool,
-    /// As attacker, walk away after decrypting the outcome.
-    pub withhold_label: bool,
-    /// Flip games: commit to these values for this side's shuffle layer
-    /// instead of the seed's permutation (a forged, possibly repeating map).
-    pub flip_values: Option<[u8; FLIP_SIZE]>,
-    /// Flip games: open every entry of this side's layer with a wrong value.
-    pub bad_flip_opening: bool,
-    /// Flip games: never send an opening of this side's layer.
-    pub withhold_flip_opening: bool,
+    /// A draw was already offered this turn.
+    #[error("a draw was already offered this turn")]
+    AlreadyOffered,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     Hello,
     Accept,
+    /// Guest: waiting for the host to open its nonce.
+    Nonce,
+    /// Both nonces known: waiting for the player to confirm the pairing code
+    /// (the peer's commitment may already arrive).
+    Pairing,
     Commit,
     OpenReveal,
     Play,
@@ -186,7 +181,8 @@ enum Pending {
     PeerFlag,
     /// Flip games: a move that turns a face-down piece over waits for the
     /// shuffle openings of its point (`index`): the guest's entry gives
-    /// `slot`, the host's entry of `slot` gives the piece.
+    /// `slot`, the host's entry of `slot` gives the piece. The guest opens
+    /// for its own move only after the host's [`Body::Proceed`].
     Opening {
         mover: Side,
         m: Move,
@@ -203,6 +199,8 @@ enum Pending {
 #[derive(Clone, Debug)]
 struct Snapshot {
     ply: u16,
+    /// When this side's turn at `ply` began (its move clock).
+    since: Instant,
     view: PlayerView,
     acts: usize,
     /// Games with a local referee: the referee and the flip arrangement.
@@ -212,11 +210,35 @@ struct Snapshot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wait {
     Handshake,
-    PeerTurn,
-    PeerAction,
-    PeerAnswer,
+    /// The peer's debt is overdue by a round trip: claim.
+    PeerDue,
     PeerReveal,
-    MyTurn,
+    /// This side's own debt is due (its move clock, its draw answer).
+    MyDue,
+}
+
+/// What is owed next in play: the only messages accepted from the peer are
+/// those it owes (plus a resignation or a dispute at any time), and a claim
+/// against a side is valid only once what it owes is overdue on its own clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Due {
+    /// A move (or a draw offer, a no-moves claim) on its turn: the move clock.
+    Move,
+    /// An answer to a draw offer: the move clock.
+    Answer,
+    /// An automatic reply inside an action (a table, a label, a flag or flip
+    /// opening, a no-moves reply): an honest side sends it at once.
+    Reply,
+}
+
+/// A debt and when it began on this side's clock: for the peer's debts when
+/// this side sent what caused it, for its own when that arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Debt {
+    by: Side,
+    due: Due,
+    ply: u16,
+    since: Instant,
 }
 
 #[derive(Clone, Debug)]
@@ -252,15 +274,36 @@ pub struct Session {
     view: Option<PlayerView>,
     referee: Option<Game>,
     pending: Pending,
-    battles: u64,
     acts: Vec<Act>,
     log: Vec<Envelope<Body>>,
     out: VecDeque<Vec<u8>>,
     events: VecDeque<AppEvent>,
     deadline: Option<(Instant, Wait)>,
-    turn_start: Instant,
-    turn_ply: Option<u16>,
+    /// What is owed now (play only).
+    debt: Option<Debt>,
+    /// Which step of an action the debt belongs to (a new step, a new debt).
+    debt_step: u8,
+    /// When this side's latest turn began: a timeout claim that crossed this
+    /// side's move is judged from it.
+    turn_since: Instant,
     my_time_expired: bool,
+    /// The ply of each side's last draw offer (one offer a turn).
+    offered: [Option<u16>; 2],
+    /// Host: its hello nonce commitment; guest: the host's, until opened.
+    nonce_commit: [u8; 32],
+    /// Whether the player confirmed the pairing code.
+    confirmed: bool,
+    /// Messages read after the end of the game.
+    after_end: u32,
+    /// Rebuilding from a saved log: claims are not checked against the clock
+    /// (the live session already checked them, and its answer is in the log).
+    replaying: bool,
+    /// Rebuilding: the side refused the message being replayed (its next own
+    /// logged message is a dispute), so a claim failed its clock check then.
+    replay_refuses: bool,
+    /// Rebuilding: the side's fault came from a logged dispute that the log
+    /// itself does not support.
+    fault_unsupported: bool,
     claim_seq: Option<u64>,
     snapshot: Option<Snapshot>,
     result: Option<GameResult>,
@@ -268,7 +311,11 @@ pub struct Session {
     peer_disputed: bool,
     peer_reveal: Option<(Seed, Vec<Rank>)>,
     verdict: Option<Verdict>,
+    #[cfg(feature = "testing")]
     cheats: Cheats,
+    /// Messages of each kind sent so far (for [`Cheats::rewrites`]).
+    #[cfg(feature = "testing")]
+    sent_kinds: std::collections::HashMap<&'static str, usize>,
     deferred_flag: Option<Event>,
     /// Flip games: this side's shuffle layer.
     flip_mine: Option<FlipLayer>,
@@ -289,6 +336,27 @@ impl std::fmt::Debug for Session {
             .field("result", &self.result)
             .finish_non_exhaustive()
     }
+}
+
+#[cfg(not(feature = "testing"))]
+static NO_CHEATS: Cheats = Cheats::NONE;
+
+/// The host's commitment to its hello nonce.
+#[must_use]
+pub fn nonce_commitment(nonce: &[u8; 32]) -> [u8; 32] {
+    h(ctx::NONCE, &[nonce])
+}
+
+/// The pairing code both screens show, from the game id (both keys and both
+/// nonces): six digits. The host commits to its nonce before the guest
+/// chooses its own and opens it only after, so a relay that talks to each
+/// side with its own keys fixes both codes before it can see either result;
+/// the two match by chance only (one in a million), never by grinding.
+#[must_use]
+pub fn pairing_code(game_id: &Digest) -> String {
+    let d = h(ctx::PAIRING, &[game_id]);
+    let n = u32::from_le_bytes([d[0], d[1], d[2], d[3]]) % 1_000_000;
+    format!("{:03}-{:03}", n / 1000, n % 1000)
 }
 
 /// The game id: `H("junqi v1 game", version, settings, pkA, pkB, nonceA, nonceB)`.
@@ -326,16 +394,29 @@ impl Session {
         nonce: [u8; 32],
         name: &str,
     ) -> Result<Session, SessionError> {
+        let t = Transcript::new(Seat::Host, key);
+        Session::host_with(now, rules, layout, t, seed, nonce, name)
+    }
+
+    fn host_with(
+        now: Instant,
+        rules: Rules,
+        layout: Layout,
+        transcript: Transcript,
+        seed: Seed,
+        nonce: [u8; 32],
+        name: &str,
+    ) -> Result<Session, SessionError> {
         if rules.mode != Mode::Flip {
             layout
                 .validate(&rules)
                 .map_err(|e| SessionError::BadLayout(e.to_string()))?;
         }
-        let mut s = Session::new(now, Seat::Host, rules, key, seed, nonce, name);
+        let mut s = Session::new(now, Seat::Host, rules, transcript, seed, nonce, name);
         s.layout = Some(layout);
         let hello = Body::Hello {
-            key: key.verifying_key().to_bytes(),
-            nonce,
+            key: s.transcript.public_key().to_bytes(),
+            nonce: s.nonce_commit,
             rules,
             name: s.name.clone(),
         };
@@ -353,7 +434,25 @@ impl Session {
         nonce: [u8; 32],
         name: &str,
     ) -> Session {
-        let mut s = Session::new(now, Seat::Guest, Rules::default(), key, seed, nonce, name);
+        Session::join_with(now, Transcript::new(Seat::Guest, key), seed, nonce, name)
+    }
+
+    fn join_with(
+        now: Instant,
+        transcript: Transcript,
+        seed: Seed,
+        nonce: [u8; 32],
+        name: &str,
+    ) -> Session {
+        let mut s = Session::new(
+            now,
+            Seat::Guest,
+            Rules::default(),
+            transcript,
+            seed,
+            nonce,
+            name,
+        );
         s.rearm(now);
         s
     }
@@ -362,7 +461,7 @@ impl Session {
         now: Instant,
         seat: Seat,
         rules: Rules,
-        key: &SigningKey,
+        transcript: Transcript,
         seed: Seed,
         nonce: [u8; 32],
         name: &str,
@@ -373,7 +472,7 @@ impl Session {
             me: side_of(seat),
             name: name.chars().take(32).collect(),
             grace: DEFAULT_GRACE,
-            transcript: Transcript::new(seat, key),
+            transcript,
             decoder: FrameDecoder::new(),
             seed,
             nonce,
@@ -391,15 +490,22 @@ impl Session {
             view: None,
             referee: None,
             pending: Pending::None,
-            battles: 0,
             acts: Vec::new(),
             log: Vec::new(),
             out: VecDeque::new(),
             events: VecDeque::new(),
             deadline: None,
-            turn_start: now,
-            turn_ply: None,
+            debt: None,
+            debt_step: 0,
+            turn_since: now,
             my_time_expired: false,
+            offered: [None; 2],
+            nonce_commit: nonce_commitment(&nonce),
+            confirmed: false,
+            after_end: 0,
+            replaying: false,
+            replay_refuses: false,
+            fault_unsupported: false,
             claim_seq: None,
             snapshot: None,
             result: None,
@@ -407,7 +513,10 @@ impl Session {
             peer_disputed: false,
             peer_reveal: None,
             verdict: None,
+            #[cfg(feature = "testing")]
             cheats: Cheats::default(),
+            #[cfg(feature = "testing")]
+            sent_kinds: std::collections::HashMap::new(),
             deferred_flag: None,
             flip_mine: None,
             flip_peer: None,
@@ -416,9 +525,20 @@ impl Session {
     }
 
     /// Makes this side a scripted cheater (test harness only).
-    #[doc(hidden)]
+    #[cfg(feature = "testing")]
     pub fn set_cheats(&mut self, cheats: Cheats) {
         self.cheats = cheats;
+    }
+
+    #[cfg(feature = "testing")]
+    fn cheats(&self) -> &Cheats {
+        &self.cheats
+    }
+
+    #[cfg(not(feature = "testing"))]
+    #[allow(clippy::unused_self)]
+    fn cheats(&self) -> &'static Cheats {
+        &NO_CHEATS
     }
 
     /// Plays a move without checking it against this side's own view
@@ -426,7 +546,7 @@ impl Session {
     ///
     /// # Errors
     /// Not this side's turn.
-    #[doc(hidden)]
+    #[cfg(feature = "testing")]
     pub fn play_unchecked(&mut self, now: Instant, m: Move) -> Result<(), SessionError> {
         if !self.my_turn() {
             return Err(SessionError::NotYourTurn);
@@ -436,7 +556,7 @@ impl Session {
 
     /// Signs and frames an arbitrary body as this side's next message without
     /// acting on it (fuzzing and scripted cheaters only).
-    #[doc(hidden)]
+    #[cfg(feature = "testing")]
     pub fn forge(&mut self, body: Body) -> Option<Vec<u8>> {
         let env = self.transcript.seal(body).ok()?;
         encode_frame(&env).ok()
@@ -604,18 +724,19 @@ impl Session {
                 format!("message seq {seq}"),
             );
         }
-        if let Err(e) = env.body.check_bounds() {
-            let seq = env.header.seq;
+        let header = env.header;
+        let body = env.body.clone();
+        // Signed and chained: kept as evidence even when it is malformed.
+        self.log.push(env);
+        if let Err(e) = body.check_bounds() {
+            let seq = header.seq;
             return self.fault(
                 now,
                 peer,
-                format!("malformed {}: {e}", env.body.kind()),
+                format!("malformed {}: {e}", body.kind()),
                 format!("message seq {seq}"),
             );
         }
-        let header = env.header;
-        let body = env.body.clone();
-        self.log.push(env);
         self.on_body(now, &header, body);
         self.rearm(now);
     }
@@ -640,9 +761,11 @@ impl Session {
                     record: None,
                 });
             }
-            Wait::PeerTurn => self.claim_timeout(now),
-            Wait::PeerAction => self.claim_forfeit(now),
-            Wait::PeerAnswer => self.lapse_draw_offer(now),
+            Wait::PeerDue => match self.debt.map(|d| d.due) {
+                Some(Due::Move) => self.claim_timeout(now),
+                Some(Due::Answer | Due::Reply) => self.claim_forfeit(now),
+                None => {}
+            },
             Wait::PeerReveal => {
                 let v = Verdict {
                     result: self.result,
@@ -656,10 +779,18 @@ impl Session {
                 };
                 self.conclude(v);
             }
-            Wait::MyTurn => {
-                self.my_time_expired = true;
-                self.events.push_back(AppEvent::TimeExpired);
-            }
+            Wait::MyDue => match self.debt.map(|d| d.due) {
+                Some(Due::Move) => {
+                    self.my_time_expired = true;
+                    self.events.push_back(AppEvent::TimeExpired);
+                }
+                // An unanswered offer is declined when the answer falls due,
+                // so the offerer never has to claim.
+                Some(Due::Answer) => {
+                    let _ = self.decline_draw(now);
+                }
+                Some(Due::Reply) | None => {}
+            },
         }
         self.rearm(now);
     }
@@ -682,24 +813,12 @@ impl Session {
         );
     }
 
-    /// An unanswered draw offer lapses.
-    fn lapse_draw_offer(&mut self, now: Instant) {
-        self.pending = Pending::None;
-        self.apply_event(
-            now,
-            Event::DrawDeclined {
-                side: self.me.opponent(),
-            },
-            false,
-        );
-    }
-
     // ----- saving and resuming ----------------------------------------------
 
-    /// What to save after every message (see [`crate::resume`]).
+    /// What to save after every message (see [`crate::saved`]).
     #[must_use]
-    pub fn saved(&self) -> crate::resume::SavedGame {
-        crate::resume::SavedGame {
+    pub fn saved(&self) -> crate::saved::SavedGame {
+        crate::saved::SavedGame {
             seat: self.seat,
             rules: self.rules,
             layout: self.layout,
@@ -722,41 +841,114 @@ impl Session {
     pub fn restore(
         now: Instant,
         key: &SigningKey,
-        saved: &crate::resume::SavedGame,
+        saved: &crate::saved::SavedGame,
     ) -> Result<Session, String> {
-        let layout = saved.layout.ok_or("no layout saved")?;
-        let mut s = match saved.seat {
-            Seat::Host => Session::host(
-                now,
-                saved.rules,
-                layout,
-                key,
-                saved.seed.clone(),
-                saved.nonce,
-                &saved.name,
-            )
-            .map_err(|e| e.to_string())?,
-            Seat::Guest => Session::join(now, key, saved.seed.clone(), saved.nonce, &saved.name),
-        };
-        for (i, env) in saved.log.iter().enumerate() {
-            if env.header.sender != s.seat {
-                s.handle_envelope(now, env.clone());
-            } else if s.log.len() <= i {
-                s.replay_decision(now, &env.body, &layout)?;
-            }
-            if s.log.get(i) != Some(env) {
-                return Err(format!(
-                    "message {i} of the saved log does not replay ({})",
-                    env.body.kind()
-                ));
-            }
-        }
+        let t = Transcript::new(saved.seat, key);
+        let mut s = Session::rebuild(now, t, saved, &saved.log).map_err(|e| e.to_string())?;
         s.out.clear();
         s.events.clear();
+        if s.phase == Phase::Pairing {
+            // Not confirmed before the crash: ask again.
+            s.events.push_back(AppEvent::PairingCode {
+                code: pairing_code(&s.game_id),
+            });
+        }
         s.rearm(now);
         if s.my_turn() {
             s.events.push_back(AppEvent::YourTurn);
         }
+        Ok(s)
+    }
+
+    /// Rebuilds one side of a finished game from a signed log, as a third
+    /// party can: with no signing key (its signatures come from the log,
+    /// checked against its public key), from the seed and setup it opened
+    /// at the end. The peer's messages are handled as that side received
+    /// them (its acknowledgements say when); its own messages must come out
+    /// exactly as logged, or it did not follow the protocol there.
+    ///
+    /// # Errors
+    /// Where the side's logged messages leave the protocol.
+    pub fn witness(
+        public: VerifyingKey,
+        saved: &crate::saved::SavedGame,
+    ) -> Result<Session, ReplayError> {
+        let own: Vec<[u8; 64]> = {
+            let mut mine: Vec<&Envelope<Body>> = saved
+                .log
+                .iter()
+                .filter(|e| e.header.sender == saved.seat)
+                .collect();
+            mine.sort_by_key(|e| e.header.seq);
+            mine.iter().map(|e| e.sig).collect()
+        };
+        let order = processing_order(&saved.log, saved.seat);
+        let t = Transcript::witness(saved.seat, public, own);
+        // A third party has no clock: the side's own logged answers show
+        // which claims it refused.
+        let now = Instant::now();
+        Session::rebuild(now, t, saved, &order)
+    }
+
+    /// Replays `log` (in this side's processing order) into a new session.
+    fn rebuild(
+        now: Instant,
+        transcript: Transcript,
+        saved: &crate::saved::SavedGame,
+        log: &[Envelope<Body>],
+    ) -> Result<Session, ReplayError> {
+        let seat = saved.seat;
+        let fail = |index: usize, what: String| ReplayError { seat, index, what };
+        let layout = saved
+            .layout
+            .ok_or_else(|| fail(0, "no layout saved".into()))?;
+        let mut s = match seat {
+            Seat::Host => Session::host_with(
+                now,
+                saved.rules,
+                layout,
+                transcript,
+                saved.seed.clone(),
+                saved.nonce,
+                &saved.name,
+            )
+            .map_err(|e| fail(0, e.to_string()))?,
+            Seat::Guest => Session::join_with(
+                now,
+                transcript,
+                saved.seed.clone(),
+                saved.nonce,
+                &saved.name,
+            ),
+        };
+        s.replaying = true;
+        for (i, env) in log.iter().enumerate() {
+            if s.is_done() {
+                // What the other side sent after this side's verdict was
+                // not read by it (a third party's log may hold it).
+                break;
+            }
+            if env.header.sender != s.seat {
+                // Whether this side refused what comes now: its next own
+                // message is a dispute.
+                s.replay_refuses = log[i + 1..]
+                    .iter()
+                    .find(|e| e.header.sender == seat)
+                    .is_some_and(|e| matches!(e.body, Body::Dispute { .. }));
+                s.handle_envelope(now, env.clone());
+            } else if s.log.len() <= i {
+                s.replay_decision(now, &env.body, &layout)
+                    .map_err(|e| fail(i, e))?;
+            }
+            if s.log.get(i) != Some(env) {
+                return Err(fail(
+                    i,
+                    format!("its {} does not follow from the log", env.body.kind()),
+                ));
+            }
+        }
+        s.replaying = false;
+        s.replay_refuses = false;
         Ok(s)
     }
 
@@ -768,33 +960,39 @@ impl Session {
     ) -> Result<(), String> {
         let r = match *body {
             Body::Hello { .. } => self.accept(now, *layout),
-            Body::Step { from, to } | Body::Attack { from, to, .. } => {
-                if matches!(self.pending, Pending::MyDrawOffer) {
-                    self.lapse_draw_offer(now);
-                }
-                self.play_inner(
-                    now,
-                    Move::Step {
-                        from: Point(from),
-                        to: Point(to),
-                    },
-                )
-            }
-            Body::Flip { at } => self.play_inner(now, Move::Flip { at: Point(at) }),
+            Body::Commit { .. } => self.confirm_pairing(now),
+            // Checked as a live move is: a log may come from a cheater.
+            Body::Step { from, to } | Body::Attack { from, to, .. } => self.play(
+                now,
+                Move::Step {
+                    from: Point(from),
+                    to: Point(to),
+                },
+            ),
+            Body::Flip { at } => self.play(now, Move::Flip { at: Point(at) }),
             Body::OfferDraw => self.offer_draw(now),
             Body::AcceptDraw => self.accept_draw(now),
             Body::DeclineDraw => self.decline_draw(now),
             Body::Resign => self.resign(now),
-            Body::ClaimTimeout { .. } => {
-                self.claim_timeout(now);
-                Ok(())
-            }
-            Body::ClaimForfeit => {
-                self.claim_forfeit(now);
-                Ok(())
-            }
+            // Only what the peer owed can have been claimed (when, only the
+            // claimant's clock knew).
+            Body::ClaimTimeout { .. } => match self.debt {
+                Some(d) if d.by != self.me && d.due == Due::Move => {
+                    self.claim_timeout(now);
+                    Ok(())
+                }
+                _ => Err(SessionError::WrongPhase),
+            },
+            Body::ClaimForfeit => match self.debt {
+                Some(d) if d.by != self.me && d.due != Due::Move => {
+                    self.claim_forfeit(now);
+                    Ok(())
+                }
+                _ => Err(SessionError::WrongPhase),
+            },
             Body::Dispute { ref reason } => {
                 let peer = self.me.opponent();
+                self.fault_unsupported |= self.fault.is_none();
                 self.fault(now, peer, reason.clone(), "replayed dispute".into());
                 Ok(())
             }
@@ -806,7 +1004,7 @@ impl Session {
     /// The first frame to write on a new stream.
     #[must_use]
     pub fn stream_start(&self) -> Vec<u8> {
-        let s = crate::resume::StreamStart {
+        let s = crate::saved::StreamStart {
             game: self.game_id,
             have: self.transcript.counts().1,
         };
@@ -815,7 +1013,7 @@ impl Session {
 
     /// Handles the peer's first frame on a new stream: queues every own
     /// message it has not received, and starts a fresh frame decoder.
-    pub fn handle_stream_start(&mut self, now: Instant, start: crate::resume::StreamStart) {
+    pub fn handle_stream_start(&mut self, now: Instant, start: crate::saved::StreamStart) {
         self.decoder = FrameDecoder::new();
         self.out.clear();
         if start.game != self.game_id && start.game != ZERO_DIGEST && self.game_id != ZERO_DIGEST {
@@ -860,9 +1058,33 @@ impl Session {
             name: self.name.clone(),
         };
         self.send(hello);
-        self.start_commit(now);
+        self.phase = Phase::Nonce;
         self.rearm(now);
         Ok(())
+    }
+
+    /// The player has seen the same pairing code on both screens: commit to
+    /// the setup. Until this is called nothing about the setup is sent.
+    ///
+    /// # Errors
+    /// Not waiting for a confirmation.
+    pub fn confirm_pairing(&mut self, now: Instant) -> Result<(), SessionError> {
+        if self.phase != Phase::Pairing || self.confirmed {
+            return Err(SessionError::WrongPhase);
+        }
+        self.confirmed = true;
+        self.start_commit(now);
+        if self.peer_commit.is_some() {
+            self.after_commitments(now);
+        }
+        self.rearm(now);
+        Ok(())
+    }
+
+    /// The pairing code, once both nonces are known.
+    #[must_use]
+    pub fn pairing(&self) -> Option<String> {
+        (self.game_id != ZERO_DIGEST).then(|| pairing_code(&self.game_id))
     }
 
     /// Plays a move (a step or an attack).
@@ -932,8 +1154,9 @@ impl Session {
             else {
                 return Err(SessionError::Illegal);
             };
-            let k = self.battles;
-            self.battles += 1;
+            // `k` is the attack's own sequence number: never used twice, not
+            // across a voided attack nor a reconnection (FAIRPLAY pitfall 3).
+            let k = self.transcript.counts().0;
             let prev = self.transcript.last_sent();
             let cx = battle_context(&self.game_id, k, from.0, to.0, &prev);
             let s = &self.peer_commit.as_ref().expect("committed").ot;
@@ -994,6 +1217,12 @@ impl Session {
         if !self.my_turn() {
             return Err(SessionError::NotYourTurn);
         }
+        let ply = self.view.as_ref().map_or(0, PlayerView::ply);
+        if self.offered[self.me.index()] == Some(ply) {
+            return Err(SessionError::AlreadyOffered);
+        }
+        self.offered[self.me.index()] = Some(ply);
+        self.take_snapshot();
         self.send(Body::OfferDraw);
         if let Some(g) = self.referee.as_mut() {
             let _ = g.apply(self.me, Action::OfferDraw);
@@ -1067,6 +1296,17 @@ impl Session {
     // ----- internals ---------------------------------------------------------
 
     fn send(&mut self, body: Body) {
+        #[cfg(feature = "testing")]
+        let body = {
+            let seen = self.sent_kinds.entry(body.kind()).or_insert(0);
+            let n = *seen;
+            *seen += 1;
+            match self.cheats.rewrite(&body, n) {
+                Some(Some(other)) => other,
+                Some(None) => return,
+                None => body,
+            }
+        };
         let env = self
             .transcript
             .seal(body)
@@ -1080,46 +1320,98 @@ impl Session {
         self.seat.other()
     }
 
-    fn rearm(&mut self, now: Instant) {
-        let move_time = Duration::from_secs(u64::from(self.rules.move_seconds.max(1)));
-        if let Some(v) = &self.view {
-            let ply = v.ply();
-            if self.turn_ply != Some(ply) {
-                self.turn_ply = Some(ply);
-                self.turn_start = now;
-                self.my_time_expired = false;
-            }
+    /// What is owed now in play, by whom: the one place that decides it.
+    fn owed(&self) -> Option<(Side, Due, u8)> {
+        if self.phase != Phase::Play {
+            return None;
         }
-        let wait = match self.phase {
-            Phase::Hello | Phase::Accept | Phase::Commit | Phase::OpenReveal => {
-                if self.phase == Phase::Accept {
-                    None
-                } else {
-                    Some((now + move_time + self.grace, Wait::Handshake))
-                }
-            }
-            Phase::Play => match self.pending {
-                Pending::MyAttack { .. }
-                | Pending::PeerAttack { .. }
-                | Pending::PeerFlag
-                | Pending::Opening { .. }
-                | Pending::MyNoMoves => {
-                    Some(self.keep(Wait::PeerAction, now + move_time + self.grace))
-                }
-                Pending::MyDrawOffer => {
-                    Some(self.keep(Wait::PeerAnswer, now + move_time + self.grace))
-                }
-                Pending::PeerDrawOffer => None,
-                Pending::None => {
-                    let v = self.view.as_ref().expect("playing");
-                    if v.turn() == self.me {
-                        (!self.my_time_expired)
-                            .then_some((self.turn_start + move_time, Wait::MyTurn))
-                    } else {
-                        Some((self.turn_start + move_time + self.grace, Wait::PeerTurn))
+        let v = self.view.as_ref()?;
+        let peer = self.me.opponent();
+        Some(match self.pending {
+            Pending::None => (v.turn(), Due::Move, 0),
+            Pending::MyAttack { .. } => (peer, Due::Reply, 1),
+            Pending::PeerAttack { .. } => (peer, Due::Reply, 2),
+            Pending::PeerFlag => (peer, Due::Reply, 3),
+            Pending::Opening { slot, .. } => (peer, Due::Reply, 4 + u8::from(slot.is_some())),
+            Pending::MyNoMoves => (peer, Due::Reply, 6),
+            Pending::MyDrawOffer => (peer, Due::Answer, 7),
+            Pending::PeerDrawOffer => (self.me, Due::Answer, 8),
+        })
+    }
+
+    /// Whether `deadline` has passed on this side's clock; when rebuilding
+    /// from a log, whether the side accepted the claim then.
+    fn clock_passed(&self, now: Instant, deadline: Instant) -> bool {
+        if self.replaying {
+            !self.replay_refuses
+        } else {
+            now >= deadline
+        }
+    }
+
+    fn move_time(&self) -> Duration {
+        Duration::from_secs(u64::from(self.rules.move_seconds.max(1)))
+    }
+
+    /// How long after the other side's deadline this side waits before it
+    /// claims. A move: a round trip (two graces), so an honest move sent on
+    /// time has arrived whenever one-way latency is below the grace, and
+    /// below two graces a crossing claim still arrives after the mover's own
+    /// deadline (the crossing rule then voids the move on both sides). An
+    /// answer or a reply: two round trips, so nothing honest ever crosses
+    /// such a claim while one-way latency is below two graces.
+    fn claim_margin(&self, due: Due) -> Duration {
+        match due {
+            Due::Move => self.grace * 2,
+            Due::Answer | Due::Reply => self.grace * 4,
+        }
+    }
+
+    fn rearm(&mut self, now: Instant) {
+        let move_time = self.move_time();
+        let owed = self.owed();
+        self.debt = owed.map(|(by, due, step)| {
+            let ply = self.view.as_ref().map_or(0, PlayerView::ply);
+            match self.debt {
+                Some(d) if (d.by, d.due, d.ply) == (by, due, ply) && self.debt_step == step => d,
+                _ => {
+                    if by == self.me && due == Due::Move {
+                        self.my_time_expired = false;
+                        self.turn_since = now;
+                    }
+                    Debt {
+                        by,
+                        due,
+                        ply,
+                        since: now,
                     }
                 }
-            },
+            }
+        });
+        self.debt_step = owed.map_or(0, |o| o.2);
+        let wait = match self.phase {
+            Phase::Hello | Phase::Nonce | Phase::OpenReveal => {
+                Some((now + move_time + self.grace, Wait::Handshake))
+            }
+            // The other player compares the codes: allow a person's time.
+            Phase::Commit => Some(self.keep(Wait::Handshake, now + move_time * 2 + self.grace)),
+            Phase::Accept | Phase::Pairing => None,
+            Phase::Play => self.debt.and_then(|d| {
+                if d.by != self.me {
+                    Some((
+                        d.since + move_time + self.claim_margin(d.due),
+                        Wait::PeerDue,
+                    ))
+                } else {
+                    match d.due {
+                        Due::Move => {
+                            (!self.my_time_expired).then_some((d.since + move_time, Wait::MyDue))
+                        }
+                        Due::Answer => Some((d.since + move_time, Wait::MyDue)),
+                        Due::Reply => None,
+                    }
+                }
+            }),
             Phase::Audit => Some(self.keep(Wait::PeerReveal, now + move_time + self.grace)),
             Phase::Done => None,
         };
@@ -1148,7 +1440,7 @@ impl Session {
             });
         }
         match self.phase {
-            Phase::Hello | Phase::Accept | Phase::Commit => {
+            Phase::Hello | Phase::Accept | Phase::Nonce | Phase::Pairing | Phase::Commit => {
                 let f = self.fault.clone().expect("set");
                 self.conclude(Verdict {
                     result: None,
@@ -1186,7 +1478,9 @@ impl Session {
         self.verdict = Some(v);
     }
 
-    fn start_commit(&mut self, now: Instant) {
+    /// Both nonces are known: the game id, who moves first and the pairing
+    /// code follow; the player must now compare the codes.
+    fn pair(&mut self) {
         let (hk, hn, gk, gn) = match self.seat {
             Seat::Host => (
                 self.transcript.public_key().to_bytes(),
@@ -1208,9 +1502,16 @@ impl Session {
             Side::North
         };
         self.transcript.set_game(self.game_id);
+        self.phase = Phase::Pairing;
+        self.events.push_back(AppEvent::PairingCode {
+            code: pairing_code(&self.game_id),
+        });
+    }
+
+    fn start_commit(&mut self, now: Instant) {
         if self.rules.mode == Mode::Flip {
             let layer = layer_of(self.seat);
-            let mine = match self.cheats.flip_values {
+            let mine = match self.cheats().flip_values {
                 Some(values) => FlipLayer::with_values(&self.seed, &self.game_id, layer, values),
                 None => FlipLayer::new(&self.seed, &self.game_id, layer),
             };
@@ -1227,7 +1528,7 @@ impl Session {
             return;
         }
         let layout = self
-            .cheats
+            .cheats()
             .commit_layout
             .or(self.layout)
             .expect("layout set");
@@ -1247,6 +1548,21 @@ impl Session {
         self.send(body);
         self.phase = Phase::Commit;
         self.rearm(now);
+    }
+
+    /// Both commitments are in (and the pairing confirmed): an open game
+    /// opens both setups, the others start.
+    fn after_commitments(&mut self, now: Instant) {
+        if self.rules.mode == Mode::Open {
+            let ranks = self.my_ranks();
+            self.send(Body::Reveal {
+                seed: self.seed.clone(),
+                ranks,
+            });
+            self.phase = Phase::OpenReveal;
+        } else {
+            self.start_play(now);
+        }
     }
 
     fn my_ranks(&self) -> Vec<Rank> {
@@ -1309,15 +1625,18 @@ impl Session {
                 },
             ) => {
                 self.peer_key = key;
-                self.peer_nonce = nonce;
                 match self.seat {
                     Seat::Host => {
                         if rules != self.rules {
                             return self.violation(now, header, "guest hello with other rules");
                         }
-                        self.start_commit(now);
+                        self.peer_nonce = nonce;
+                        // Opened only now that the guest's nonce is fixed.
+                        self.send(Body::Nonce { nonce: self.nonce });
+                        self.pair();
                     }
                     Seat::Guest => {
+                        self.nonce_commit = nonce;
                         self.rules = rules;
                         self.table = table_from_rules(&rules);
                         self.phase = Phase::Accept;
@@ -1328,15 +1647,22 @@ impl Session {
                     }
                 }
             }
+            (Phase::Nonce, Body::Nonce { nonce }) => {
+                if nonce_commitment(&nonce) != self.nonce_commit {
+                    return self.violation(now, header, "the nonce does not open its commitment");
+                }
+                self.peer_nonce = nonce;
+                self.pair();
+            }
             (
-                Phase::Commit,
+                Phase::Pairing | Phase::Commit,
                 Body::Commit {
                     pieces,
                     seed,
                     ot_key,
                     flip,
                 },
-            ) => {
+            ) if self.peer_commit.is_none() => {
                 let flip_game = self.rules.mode == Mode::Flip;
                 let shape_ok = if flip_game {
                     pieces.is_empty() && flip.len() == FLIP_SIZE
@@ -1368,15 +1694,8 @@ impl Session {
                     ot,
                     ot_bytes: ot_key,
                 });
-                if self.rules.mode == Mode::Open {
-                    let ranks = self.my_ranks();
-                    self.send(Body::Reveal {
-                        seed: self.seed.clone(),
-                        ranks,
-                    });
-                    self.phase = Phase::OpenReveal;
-                } else {
-                    self.start_play(now);
+                if self.confirmed {
+                    self.after_commitments(now);
                 }
             }
             (Phase::OpenReveal, Body::Reveal { seed, ranks }) => {
@@ -1416,9 +1735,25 @@ impl Session {
                     self.conclude(v);
                 }
             }
-            (Phase::Audit, Body::Dispute { .. }) => self.peer_disputed = true,
-            // Messages crossing the end of the game are void.
-            (Phase::Audit, _) => {}
+            (Phase::Audit, body) => {
+                if matches!(body, Body::Dispute { .. }) {
+                    self.peer_disputed = true;
+                }
+                // Messages crossing the end of the game are void; a stream of
+                // them is not read (nor logged) for ever.
+                self.after_end += 1;
+                if self.after_end > MAX_AFTER_END {
+                    self.conclude(Verdict {
+                        result: self.result,
+                        cheater: Some(peer),
+                        reason: format!(
+                            "sent more than {MAX_AFTER_END} messages after the end of the game instead of opening its setup"
+                        ),
+                        evidence: format!("{peer} message seq {}", header.seq),
+                        record: None,
+                    });
+                }
+            }
             (_, body) => self.violation(now, header, &format!("unexpected {}", body.kind())),
         }
     }
@@ -1513,14 +1848,13 @@ impl Session {
                 {
                     return self.violation(now, header, "attack on a camp");
                 }
-                let k = self.battles;
-                self.battles += 1;
+                let k = header.seq;
                 let cx = battle_context(&self.game_id, k, from, to, &header.prev);
                 let req = crate::ot::OtRequest { r };
                 let d = rank_from_game(d);
                 match Defender::respond(&self.ot_key, &self.seed, cx, &req, d, &self.table) {
                     Ok((def, mut resp)) => {
-                        if let Some(which) = self.cheats.corrupt_table {
+                        if let Some(which) = self.cheats().corrupt_table {
                             for (j, e) in resp.entries.iter_mut().enumerate() {
                                 if which.is_none_or(|w| w == j) {
                                     e[0] ^= 1;
@@ -1561,10 +1895,10 @@ impl Session {
                 }
                 match att.finish(&resp, &self.table) {
                     Ok((o, mut reveal)) => {
-                        if self.cheats.withhold_label {
+                        if self.cheats().withhold_label {
                             return;
                         }
-                        if self.cheats.false_outcome
+                        if self.cheats().false_outcome
                             && let Some(other) = self.table.alphabet().iter().find(|x| **x != o)
                         {
                             reveal.outcome = other.code();
@@ -1660,13 +1994,19 @@ impl Session {
                 self.peer_flip_move(now, header, Move::Flip { at: Point(at) });
             }
             Body::FlipOpen(opening) => self.on_flip_open(now, header, &opening),
+            Body::Proceed => self.on_proceed(now, header),
             Body::ClaimTimeout { ply } => self.on_claim_timeout(now, header, ply),
             Body::ClaimForfeit => {
-                if matches!(self.pending, Pending::None) && !peer_turn {
+                // Only a reply or an answer this side owes, overdue on its own
+                // clock, can be forfeited (a move is claimed as a timeout).
+                let overdue = matches!(self.debt, Some(d) if d.by == self.me
+                    && d.due != Due::Move
+                    && self.clock_passed(now, d.since + self.move_time()));
+                if !overdue {
                     return self.violation(
                         now,
                         header,
-                        "forfeit claimed while the peer was on move",
+                        "forfeit claimed while this side owed nothing overdue",
                     );
                 }
                 self.finish(
@@ -1684,12 +2024,19 @@ impl Session {
                 let pos = view.determinize(|_| (peer, junqi_game::Rank::Engineer));
                 let can_move = pos.has_legal_move(self.me);
                 self.send(Body::NoMovesReply { can_move });
-                self.acts.push(Act::NoMoves { side: peer });
+                self.acts.push(Act::NoMoves {
+                    side: peer,
+                    reply: Some(can_move),
+                });
                 self.finish(now, no_moves_result(peer, can_move));
             }
             Body::NoMovesReply { can_move } => {
                 if !matches!(self.pending, Pending::MyNoMoves) {
                     return self.violation(now, header, "no-moves reply without a claim");
+                }
+                // The audit checks the answer against the opened setups.
+                if let Some(Act::NoMoves { reply, .. }) = self.acts.last_mut() {
+                    *reply = Some(can_move);
                 }
                 self.pending = Pending::None;
                 self.finish(now, no_moves_result(self.me, can_move));
@@ -1698,6 +2045,11 @@ impl Session {
                 if !peer_turn || !matches!(self.pending, Pending::None) {
                     return self.violation(now, header, "draw offer out of turn");
                 }
+                // One offer a turn: repeated offers would stall the game.
+                if self.offered[peer.index()] == Some(view.ply()) {
+                    return self.violation(now, header, "a second draw offer in one turn");
+                }
+                self.offered[peer.index()] = Some(view.ply());
                 if let Some(g) = self.referee.as_mut() {
                     let _ = g.apply(peer, Action::OfferDraw);
                 }
@@ -1728,6 +2080,12 @@ impl Session {
                 self.apply_peer_event(now, header, Event::DrawDeclined { side: peer });
             }
             Body::Resign => {
+                // A resignation that crossed this side's move ends the game
+                // before that move, as the resigning side saw it: both keep
+                // the same record.
+                if header.ack_seq < self.transcript.counts().0 {
+                    self.void_crossing_move();
+                }
                 self.finish(
                     now,
                     GameResult::Win {
@@ -1759,10 +2117,36 @@ impl Session {
         }
     }
 
+    /// Voids this side's latest move, which the peer had not seen.
+    fn void_crossing_move(&mut self) {
+        match self.pending {
+            Pending::MyAttack { act, .. } => {
+                self.acts.truncate(act);
+                self.pending = Pending::None;
+            }
+            Pending::Opening { mover, .. } if mover == self.me => self.pending = Pending::None,
+            Pending::None => {
+                let ply = self.view.as_ref().map_or(0, PlayerView::ply);
+                if let Some(snap) = self.snapshot.take()
+                    && snap.ply + 1 == ply
+                {
+                    self.view = Some(snap.view);
+                    self.acts.truncate(snap.acts);
+                    if let Some((g, arrangement)) = snap.referee {
+                        self.referee = Some(g);
+                        self.flip_arrangement = arrangement;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn take_snapshot(&mut self) {
         let view = self.view.clone().expect("playing");
         self.snapshot = Some(Snapshot {
             ply: view.ply(),
+            since: self.turn_since,
             view,
             acts: self.acts.len(),
             referee: self.referee.clone().map(|g| (g, self.flip_arrangement)),
@@ -1770,18 +2154,51 @@ impl Session {
     }
 
     fn on_claim_timeout(&mut self, now: Instant, header: &Header, ply: u16) {
-        let peer = self.me.opponent();
         let sent = self.transcript.counts().0;
+        // The claim did not see this side's latest message: it may have
+        // crossed this side's move at `ply`, which is then void (both sides
+        // apply the same rule: the claim stands, the crossing move does not).
         let unseen = header.ack_seq < sent;
-        // Our last move crossed the claim: it is void, roll it back.
-        if unseen {
-            if let Pending::MyAttack { act, .. } = self.pending {
-                self.acts.truncate(act);
-                self.pending = Pending::None;
-                self.battles -= 1;
-            } else if matches!(self.pending, Pending::Opening { mover, .. } if mover == self.me) {
-                self.pending = Pending::None;
-            } else if let Some(snap) = self.snapshot.take()
+        let crossed = unseen
+            && self.view.as_ref().is_some_and(|v| v.ply() == ply)
+            && match self.pending {
+                Pending::MyAttack { .. } | Pending::MyNoMoves => true,
+                Pending::Opening { mover, .. } => mover == self.me,
+                _ => false,
+            }
+            || unseen && self.snapshot.as_ref().is_some_and(|s| s.ply == ply);
+        let since = match (crossed, &self.snapshot) {
+            (true, Some(s)) if s.ply == ply => s.since,
+            _ => self.turn_since,
+        };
+        let on_move = crossed
+            || matches!(self.debt, Some(d) if d.by == self.me && d.due == Due::Move && d.ply == ply);
+        if !on_move {
+            return self.violation(
+                now,
+                header,
+                "timeout claimed while this side was not on move",
+            );
+        }
+        if !self.clock_passed(now, since + self.move_time()) {
+            return self.violation(
+                now,
+                header,
+                "timeout claimed before this side's move clock ran out",
+            );
+        }
+        if crossed {
+            match self.pending {
+                // The battle counter stays where it is: a voided attack's
+                // `x` is never used again.
+                Pending::MyAttack { act, .. } => self.acts.truncate(act),
+                Pending::MyNoMoves => {
+                    self.acts.pop();
+                }
+                _ => {}
+            }
+            self.pending = Pending::None;
+            if let Some(snap) = self.snapshot.take()
                 && snap.ply == ply
             {
                 self.view = Some(snap.view);
@@ -1792,19 +2209,7 @@ impl Session {
                 }
             }
         }
-        let view = self.view.as_ref().expect("playing");
-        if view.turn() != self.me
-            || view.ply() != ply
-            || !matches!(self.pending, Pending::None | Pending::MyDrawOffer)
-        {
-            return self.violation(
-                now,
-                header,
-                "timeout claimed while this side was not on move",
-            );
-        }
-        let _ = peer;
-        self.pending = Pending::None;
+        self.snapshot = None;
         self.apply_timeout(now, self.me);
     }
 
@@ -1852,12 +2257,12 @@ impl Session {
                 self.after_event(now);
             }
             Err(e) => {
-                let peer = self.me.opponent();
+                // The side whose action it was, not always the peer.
                 self.fault(
                     now,
-                    peer,
+                    side,
                     format!("illegal action: {e}"),
-                    format!("{peer}'s last message"),
+                    format!("{side}'s last message"),
                 );
             }
         }
@@ -1915,7 +2320,7 @@ impl Session {
                     .expect("committed")
                     .opening(&self.seed, slot)
                     .expect("slot");
-                if self.cheats.bad_flag_opening {
+                if self.cheats().bad_flag_opening {
                     opening.square = (opening.square + 1) % 25;
                 }
                 self.send(Body::FlagOpen(opening));
@@ -1996,7 +2401,10 @@ impl Session {
         if v.turn() == self.me {
             if self.referee.is_none() && v.legal_moves().is_empty() {
                 self.send(Body::NoMoves);
-                self.acts.push(Act::NoMoves { side: self.me });
+                self.acts.push(Act::NoMoves {
+                    side: self.me,
+                    reply: None,
+                });
                 self.pending = Pending::MyNoMoves;
             } else {
                 self.events.push_back(AppEvent::YourTurn);
@@ -2020,11 +2428,11 @@ impl Session {
             }
         }
         self.events.push_back(AppEvent::Finished(result));
-        let ranks = match self.cheats.reveal_layout {
+        let ranks = match self.cheats().reveal_layout {
             Some(l) => slots_of(&l, self.me),
             None => self.my_ranks(),
         };
-        if !self.cheats.refuse_reveal {
+        if !self.cheats().refuse_reveal {
             self.send(Body::Reveal {
                 seed: self.seed.clone(),
                 ranks,
@@ -2069,7 +2477,10 @@ impl Session {
         };
         // The audit's finding comes first: it is the earliest cheat in game
         // order and a third party can check it; then what was seen at once.
-        let (cheater, reason, evidence, record) = match (&self.fault, found) {
+        // A dispute that rebuilding from the log did not reproduce has no
+        // signed evidence behind it (unsigned garbage on the stream, say).
+        let fault = self.fault.as_ref().filter(|_| !self.fault_unsupported);
+        let (cheater, reason, evidence, record) = match (fault, found) {
             (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence, None),
             (Some(f), Ok(_)) => (Some(f.culprit), f.reason.clone(), f.evidence.clone(), None),
             (None, Ok(_)) if self.peer_disputed => (
@@ -2250,7 +2661,7 @@ impl Session {
             .expect("committed")
             .open(index)
             .expect("in range");
-        if self.cheats.bad_flip_opening {
+        if self.cheats().bad_flip_opening {
             o.value = (o.value + 1) % FLIP_SIZE as u8;
         }
         o
@@ -2261,12 +2672,14 @@ impl Session {
     fn start_opening(&mut self, now: Instant, mover: Side, m: Move, at: Point) {
         let index = flip_index(at).expect("face-down pieces stand on setup points");
         let mut slot = None;
-        if self.seat == Seat::Guest {
-            let o = self.open_mine(index);
-            slot = Some(o.value);
-            if !self.cheats.withhold_flip_opening {
-                self.send(Body::FlipOpen(o));
-            }
+        match (self.seat, mover == self.me) {
+            // The host's move is final once the guest has taken it: open.
+            (Seat::Guest, false) => slot = Some(self.send_my_opening(index)),
+            // The guest's own move may still be voided by a crossing timeout
+            // claim: nothing that shows the piece goes out before the host
+            // accepts it.
+            (Seat::Guest, true) | (Seat::Host, true) => {}
+            (Seat::Host, false) => self.send(Body::Proceed),
         }
         self.pending = Pending::Opening {
             mover,
@@ -2275,6 +2688,38 @@ impl Session {
             slot,
         };
         self.rearm(now);
+    }
+
+    /// Guest: opens its entry for shuffle index `index`; the slot it gives.
+    fn send_my_opening(&mut self, index: u8) -> u8 {
+        let o = self.open_mine(index);
+        if !self.cheats().withhold_flip_opening {
+            self.send(Body::FlipOpen(o));
+        }
+        o.value
+    }
+
+    /// Guest: the host accepted this side's move that turns a piece over.
+    fn on_proceed(&mut self, now: Instant, header: &Header) {
+        let Pending::Opening {
+            mover,
+            m,
+            index,
+            slot: None,
+        } = self.pending
+        else {
+            return self.violation(now, header, "proceed without a move to open");
+        };
+        if self.seat != Seat::Guest || mover != self.me {
+            return self.violation(now, header, "proceed without a move to open");
+        }
+        let slot = Some(self.send_my_opening(index));
+        self.pending = Pending::Opening {
+            mover,
+            m,
+            index,
+            slot,
+        };
     }
 
     fn on_flip_open(&mut self, now: Instant, header: &Header, o: &FlipOpening) {
@@ -2307,7 +2752,7 @@ impl Session {
         };
         let piece = if self.seat == Seat::Host {
             let mine = self.open_mine(value);
-            if self.cheats.withhold_flip_opening {
+            if self.cheats().withhold_flip_opening {
                 return;
             }
             self.send(Body::FlipOpen(mine));
@@ -2352,6 +2797,38 @@ impl Session {
         }
         self.referee_action(now, mover, Action::Move(m));
     }
+}
+
+/// Where rebuilding a side from a log failed: its message at `index` of the
+/// log is not what the protocol gives.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{seat:?} message {index} of the log: {what}")]
+pub struct ReplayError {
+    /// The side whose message it is.
+    pub seat: Seat,
+    /// Its place in the log.
+    pub index: usize,
+    /// What differs.
+    pub what: String,
+}
+
+/// `seat`'s processing order of a log: each of its own messages comes after
+/// exactly the peer messages it acknowledges, in sequence order.
+fn processing_order(log: &[Envelope<Body>], seat: Seat) -> Vec<Envelope<Body>> {
+    let mut own: Vec<&Envelope<Body>> = log.iter().filter(|e| e.header.sender == seat).collect();
+    let mut peer: Vec<&Envelope<Body>> = log.iter().filter(|e| e.header.sender != seat).collect();
+    own.sort_by_key(|e| e.header.seq);
+    peer.sort_by_key(|e| e.header.seq);
+    let mut out = Vec::with_capacity(log.len());
+    let mut p = peer.into_iter().peekable();
+    for m in own {
+        while let Some(e) = p.next_if(|e| e.header.seq < m.header.ack_seq) {
+            out.push(e.clone());
+        }
+        out.push(m.clone());
+    }
+    out.extend(p.cloned());
+    out
 }
 
 /// The shuffle index of a point: its place among South's 25 setup points,

@@ -18,7 +18,7 @@ use crate::frame::{FrameError, encode_payload};
 use crate::rank::Seat;
 
 /// The protocol version this crate speaks.
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
 
 /// The signed part of an envelope besides the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,21 +141,47 @@ pub enum ChainError {
 pub struct Transcript {
     me: Seat,
     game: Digest,
-    signing: SigningKey,
+    signing: MessageSigner,
     peer: Option<VerifyingKey>,
     sent: Vec<Digest>,
     received: Vec<Digest>,
     peer_ack: u64,
 }
 
+/// Who signs this side's messages.
+#[derive(Clone, Debug)]
+enum MessageSigner {
+    /// This side itself.
+    Key(SigningKey),
+    /// Nobody: a third party rebuilding one side from a signed log takes
+    /// that side's signatures from the log (by sequence number), each
+    /// checked against its public key; a message that differs from the
+    /// logged one then gets an invalid signature and shows as different.
+    Witness {
+        public: VerifyingKey,
+        signatures: Vec<[u8; 64]>,
+    },
+}
+
 impl Transcript {
     /// A fresh transcript for seat `me` signing with `key`.
     #[must_use]
     pub fn new(me: Seat, key: &SigningKey) -> Self {
+        Transcript::with_signer(me, MessageSigner::Key(key.clone()))
+    }
+
+    /// A transcript for rebuilding seat `me` from a log: its messages carry
+    /// the logged `signatures` (by sequence number) when they verify.
+    #[must_use]
+    pub fn witness(me: Seat, public: VerifyingKey, signatures: Vec<[u8; 64]>) -> Self {
+        Transcript::with_signer(me, MessageSigner::Witness { public, signatures })
+    }
+
+    fn with_signer(me: Seat, signing: MessageSigner) -> Self {
         Transcript {
             me,
             game: ZERO_DIGEST,
-            signing: key.clone(),
+            signing,
             peer: None,
             sent: Vec::new(),
             received: Vec::new(),
@@ -172,7 +198,10 @@ impl Transcript {
     /// This side's public key.
     #[must_use]
     pub fn public_key(&self) -> VerifyingKey {
-        self.signing.verifying_key()
+        match &self.signing {
+            MessageSigner::Key(k) => k.verifying_key(),
+            MessageSigner::Witness { public, .. } => *public,
+        }
     }
 
     /// Sets the peer's key (from its hello).
@@ -225,7 +254,14 @@ impl Transcript {
             ack: self.last_received(),
         };
         let d = message_digest(&header, &body)?;
-        let sig = self.signing.sign(&d).to_bytes();
+        let sig = match &self.signing {
+            MessageSigner::Key(k) => k.sign(&d).to_bytes(),
+            MessageSigner::Witness { public, signatures } => signatures
+                .get(self.sent.len())
+                .filter(|s| public.verify_strict(&d, &Signature::from_bytes(s)).is_ok())
+                .copied()
+                .unwrap_or([0; 64]),
+        };
         self.sent.push(d);
         Ok(Envelope { header, body, sig })
     }

@@ -1,8 +1,8 @@
 //! Two-peer protocol tests on a virtual clock: honest games and one test per cheat.
 
 use junqi_game::{Mode, Rules, Side};
-use junqi_net::session::{AppEvent, Cheats, Verdict};
-use junqi_net::testing::{Pair, Player, preset};
+use junqi_proto::session::{AppEvent, Cheats, Verdict};
+use junqi_proto::testing::{Pair, Player, preset};
 
 const STEPS: usize = 200_000;
 
@@ -448,7 +448,7 @@ fn draw_offers_and_resignation() {
             // Still the host's turn: it plays on.
             let v = p.sessions[0].view().unwrap().clone();
             let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(1);
-            let m = junqi_net::testing::random_move(&v, &mut rng).unwrap();
+            let m = junqi_proto::testing::random_move(&v, &mut rng).unwrap();
             p.sessions[0].play(p.now, m).unwrap();
         } else {
             p.sessions[1].accept_draw(p.now).unwrap();
@@ -705,7 +705,7 @@ fn a_crashed_side_resumes_a_flip_game() {
 #[test]
 fn a_move_crossing_a_timeout_claim_is_void_in_every_mode() {
     use junqi_game::Event;
-    use junqi_net::wire::Body;
+    use junqi_proto::wire::Body;
     // The guest claims the host's timeout while the host's late move is on
     // the wire (as with a network slower than the grace): claim and move
     // cross. The move is void on both sides (rolled back by the host, the
@@ -725,7 +725,7 @@ fn a_move_crossing_a_timeout_claim_is_void_in_every_mode() {
                         break;
                     }
                     let v = p.sessions[0].view().unwrap().clone();
-                    let m = junqi_net::testing::random_move(&v, &mut rng).unwrap();
+                    let m = junqi_proto::testing::random_move(&v, &mut rng).unwrap();
                     p.sessions[0].play(p.now, m).unwrap();
                     host_moves += 1;
                 }
@@ -740,7 +740,7 @@ fn a_move_crossing_a_timeout_claim_is_void_in_every_mode() {
                 p.step();
             }
             let v = p.sessions[0].view().unwrap().clone();
-            let m = junqi_net::testing::random_move(&v, &mut rng).unwrap();
+            let m = junqi_proto::testing::random_move(&v, &mut rng).unwrap();
             p.sessions[0].play_unchecked(p.now, m).unwrap();
             p.players[0] = Player::Random;
             assert!(p.run(STEPS), "{mode:?} {seed}: did not finish");

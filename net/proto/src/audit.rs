@@ -62,6 +62,8 @@ pub enum Act {
     NoMoves {
         /// Who.
         side: Side,
+        /// The other side's answer: whether it can move (`None`: not sent).
+        reply: Option<bool>,
     },
 }
 
@@ -160,10 +162,32 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
     let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first)
         .map_err(|e| fault(Side::South, format!("setup: {e}"), "reveal"))?;
     for (n, act) in input.acts.iter().enumerate() {
+        let at = format!("action {n} of the log");
+        // Checked even when the engine has already ended the game: a claim of
+        // no moves comes after the move that left none.
+        if let Act::NoMoves { side, reply } = act {
+            if game.position().has_legal_move(*side) {
+                return Err(fault(
+                    *side,
+                    "claimed to have no legal move but had one",
+                    at,
+                ));
+            }
+            let other = side.opponent();
+            if let Some(can_move) = *reply
+                && game.position().has_legal_move(other) != can_move
+            {
+                return Err(fault(
+                    other,
+                    format!("answered a no-moves claim with can_move = {can_move}, which is false"),
+                    at,
+                ));
+            }
+            continue;
+        }
         if game.result().is_some() {
             break;
         }
-        let at = format!("action {n} of the log");
         match act {
             Act::Step { side, from, to } | Act::Battle { side, from, to, .. } => {
                 let m = Move::Step {
@@ -221,21 +245,13 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
             Act::Timeout { side } => {
                 let _ = game.apply(*side, Action::Timeout);
             }
+            Act::NoMoves { .. } => {}
             Act::FlagOpen { side, opening } => {
                 let ranks = input.sides[side.index()].1;
                 if opening.rank != Rank::Flag
                     || ranks.get(opening.square as usize) != Some(&Rank::Flag)
                 {
                     return Err(fault(*side, "flag opening is not the flag", at));
-                }
-            }
-            Act::NoMoves { side } => {
-                if game.position().has_legal_move(*side) {
-                    return Err(fault(
-                        *side,
-                        "claimed to have no legal move but had one",
-                        at,
-                    ));
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Fuzzes the frame decoder and the protocol state machine with hostile input.
 //!
-//! `cargo run -p junqi-net --release --bin junqi-net-fuzz -- [ITERATIONS] [SEED]`
+//! `cargo run -p junqi-proto --release --features testing --bin junqi-net-fuzz -- [ITERATIONS] [SEED]`
 //! (default one million). Any panic fails the run.
 
 fn main() {
@@ -11,7 +11,7 @@ fn main() {
         .unwrap_or(1_000_000);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
     let t = std::time::Instant::now();
-    let done = junqi_net::testing::fuzz_sessions(n, seed);
+    let done = junqi_proto::testing::fuzz_sessions(n, seed);
     println!(
         "{done} hostile inputs, no panic, {:.1} s",
         t.elapsed().as_secs_f64()

@@ -79,7 +79,8 @@ pub fn decode_point(bytes: &[u8; 32]) -> Result<RistrettoPoint, OtError> {
 }
 
 /// `ctx = H("junqi v1 battle", game_id, k, from, to, prev)`: never reused, since
-/// `k` counts battles and `prev` is the hash of the message before the attack.
+/// `k` is the attack message's sequence number in the attacker's chain (unique, so
+/// `x` is never reused) and `prev` is the hash of the message before the attack.
 #[must_use]
 pub fn battle_context(game_id: &Digest, k: u64, from: u8, to: u8, prev: &Digest) -> Digest {
     h(

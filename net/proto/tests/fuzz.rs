@@ -3,5 +3,5 @@
 
 #[test]
 fn sessions_survive_hostile_input() {
-    assert_eq!(junqi_net::testing::fuzz_sessions(3000, 7), 3000);
+    assert_eq!(junqi_proto::testing::fuzz_sessions(3000, 7), 3000);
 }

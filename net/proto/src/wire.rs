@@ -23,14 +23,24 @@ pub enum Body {
     Hello {
         /// The sender's ed25519 public key.
         key: [u8; 32],
-        /// A fresh nonce.
+        /// The guest's fresh nonce; in the host's hello, the commitment
+        /// `H("junqi v1 nonce", nonce)` to the host's, opened by
+        /// [`Body::Nonce`] only after the guest's nonce is in. Neither side
+        /// can then choose its nonce after seeing the other's: not who moves
+        /// first, and not the pairing code (a relay cannot grind it).
         nonce: [u8; 32],
         /// The rule options.
         rules: Rules,
         /// The sender's display name.
         name: String,
     },
-    /// Setup commitments.
+    /// The host opens its hello nonce (after the guest's hello).
+    Nonce {
+        /// The nonce committed to in the host's hello.
+        nonce: [u8; 32],
+    },
+    /// Setup commitments: sent only once the player has confirmed that both
+    /// screens show the same pairing code.
     Commit {
         /// `C_s` for the 25 setup slots (empty in flip games).
         pieces: Vec<Digest>,
@@ -78,6 +88,9 @@ pub enum Body {
     },
     /// Flip games: one layer's opening for the point being turned over.
     FlipOpen(FlipOpening),
+    /// Flip games: the host accepts the guest's move that turns a piece
+    /// over, so the move is final before the guest opens anything for it.
+    Proceed,
     /// The side to move ran out of time at this ply (sent by the other side).
     ClaimTimeout {
         /// The ply that timed out.
@@ -113,6 +126,7 @@ impl Body {
     pub fn kind(&self) -> &'static str {
         match self {
             Body::Hello { .. } => "hello",
+            Body::Nonce { .. } => "nonce",
             Body::Commit { .. } => "commit",
             Body::Reveal { .. } => "reveal",
             Body::Step { .. } => "step",
@@ -122,6 +136,7 @@ impl Body {
             Body::FlagOpen(_) => "flag-open",
             Body::Flip { .. } => "flip",
             Body::FlipOpen(_) => "flip-open",
+            Body::Proceed => "proceed",
             Body::ClaimTimeout { .. } => "claim-timeout",
             Body::ClaimForfeit => "claim-forfeit",
             Body::NoMoves => "no-moves",

@@ -26,6 +26,10 @@ pub enum Player {
     CornerCheat,
     /// Random, but the first time one exists moves a landmine or the flag.
     ImmovableCheat,
+    /// Random moves after a random pause of up to the move clock and a few
+    /// seconds more (so some moves are late and some cross a claim); now
+    /// and then offers a draw, and answers offers late or not at all.
+    Slow,
 }
 
 /// Rewrites the frames one side sends: returns the frames to deliver instead.
@@ -47,7 +51,16 @@ pub struct Pair {
     pub sent: [Vec<Vec<u8>>; 2],
     /// Optional tampering of the wire.
     pub tamper: Option<Tamper>,
+    /// Each frame's latency is drawn from `latency ..= latency + jitter`
+    /// (the stream stays in order, as QUIC's does).
+    pub jitter: Duration,
+    /// Each side's clock reads the virtual clock plus its offset.
+    offsets: [Duration; 2],
+    /// Whether the players confirm the pairing code as soon as it shows.
+    pub auto_confirm: bool,
     wire: VecDeque<(Instant, usize, Vec<u8>)>,
+    /// When a slow player acts next, and whether that is a draw answer.
+    planned: [Option<(Instant, bool)>; 2],
     guest_layout: Layout,
     rng: Pcg64,
     cheat_done: [bool; 2],
@@ -70,6 +83,15 @@ impl Pair {
     /// If the presets are illegal under `rules`.
     #[must_use]
     pub fn new(rules: Rules, seed: u64) -> Pair {
+        Pair::with_clocks(rules, seed, [Duration::ZERO; 2])
+    }
+
+    /// A new pair whose clocks read the virtual clock plus these offsets.
+    ///
+    /// # Panics
+    /// If the presets are illegal under `rules`.
+    #[must_use]
+    pub fn with_clocks(rules: Rules, seed: u64, offsets: [Duration; 2]) -> Pair {
         let mut rng = Pcg64::seed_from_u64(seed);
         let t0 = Instant::now();
         let k = |rng: &mut Pcg64| {
@@ -80,7 +102,7 @@ impl Pair {
         let host_key = SigningKey::from_bytes(&k(&mut rng));
         let guest_key = SigningKey::from_bytes(&k(&mut rng));
         let host = Session::host(
-            t0,
+            t0 + offsets[0],
             rules,
             preset(seed as usize),
             &host_key.clone(),
@@ -90,7 +112,7 @@ impl Pair {
         )
         .expect("legal preset");
         let guest = Session::join(
-            t0,
+            t0 + offsets[1],
             &guest_key.clone(),
             Seed(k(&mut rng)),
             k(&mut rng),
@@ -104,7 +126,11 @@ impl Pair {
             events: [Vec::new(), Vec::new()],
             sent: [Vec::new(), Vec::new()],
             tamper: None,
+            jitter: Duration::ZERO,
+            offsets,
+            auto_confirm: true,
             wire: VecDeque::new(),
+            planned: [None; 2],
             guest_layout: preset(seed as usize + 7),
             rng,
             cheat_done: [false; 2],
@@ -151,6 +177,12 @@ impl Pair {
         self.sessions[i].verdict().cloned()
     }
 
+    /// Side `i`'s clock.
+    #[must_use]
+    pub fn clock(&self, i: usize) -> Instant {
+        self.now + self.offsets[i]
+    }
+
     /// One step: flush output, handle events, deliver due frames, let players
     /// move; when nothing is due, advance the clock to the next deadline.
     pub fn step(&mut self) {
@@ -160,12 +192,16 @@ impl Pair {
             && at <= self.now
         {
             let (_, _, bytes) = self.wire.pop_front().expect("front");
-            self.sessions[to].handle_bytes(self.now, &bytes);
+            let now = self.clock(to);
+            self.sessions[to].handle_bytes(now, &bytes);
             progressed = true;
-            let _ = to;
             self.flush();
         }
         for i in 0..2 {
+            if self.players[i] == Player::Slow {
+                progressed |= self.slow_player(i);
+                continue;
+            }
             // Players act on the session's turn notice, as an app would.
             if self.your_turn[i] && self.sessions[i].my_turn() && self.players[i] != Player::Idle {
                 self.your_turn[i] = false;
@@ -179,7 +215,10 @@ impl Pair {
         }
         // Advance the clock.
         let next_wire = self.wire.front().map(|&(t, _, _)| t);
-        let next_timer = self.sessions.iter().filter_map(Session::poll_timeout).min();
+        let next_timer = (0..2)
+            .filter_map(|i| self.sessions[i].poll_timeout().map(|t| t - self.offsets[i]))
+            .chain(self.planned.iter().flatten().map(|&(t, _)| t))
+            .min();
         let next = match (next_wire, next_timer) {
             (Some(a), Some(b)) => a.min(b),
             (a, b) => a.or(b).unwrap_or(self.now + Duration::from_secs(1)),
@@ -187,12 +226,60 @@ impl Pair {
         if next > self.now {
             self.now = next;
         }
-        for s in &mut self.sessions {
-            if s.poll_timeout().is_some_and(|t| t <= self.now) {
-                s.handle_timeout(self.now);
+        for i in 0..2 {
+            let now = self.clock(i);
+            if self.sessions[i].poll_timeout().is_some_and(|t| t <= now) {
+                self.sessions[i].handle_timeout(now);
             }
         }
         self.flush();
+    }
+
+    /// A slow player: plans its move (or its draw answer) when asked, acts
+    /// when the time comes. Returns whether it did something.
+    fn slow_player(&mut self, i: usize) -> bool {
+        let move_time =
+            Duration::from_secs(u64::from(self.sessions[i].rules().move_seconds.max(1)));
+        if self.your_turn[i] && self.planned[i].is_none() {
+            self.your_turn[i] = false;
+            // Mostly quick, sometimes close to the deadline or past it.
+            let pause = match self.rng.random_range(0..10) {
+                0..=5 => Duration::from_millis(self.rng.random_range(0..500)),
+                6..=8 => {
+                    move_time.saturating_sub(Duration::from_millis(self.rng.random_range(0..3000)))
+                }
+                _ => move_time + Duration::from_millis(self.rng.random_range(0..5000)),
+            };
+            self.planned[i] = Some((self.now + pause, false));
+        }
+        let Some((at, answer)) = self.planned[i] else {
+            return false;
+        };
+        if at > self.now {
+            return false;
+        }
+        self.planned[i] = None;
+        let now = self.clock(i);
+        if answer {
+            // The session may have declined by itself already.
+            let _ = if self.rng.random_bool(0.3) {
+                self.sessions[i].accept_draw(now)
+            } else {
+                self.sessions[i].decline_draw(now)
+            };
+        } else if self.sessions[i].my_turn() {
+            if self.rng.random_bool(0.03) && self.sessions[i].offer_draw(now).is_ok() {
+                self.flush();
+                return true;
+            }
+            let view = self.sessions[i].view().expect("playing").clone();
+            if let Some(m) = random_move(&view, &mut self.rng) {
+                // Refused once the clock has run out: the peer claims.
+                let _ = self.sessions[i].play(now, m);
+            }
+        }
+        self.flush();
+        true
     }
 
     /// Whether side `i`'s scripted cheat move was played.
@@ -209,24 +296,45 @@ impl Pair {
     /// If the saved log does not replay.
     pub fn crash_and_restore(&mut self, i: usize) {
         use crate::frame::decode_payload;
-        use crate::resume::StreamStart;
+        use crate::saved::StreamStart;
         let saved = self.sessions[i].saved();
         let bytes = saved.clone();
         self.sessions[i] =
-            Session::restore(self.now, &self.keys[i], &bytes).expect("the saved log replays");
+            Session::restore(self.clock(i), &self.keys[i], &bytes).expect("the saved log replays");
         self.wire.clear();
         let start = |s: &Session| -> StreamStart {
             decode_payload(&s.stream_start()[4..]).expect("stream start")
         };
         let (a, b) = (start(&self.sessions[0]), start(&self.sessions[1]));
-        self.sessions[0].handle_stream_start(self.now, b);
-        self.sessions[1].handle_stream_start(self.now, a);
+        self.sessions[0].handle_stream_start(self.clock(0), b);
+        self.sessions[1].handle_stream_start(self.clock(1), a);
     }
 
     /// Queues one raw frame from side `from` (for replay and garbage tests).
     pub fn inject(&mut self, from: usize, bytes: Vec<u8>) {
-        self.wire
-            .push_back((self.now + self.latency, 1 - from, bytes));
+        self.queue(from, bytes);
+    }
+
+    /// Puts a frame on the wire behind everything already sent that way.
+    fn queue(&mut self, from: usize, bytes: Vec<u8>) {
+        let extra = if self.jitter.is_zero() {
+            Duration::ZERO
+        } else {
+            Duration::from_micros(self.rng.random_range(0..=self.jitter.as_micros() as u64))
+        };
+        let last = self
+            .wire
+            .iter()
+            .filter(|w| w.1 == 1 - from)
+            .map(|w| w.0)
+            .max();
+        let at = (self.now + self.latency + extra).max(last.unwrap_or(self.now));
+        let pos = self
+            .wire
+            .iter()
+            .position(|w| w.0 > at)
+            .unwrap_or(self.wire.len());
+        self.wire.insert(pos, (at, 1 - from, bytes));
     }
 
     fn flush(&mut self) -> bool {
@@ -240,19 +348,31 @@ impl Pair {
                     None => vec![bytes],
                 };
                 for f in frames {
-                    self.wire.push_back((self.now + self.latency, 1 - i, f));
+                    self.queue(i, f);
                 }
             }
             while let Some(e) = self.sessions[i].poll_event() {
                 any = true;
+                let now = self.clock(i);
                 if e == AppEvent::YourTurn {
                     self.your_turn[i] = true;
                 }
+                if e == AppEvent::DrawOffered && self.players[i] == Player::Slow {
+                    let pause = Duration::from_secs(self.rng.random_range(0..70));
+                    self.planned[i] = Some((self.now + pause, true));
+                }
+                // The players compare the codes and confirm (a relay test
+                // checks the codes themselves).
+                if let AppEvent::PairingCode { .. } = e
+                    && self.auto_confirm
+                {
+                    self.sessions[i]
+                        .confirm_pairing(now)
+                        .expect("waiting for the confirmation");
+                }
                 if let AppEvent::RulesOffered { .. } = e {
                     let l = self.guest_layout;
-                    self.sessions[i]
-                        .accept(self.now, l)
-                        .expect("legal guest layout");
+                    self.sessions[i].accept(now, l).expect("legal guest layout");
                 }
                 self.events[i].push(e);
             }
@@ -262,7 +382,7 @@ impl Pair {
 
     fn move_for(&mut self, i: usize) {
         let view = self.sessions[i].view().expect("playing").clone();
-        let now = self.now;
+        let now = self.clock(i);
         if !self.cheat_done[i] {
             let cheat = match self.players[i] {
                 Player::CornerCheat => corner_cheat(&view),
@@ -437,7 +557,11 @@ pub fn arbitrary_body(rng: &mut impl Rng) -> crate::wire::Body {
         13 => Body::NoMovesReply {
             can_move: rng.random_bool(0.5),
         },
-        14 => Body::OfferDraw,
+        14 => match rng.random_range(0..3) {
+            0 => Body::Nonce { nonce: b32(rng) },
+            1 => Body::Proceed,
+            _ => Body::OfferDraw,
+        },
         15 => Body::AcceptDraw,
         16 => Body::DeclineDraw,
         17 => Body::Resign,
