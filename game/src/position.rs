@@ -9,6 +9,8 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod seats;
+
 /// One move: a step (a move or an attack along road or railway) or, in flip
 /// games, turning a face-down piece over.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -361,7 +363,9 @@ pub enum IllegalMove {
 pub enum GameResult {
     /// One side won.
     Win {
-        /// The winner.
+        /// The winner; in a four-player game a player of the winning team
+        /// who is still in (South before North, East before West), the team
+        /// being [`Side::team`].
         winner: Side,
         /// Why.
         reason: WinReason,
@@ -381,7 +385,9 @@ pub enum WinReason {
     FlagCaptured,
     /// The loser could not move on its turn (无棋可走).
     NoLegalMove,
-    /// Flip games: the loser has no movable piece left.
+    /// Flip games: the loser has no movable piece left; also the last-pieces
+    /// rule (RULES.md §9), where the loser's last movable piece died trading
+    /// with the winner's.
     NoMovablePieces,
     /// The loser ran out of time too often.
     Timeouts,
@@ -480,9 +486,19 @@ pub struct Position {
     /// Flip games: the first player's colour is the second army of [`Rank::army`].
     colours_swapped: bool,
     /// Landmines left per side (face up or down), for the flip games' flag guard.
-    mines: [u8; 2],
-    /// Points held by each side (face up or down); derived from `squares`.
-    by_side: [PointSet; 2],
+    mines: [u8; 4],
+    /// Points held by each side (face up or down), by [`Side::index`];
+    /// derived from `squares`.
+    by_side: [PointSet; 4],
+    /// Four-player team game (RULES.md §9): partners neither attack nor pass
+    /// each other, turns go round the seats still in.
+    teams: bool,
+    /// The seats still in the game, one bit per [`Side::bit`].
+    in_play: u8,
+    /// Why each seat went out (team games), by [`Side::index`].
+    outs: [Option<WinReason>; 4],
+    /// The result once a team game (or the last-pieces rule) has decided it.
+    decided: Option<GameResult>,
     /// Points holding a face-down piece; derived from `squares`.
     face_down: PointSet,
     /// Points holding a piece that never moves (landmine, flag; either side,
@@ -513,6 +529,10 @@ impl PartialEq for Position {
             && self.colours_fixed == other.colours_fixed
             && self.colours_swapped == other.colours_swapped
             && self.mines == other.mines
+            && self.teams == other.teams
+            && self.in_play == other.in_play
+            && self.outs == other.outs
+            && self.decided == other.decided
     }
 }
 impl Eq for Position {}
@@ -561,6 +581,30 @@ impl Position {
         pos
     }
 
+    /// A four-player dark or open game (四国大战) on the four-player board:
+    /// `armies` are the deployments of South, East, North and West in that
+    /// order ([`Side::FOUR`]); a half is the same half on either board, so any
+    /// valid layout fits any seat. Piece ids are `side.index() * 25 + slot`.
+    pub fn new_four(rules: Rules, armies: [&Deployment; 4], first: Side) -> Position {
+        let board = Board::four_player();
+        let mut pos = Position::empty(board, rules, first);
+        for (side, dep) in Side::FOUR.into_iter().zip(armies) {
+            for (slot, (p, rank)) in dep.placements(board, side).into_iter().enumerate() {
+                pos.set(
+                    p,
+                    Some(Piece {
+                        side,
+                        rank,
+                        face_up: true,
+                        id: PieceId((side.index() * 25 + slot) as u8),
+                    }),
+                );
+            }
+        }
+        pos.settle();
+        pos
+    }
+
     /// A flip game on the classic board: `arrangement[i]` is the piece id
     /// (colour `id / 25`, rank `Rank::army()[id % 25]`) face down on the
     /// `i`-th non-camp point (South's 25 setup points, then North's).
@@ -600,9 +644,15 @@ impl Position {
         Some(pos)
     }
 
-    /// An empty board (for tests and position files).
+    /// An empty board (for tests and position files). On the four-player
+    /// board this is a team game with all four seats in.
     pub fn empty(board: &'static Board, rules: Rules, turn: Side) -> Position {
+        let teams = board.sides().len() == 4;
         Position {
+            teams,
+            in_play: board.sides().iter().fold(0, |m, s| m | s.bit()),
+            outs: [None; 4],
+            decided: None,
             board,
             rules,
             squares: [Square::EMPTY; MAX_POINTS],
@@ -612,8 +662,8 @@ impl Position {
             flag_captured: None,
             colours_fixed: rules.mode != Mode::Flip,
             colours_swapped: false,
-            mines: [0; 2],
-            by_side: [PointSet::EMPTY; 2],
+            mines: [0; 4],
+            by_side: [PointSet::EMPTY; 4],
             face_down: PointSet::EMPTY,
             immobile: PointSet::EMPTY,
             runners: PointSet::EMPTY,
@@ -625,20 +675,21 @@ impl Position {
         if let Some(old) = self.squares[p.index()].piece()
             && old.rank == Rank::Landmine
         {
-            self.mines[old.side.index() & 1] = self.mines[old.side.index() & 1].saturating_sub(1);
+            self.mines[old.side.index()] = self.mines[old.side.index()].saturating_sub(1);
         }
         if let Some(new) = piece
             && new.rank == Rank::Landmine
         {
-            self.mines[new.side.index() & 1] += 1;
+            self.mines[new.side.index()] += 1;
         }
-        self.by_side[0].remove(p);
-        self.by_side[1].remove(p);
+        for set in &mut self.by_side {
+            set.remove(p);
+        }
         self.face_down.remove(p);
         self.immobile.remove(p);
         self.runners.remove(p);
         if let Some(new) = piece {
-            self.by_side[new.side.index() & 1].insert(p);
+            self.by_side[new.side.index()].insert(p);
             if !new.face_up {
                 self.face_down.insert(p);
             }
@@ -738,14 +789,14 @@ impl Position {
 
     /// The points held by `side` (face up or down).
     pub fn points_of(&self, side: Side) -> PointSet {
-        self.by_side[side.index() & 1]
+        self.by_side[side.index()]
     }
 
     /// Passes the turn without a move (a timeout).
     pub fn pass(&mut self) {
-        self.turn = self.turn.opponent();
         self.ply += 1;
         self.quiet += 1;
+        self.end_turn();
     }
 
     /// Whether a piece on `from` is allowed to move at all.
@@ -763,7 +814,7 @@ impl Position {
             None => true,
             Some(_) if self.board.is_camp(to) => false,
             Some(target) if !target.face_up => !self.rules.facedown_immune,
-            Some(target) if target.side == mover.side => false,
+            Some(target) if self.is_friend(mover.side, target.side) => false,
             Some(target) => self.may_attack_face_up(mover, target),
         }
     }
@@ -796,8 +847,8 @@ impl Position {
     /// occupied camps, and face-down pieces where those are immune.
     #[inline]
     fn blocked_for(&self, side: Side) -> PointSet {
-        let own_up = self.by_side[side.index() & 1].difference(&self.face_down);
-        let occupied = self.by_side[0].union(&self.by_side[1]);
+        let own_up = self.friends(side).difference(&self.face_down);
+        let occupied = self.occupied();
         let mut blocked = own_up.union(&occupied.intersection(&self.board.camps_set()));
         if self.rules.facedown_immune {
             blocked = blocked.union(&self.face_down);
@@ -809,8 +860,9 @@ impl Position {
     /// 64 points: every set is one word.
     #[inline(always)]
     fn small_context(&self, small: &SmallTables, side: Side) -> SmallContext {
-        let own = self.by_side[side.index() & 1].low_word();
-        let other = self.by_side[(side.index() & 1) ^ 1].low_word();
+        // Boards this small have two sides only (see `SmallTables`).
+        let own = self.by_side[side.index()].low_word();
+        let other = self.by_side[side.opponent().index()].low_word();
         let down = self.face_down.low_word();
         let occupied = own | other;
         let mut blocked = (own & !down) | (occupied & small.camps);
@@ -941,7 +993,7 @@ impl Position {
     #[inline(always)]
     fn small_piece_targets<S: TargetSink>(&self, small: &SmallTables, side: Side, sink: &mut S) {
         let cx = self.small_context(small, side);
-        let mut movers = self.by_side[side.index() & 1].low_word()
+        let mut movers = self.by_side[side.index()].low_word()
             & !self.face_down.low_word()
             & !self.immobile.low_word();
         if !self.rules.may_leave_headquarters() {
@@ -964,8 +1016,8 @@ impl Position {
     /// [`Position::piece_targets`] on any board (with [`PointSet`]s).
     fn generic_piece_targets<S: TargetSink>(&self, side: Side, sink: &mut S) {
         let blocked = self.blocked_for(side);
-        let occupied = self.by_side[0].union(&self.by_side[1]);
-        let mut movers = self.by_side[side.index() & 1].difference(&self.face_down);
+        let occupied = self.occupied();
+        let mut movers = self.by_side[side.index()].difference(&self.face_down);
         if !self.rules.may_leave_headquarters() {
             movers = movers.difference(&self.board.headquarters_set());
         }
@@ -986,7 +1038,7 @@ impl Position {
     #[cfg(test)]
     fn legal_moves_generic(&self) -> MoveList {
         let mut out = MoveList::new();
-        if self.flag_captured.is_none() {
+        if !self.over() {
             self.generic_piece_targets(self.turn, &mut out);
             if self.rules.mode == Mode::Flip {
                 self.face_down.for_each(|at| out.push(Move::Flip { at }));
@@ -1008,7 +1060,7 @@ impl Position {
     /// by point.
     pub fn legal_moves_into(&self, out: &mut MoveList) {
         out.clear();
-        if self.flag_captured.is_none() {
+        if !self.over() {
             self.moves_of(self.turn, out);
         }
     }
@@ -1030,7 +1082,7 @@ impl Position {
     pub fn legal_move_sets_into(&self, out: &mut MoveSets) {
         out.clear();
         out.small = self.board.small().is_some();
-        if self.flag_captured.is_some() {
+        if self.over() {
             return;
         }
         let mut writer = SetsWriter {
@@ -1051,7 +1103,7 @@ impl Position {
     /// The number of legal moves of the side to move (`legal_moves().len()`
     /// without listing them; perft's bulk count).
     pub fn legal_move_count(&self) -> usize {
-        if self.flag_captured.is_some() {
+        if self.over() {
             return 0;
         }
         let mut count = CountTargets(0);
@@ -1085,7 +1137,7 @@ impl Position {
         let mut out = MoveList::new();
         if let Some(pc) = self.squares[from.index()].piece()
             && pc.side == self.turn
-            && self.flag_captured.is_none()
+            && !self.over()
             && self.can_move_from(from, pc)
         {
             if let Some(small) = self.board.small() {
@@ -1096,7 +1148,7 @@ impl Position {
                 }
                 out.piece(from, targets);
             } else {
-                let occupied = self.by_side[0].union(&self.by_side[1]);
+                let occupied = self.occupied();
                 let blocked = self.blocked_for(pc.side);
                 let targets = self.generic_targets(from, pc, &occupied, &blocked);
                 out.piece(from, targets);
@@ -1108,7 +1160,7 @@ impl Position {
     /// Checks a move against the rules directly (path by path, independently
     /// of the generator); `Ok` exactly when [`Position::legal_moves`] has it.
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
-        if self.flag_captured.is_some() {
+        if self.over() {
             return Err(IllegalMove::GameOver);
         }
         match m {
@@ -1206,7 +1258,7 @@ impl Position {
                     None => {
                         self.squares[to.index()] = self.squares[from.index()];
                         self.squares[from.index()] = Square::EMPTY;
-                        let own = &mut self.by_side[attacker.side.index() & 1];
+                        let own = &mut self.by_side[attacker.side.index()];
                         own.remove(from);
                         own.insert(to);
                         if self.runners.contains(from) {
@@ -1233,6 +1285,7 @@ impl Position {
                             }
                         } else {
                             let clash = self.rules.clash(attacker.rank, defender.rank);
+                            let last_trade = self.is_last_trade(attacker, defender, clash);
                             self.squares[from.index()] = Square::EMPTY;
                             self.squares[to.index()] = Square::of(match clash.outcome {
                                 Outcome::AttackerWins => Some(attacker),
@@ -1243,17 +1296,24 @@ impl Position {
                                 self.mines[defender.side.index()] -= 1;
                             }
                             self.face_down.remove(to);
-                            self.by_side[attacker.side.index() & 1].remove(from);
-                            self.by_side[defender.side.index() & 1].remove(to);
+                            self.by_side[attacker.side.index()].remove(from);
+                            self.by_side[defender.side.index()].remove(to);
                             self.runners.remove(from);
                             self.runners.remove(to);
                             self.immobile.remove(to);
                             if let Some(winner) = self.squares[to.index()].piece() {
-                                self.by_side[winner.side.index() & 1].insert(to);
+                                self.by_side[winner.side.index()].insert(to);
                                 self.mark_rank(to, winner.rank);
                             }
                             if clash.flag_captured {
-                                self.flag_captured = Some(defender.side);
+                                if self.teams {
+                                    self.remove_seat(defender.side, WinReason::FlagCaptured);
+                                } else {
+                                    self.flag_captured = Some(defender.side);
+                                }
+                            }
+                            if last_trade {
+                                self.decide_last_trade(attacker.side, defender.side);
                             }
                             self.quiet = 0;
                             Effect::Battle {
@@ -1269,8 +1329,8 @@ impl Position {
                 }
             }
         };
-        self.turn = self.turn.opponent();
         self.ply += 1;
+        self.end_turn();
         effect
     }
 
@@ -1292,13 +1352,23 @@ impl Position {
 
     /// Whether `side` still has a movable piece (face up or down) on the board.
     pub fn has_movable_piece(&self, side: Side) -> bool {
-        self.pieces()
-            .any(|(_, pc)| pc.side == side && pc.rank.is_movable())
+        !self.by_side[side.index()]
+            .difference(&self.immobile)
+            .is_empty()
     }
 
     /// The result if the game is over by the board alone (flag, no moves,
     /// quiet-move draw); `None` while it goes on.
     pub fn result(&self) -> Option<GameResult> {
+        if let Some(result) = self.decided {
+            return Some(result);
+        }
+        if self.teams {
+            // The seat to move always has a legal move here (see `settle`).
+            return (self.quiet >= self.rules.quiet_draw_plies).then_some(GameResult::Draw {
+                reason: DrawReason::QuietMoves,
+            });
+        }
         if let Some(loser) = self.flag_captured {
             return Some(GameResult::Win {
                 winner: loser.opponent(),
