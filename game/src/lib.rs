@@ -19,7 +19,9 @@ mod view;
 pub use board::{
     Board, MAX_POINTS, Point, PointInfo, PointKind, PointName, PointNameError, PointSet,
 };
-pub use game::{Action, ActionError, Event, Game, Record, Setup, SetupError, public_events};
+pub use game::{
+    Action, ActionError, Event, Game, Record, Setup, SetupError, TableEvent, public_events,
+};
 pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,
     NamedLayout, classic_layouts, parse_layouts_file,

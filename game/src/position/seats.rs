@@ -131,6 +131,15 @@ impl Position {
         self.settle();
     }
 
+    /// Team games: marks `side` out without passing the turn or settling
+    /// (for positions built by hand, e.g. from a player's view); its pieces
+    /// are removed.
+    pub fn set_out(&mut self, side: Side, reason: WinReason) {
+        if self.teams {
+            self.remove_seat(side, reason);
+        }
+    }
+
     /// Whether this is a four-player team game.
     pub fn is_team_game(&self) -> bool {
         self.teams
