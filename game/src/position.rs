@@ -1877,22 +1877,27 @@ mod tests {
     /// `board` (face down at random in flip games) under random rule options.
     fn scattered(board: &'static Board, rng: &mut rand_pcg::Pcg64Mcg) -> Position {
         use rand::Rng;
-        let mode = [Mode::Dark, Mode::Open, Mode::Flip][rng.random_range(0..3)];
+        let four = board.sides().len() == 4;
+        // Flip games are two-player only.
+        let mode =
+            [Mode::Dark, Mode::Open, Mode::Flip][rng.random_range(0..if four { 2 } else { 3 })];
         let rules = Rules {
             mode,
             flying_bombs: rng.random_bool(0.3),
             hq_exit: rng.random_bool(0.3),
             facedown_immune: rng.random_bool(0.3),
             no_suicide: rng.random_bool(0.3),
+            clockwise: rng.random_bool(0.3),
             ..Rules::default()
         };
-        let turn = if rng.random_bool(0.5) { S } else { N };
+        let sides = board.sides();
+        let turn = sides[rng.random_range(0..sides.len())];
         let mut pos = Position::empty(board, rules, turn);
         let density = rng.random_range(0.05..0.8);
         for (i, p) in board.points().enumerate() {
             if rng.random_bool(density) {
                 let piece = Piece {
-                    side: if rng.random_bool(0.5) { S } else { N },
+                    side: sides[rng.random_range(0..sides.len())],
                     rank: Rank::ALL[rng.random_range(0..12)],
                     face_up: mode != Mode::Flip || rng.random_bool(0.6),
                     id: PieceId(i as u8),
@@ -1901,6 +1906,9 @@ mod tests {
             }
         }
         pos.set_colours_fixed(true);
+        if four && rng.random_bool(0.3) {
+            pos.set_out(sides[rng.random_range(0..4)], WinReason::Resignation);
+        }
         pos
     }
 
@@ -1946,7 +1954,7 @@ mod tests {
         assert!(by_check.iter().all(|&m| sets.contains(m)));
         let steps: usize = sets.steps().map(|(_, t)| t.len()).sum();
         assert_eq!(steps + sets.flips().len(), sets.len());
-        if pos.flag_captured().is_none() {
+        if !pos.over() {
             assert_eq!(pos.has_legal_move(pos.turn()), !by_check.is_empty());
         }
         for from in board.points() {
@@ -1974,8 +1982,49 @@ mod tests {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(12);
         assert!(Board::four_player().small().is_none());
-        for _ in 0..40 {
-            assert_generators_agree(&scattered(Board::four_player(), &mut rng));
+        for _ in 0..150 {
+            let pos = scattered(Board::four_player(), &mut rng);
+            assert_generators_agree(&pos);
+            // Partners' pieces are never targets.
+            for m in pos.legal_moves() {
+                if let Move::Step { to, .. } = m
+                    && let Some(target) = pos.at(to)
+                {
+                    assert_ne!(target.side.team(), pos.turn().team(), "{pos:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn generator_matches_check_in_random_four_player_games() {
+        use crate::layout::Layout;
+        use rand::seq::IndexedRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(14);
+        for game in 0..6 {
+            let rules = Rules {
+                flying_bombs: game % 2 == 1,
+                hq_exit: game % 3 == 2,
+                clockwise: game % 4 == 3,
+                ..Rules::four_player([Mode::Dark, Mode::Open][game % 2])
+            };
+            let deps: Vec<_> = (0..4)
+                .map(|_| Layout::random(&rules, &mut rng).validate(&rules).unwrap())
+                .collect();
+            let mut pos = Position::new_four(rules, [&deps[0], &deps[1], &deps[2], &deps[3]], S);
+            for ply in 0.. {
+                assert!(pos.is_consistent(), "game {game} ply {ply}");
+                if ply % 7 == 0 || rng.random_bool(0.03) {
+                    assert_generators_agree(&pos);
+                }
+                if pos.result().is_some() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                let &m = moves.choose(&mut rng).expect("the seat to move can move");
+                pos.play_unchecked(m);
+            }
         }
     }
 

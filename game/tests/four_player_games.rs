@@ -112,6 +112,10 @@ fn play_random(rules: Rules, seed: u64) -> Game {
     let replayed = Game::replay(game.record(), None).unwrap();
     assert_eq!(replayed.position(), game.position());
     assert_eq!(replayed.table_events(), game.table_events());
+    // The record survives JSON (points of the whole board included).
+    let json = serde_json::to_string(game.record()).unwrap();
+    let back: Record = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, game.record());
     game
 }
 
@@ -393,4 +397,3 @@ fn battles_are_announced_to_all_four() {
         }
     }
 }
-
