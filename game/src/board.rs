@@ -1,9 +1,9 @@
 //! The board as a graph: points, road edges, railway lines.
 //!
 //! The two-player board of RULES.md §2 is one instance ([`Board::classic`]);
-//! the four-player board of BOARD4.md will be another instance of the same
-//! type. Everything two-player-specific lives in the construction data, not in
-//! the move generator.
+//! the four-player board of BOARD4.md is another instance of the same type
+//! ([`Board::four_player`]). Everything board-specific lives in the
+//! construction data, not in the move generator.
 
 use crate::piece::Side;
 use arrayvec::ArrayVec;
@@ -509,8 +509,8 @@ impl Board {
         CLASSIC.get_or_init(build_classic)
     }
 
-    /// The four-player board of BOARD4.md (129 points). Not yet playable:
-    /// it shows that the graph type holds it.
+    /// The four-player board of BOARD4.md (129 points), the board of
+    /// [`crate::Game::new_four`] and [`crate::Position::new_four`].
     pub fn four_player() -> &'static Board {
         static FOUR: OnceLock<Board> = OnceLock::new();
         FOUR.get_or_init(build_four_player)
