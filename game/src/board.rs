@@ -130,6 +130,12 @@ impl PointSet {
         None
     }
 
+    /// The set's three 64-point words (bit `i % 64` of word `i / 64` is point `i`).
+    #[inline(always)]
+    pub(crate) const fn words(&self) -> &[u64; 3] {
+        &self.0
+    }
+
     /// The first 64 points (indices 0…63) as a bit mask.
     #[inline(always)]
     pub(crate) const fn low_word(&self) -> u64 {

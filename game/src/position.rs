@@ -1017,17 +1017,23 @@ impl Position {
     fn generic_piece_targets<S: TargetSink>(&self, side: Side, sink: &mut S) {
         let blocked = self.blocked_for(side);
         let occupied = self.occupied();
-        let mut movers = self.by_side[side.index()].difference(&self.face_down);
+        let mut movers = self.by_side[side.index()]
+            .difference(&self.face_down)
+            .difference(&self.immobile);
         if !self.rules.may_leave_headquarters() {
             movers = movers.difference(&self.board.headquarters_set());
         }
-        for from in movers.iter() {
-            if let Some(pc) = self.squares[from.index()].piece()
-                && pc.rank.is_movable()
-            {
-                let targets = self.generic_targets(from, pc, &occupied, &blocked);
-                if !sink.piece(from, targets) {
-                    return;
+        // Word by word (faster than `PointSet::iter`), stopping when the sink asks.
+        for (w, &word) in movers.words().iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let from = Point((w as u32 * 64 + bits.trailing_zeros()) as u8);
+                bits &= bits - 1;
+                if let Some(pc) = self.squares[from.index()].piece() {
+                    let targets = self.generic_targets(from, pc, &occupied, &blocked);
+                    if !sink.piece(from, targets) {
+                        return;
+                    }
                 }
             }
         }
