@@ -266,16 +266,23 @@ impl Ai {
     }
 
     /// Searches the view's position (the side to move should be the view's owner).
+    /// Four-player views are not searched yet (the belief and the evaluation
+    /// know two armies): the analysis has no moves.
     pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
+        if view.is_team_game() {
+            self.last = (0, 0);
+            return Analysis::default();
+        }
         let belief = Belief::new(view, self.params.priors);
         let a = search::analyse(view, &belief, &self.params.search, &mut self.rng, stop);
         self.last = (a.nodes, a.depth);
         a
     }
 
-    /// The move to play, or `None` when there is none (or it is not our turn).
+    /// The move to play, or `None` when there is none (or it is not our
+    /// turn, or the view is of a four-player game, which the AI does not play yet).
     pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
-        if view.turn() != view.me() || view.result().is_some() {
+        if view.turn() != view.me() || view.result().is_some() || view.is_team_game() {
             return None;
         }
         let moves = view.legal_moves();
@@ -472,7 +479,8 @@ impl Player for GreedyPlayer {
     }
     fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
         let moves = view.legal_moves();
-        if moves.is_empty() {
+        // The belief knows two armies: no four-player games yet.
+        if moves.is_empty() || view.is_team_game() {
             return Action::Timeout;
         }
         let belief = Belief::new(view, true);
