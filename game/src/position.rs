@@ -924,17 +924,12 @@ impl Position {
 
     /// The points the piece on `from` may move to (any board; the piece is
     /// known to be free to move).
-    fn generic_targets(
-        &self,
-        from: Point,
-        piece: Piece,
-        occupied: &PointSet,
-        blocked: &PointSet,
-    ) -> PointSet {
+    #[inline(always)]
+    fn generic_targets(&self, from: Point, occupied: &PointSet, blocked: &PointSet) -> PointSet {
         let board = self.board;
         let mut targets = board.road_mask(from).difference(blocked);
         if board.info(from).rail {
-            if self.rules.rail_runner(piece.rank) {
+            if self.runners.contains(from) {
                 // Flood over the railway: empty points pass the path on,
                 // occupied points end it.
                 let mut reach = PointSet::EMPTY;
@@ -964,7 +959,9 @@ impl Position {
                 }
             }
         }
-        if self.rules.mode == Mode::Flip {
+        if self.rules.mode == Mode::Flip
+            && let Some(piece) = self.squares[from.index()].piece()
+        {
             // Flip games restrict attacks on some face-up enemies.
             let candidates = targets.intersection(occupied);
             candidates.for_each(|to| {
@@ -1029,11 +1026,9 @@ impl Position {
             while bits != 0 {
                 let from = Point((w as u32 * 64 + bits.trailing_zeros()) as u8);
                 bits &= bits - 1;
-                if let Some(pc) = self.squares[from.index()].piece() {
-                    let targets = self.generic_targets(from, pc, &occupied, &blocked);
-                    if !sink.piece(from, targets) {
-                        return;
-                    }
+                let targets = self.generic_targets(from, &occupied, &blocked);
+                if !sink.piece(from, targets) {
+                    return;
                 }
             }
         }
@@ -1133,9 +1128,36 @@ impl Position {
         if self.rules.mode == Mode::Flip && !self.face_down.is_empty() {
             return true;
         }
+        if self.rules.mode != Mode::Flip && self.board.small().is_none() {
+            return self.has_free_neighbour(side);
+        }
         let mut found = AnyTarget(false);
         self.piece_targets(side, &mut found);
         found.0
+    }
+
+    /// Outside flip games a piece free to move has a legal move exactly when
+    /// one of its neighbours (road or railway) is a point it may end on: a
+    /// railway run or an engineer's path starts with a one-segment step
+    /// that is legal on its own (every railway edge lies on a line), so no
+    /// run or flood is needed to tell (the four-player board asks this
+    /// every ply).
+    fn has_free_neighbour(&self, side: Side) -> bool {
+        let blocked = self.blocked_for(side);
+        let mut movers = self.by_side[side.index()]
+            .difference(&self.face_down)
+            .difference(&self.immobile);
+        if !self.rules.may_leave_headquarters() {
+            movers = movers.difference(&self.board.headquarters_set());
+        }
+        movers.iter().any(|p| {
+            !self
+                .board
+                .road_mask(p)
+                .union(self.board.rail_mask(p))
+                .difference(&blocked)
+                .is_empty()
+        })
     }
 
     /// The legal moves of the piece on `from` (for the app: where it may go).
@@ -1156,7 +1178,7 @@ impl Position {
             } else {
                 let occupied = self.occupied();
                 let blocked = self.blocked_for(pc.side);
-                let targets = self.generic_targets(from, pc, &occupied, &blocked);
+                let targets = self.generic_targets(from, &occupied, &blocked);
                 out.piece(from, targets);
             }
         }
