@@ -1150,14 +1150,18 @@ impl Position {
         if !self.rules.may_leave_headquarters() {
             movers = movers.difference(&self.board.headquarters_set());
         }
-        movers.iter().any(|p| {
-            !self
-                .board
-                .road_mask(p)
-                .union(self.board.rail_mask(p))
-                .difference(&blocked)
-                .is_empty()
-        })
+        for (w, &word) in movers.words().iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = Point((w as u32 * 64 + bits.trailing_zeros()) as u8);
+                bits &= bits - 1;
+                let reach = self.board.road_mask(p).union(self.board.rail_mask(p));
+                if !reach.difference(&blocked).is_empty() {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The legal moves of the piece on `from` (for the app: where it may go).
