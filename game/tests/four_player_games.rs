@@ -397,3 +397,103 @@ fn battles_are_announced_to_all_four() {
         }
     }
 }
+
+/// Plays random moves until an action's announcements satisfy `stop`;
+/// returns those announcements (none if the game ended first).
+fn play_until(
+    game: &mut Game,
+    rng: &mut Pcg64Mcg,
+    stop: impl Fn(&[TableEvent]) -> bool,
+) -> Vec<TableEvent> {
+    for _ in 0..20_000 {
+        if game.result().is_some() {
+            break;
+        }
+        let side = game.turn();
+        let m = *game.position().legal_moves().choose(rng).unwrap();
+        let events = game.apply_table(side, Action::Move(m)).unwrap();
+        if stop(&events) {
+            return events;
+        }
+    }
+    Vec::new()
+}
+
+#[test]
+fn a_commanders_death_shows_its_flag_to_all_four() {
+    let rules = Rules::four_player(Mode::Dark);
+    for seed in 0..40 {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut game = Game::new_four(rules, layouts(&rules, &mut rng), S).unwrap();
+        let events = play_until(&mut game, &mut rng, |events| {
+            events
+                .iter()
+                .any(|e| matches!(e, TableEvent::Event(Event::FlagRevealed { .. })))
+        });
+        let Some((owner, at)) = events.iter().find_map(|e| match e {
+            TableEvent::Event(Event::FlagRevealed { side, at }) => Some((*side, *at)),
+            _ => None,
+        }) else {
+            continue;
+        };
+        assert_eq!(
+            game.position().at(at).map(|pc| (pc.side, pc.rank)),
+            Some((owner, Rank::Flag))
+        );
+        for s in Side::FOUR {
+            let v = game.view(s);
+            assert!(
+                matches!(v.at(at), Some(Seen::Piece { side, rank: Some(Rank::Flag), .. }) if side == owner),
+                "{s} does not see {owner}'s flag"
+            );
+        }
+        return;
+    }
+    panic!("no commander died in 40 random games");
+}
+
+#[test]
+fn a_captured_flag_is_announced_and_every_view_drops_the_player() {
+    let rules = Rules::four_player(Mode::Dark);
+    for seed in 0..60 {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut game = Game::new_four(rules, layouts(&rules, &mut rng), S).unwrap();
+        let events = play_until(&mut game, &mut rng, |events| {
+            events.iter().any(|e| {
+                matches!(
+                    e,
+                    TableEvent::PlayerOut {
+                        reason: WinReason::FlagCaptured,
+                        ..
+                    }
+                )
+            })
+        });
+        let Some(loser) = events.iter().find_map(|e| match e {
+            TableEvent::PlayerOut {
+                side,
+                reason: WinReason::FlagCaptured,
+            } => Some(*side),
+            _ => None,
+        }) else {
+            continue;
+        };
+        // The battle came first and said the flag fell.
+        assert!(events.iter().any(|e| matches!(
+            e,
+            TableEvent::Event(Event::Battle { announcement, .. }) if announcement.flag_captured
+        )));
+        assert!(game.position().pieces().all(|(_, pc)| pc.side != loser));
+        for s in Side::FOUR {
+            let v = game.view(s);
+            assert!(!v.is_in(loser));
+            assert_eq!(v.out_reason(loser), Some(WinReason::FlagCaptured));
+            assert!(game.position().board().points().all(|p| !matches!(
+                v.at(p),
+                Some(Seen::Piece { side, .. }) if side == loser
+            )));
+        }
+        return;
+    }
+    panic!("no flag was captured in 60 random games");
+}

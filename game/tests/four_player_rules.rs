@@ -501,3 +501,54 @@ fn four_player_defaults_follow_rules_section_9() {
     assert!(!two.last_pieces);
     assert_eq!(two.quiet_draw_plies, 60);
 }
+
+#[test]
+fn a_bomb_on_a_flag_takes_it_and_both_are_removed() {
+    let mut pos = position(
+        four(),
+        S,
+        &with_bystanders(&[("E:52", S, Bomb), ("E:62", E, Flag), ("E:33", E, Corps)]),
+    );
+    pos.play(step("E:52", "E:62")).unwrap();
+    assert!(!pos.is_in(E));
+    assert_eq!(pos.out_reason(E), Some(WinReason::FlagCaptured));
+    assert!(pos.at(pt("E:62")).is_none() && pos.at(pt("E:52")).is_none());
+    // Engineers only: the bomb is removed and the flag stays.
+    let mut engineers_only = position(
+        Rules {
+            flag_capture: FlagCapture::EngineersOnly,
+            ..four()
+        },
+        S,
+        &with_bystanders(&[("E:52", S, Bomb), ("E:62", E, Flag), ("E:33", E, Corps)]),
+    );
+    engineers_only.play(step("E:52", "E:62")).unwrap();
+    assert!(engineers_only.is_in(E));
+    assert_eq!(engineers_only.at(pt("E:62")).map(|pc| pc.rank), Some(Flag));
+}
+
+#[test]
+fn a_player_out_for_want_of_a_move_can_be_the_partner_of_the_mover() {
+    // North (South's partner) has only mines: after South's move the turn
+    // would pass East then North; East moves, North is out, West moves.
+    let mut pos = position(
+        four(),
+        S,
+        &[
+            ("S:43", S, Platoon),
+            ("E:43", E, Platoon),
+            ("N:51", N, Landmine),
+            ("W:43", W, Platoon),
+        ],
+    );
+    pos.play(step("S:43", "S:53")).unwrap();
+    assert_eq!(pos.turn(), E);
+    assert!(pos.is_in(N));
+    pos.play(step("E:43", "E:53")).unwrap();
+    assert!(!pos.is_in(N));
+    assert_eq!(pos.turn(), W);
+    // South plays on alone for the team.
+    pos.play(step("W:43", "W:53")).unwrap();
+    assert_eq!(pos.turn(), S);
+    assert_eq!(pos.result(), None);
+}
