@@ -497,3 +497,69 @@ fn a_captured_flag_is_announced_and_every_view_drops_the_player() {
     }
     panic!("no flag was captured in 60 random games");
 }
+
+#[test]
+fn foreign_or_forged_announcements_are_refused_without_a_panic() {
+    let rules = Rules::four_player(Mode::Dark);
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let mut a = Game::new_four(rules, layouts(&rules, &mut rng), S).unwrap();
+    let b = Game::new_four(rules, layouts(&rules, &mut rng), S).unwrap();
+    for _ in 0..200 {
+        if a.result().is_some() {
+            break;
+        }
+        let side = a.turn();
+        let m = *a.position().legal_moves().choose(&mut rng).unwrap();
+        a.apply_table(side, Action::Move(m)).unwrap();
+    }
+    // Another game's announcements, replayed into a view of `b`: each is
+    // either accepted or refused, and a refusal leaves the view unchanged.
+    let mut view = b.view(E);
+    let mut refused = 0;
+    for e in a.table_events() {
+        let before = format!("{view:?}");
+        if view.apply_table(e).is_err() {
+            refused += 1;
+            assert_eq!(format!("{view:?}"), before);
+        }
+    }
+    assert!(refused > 0);
+    // Forged ones.
+    let mut view = b.view(N);
+    for e in [
+        TableEvent::PlayerOut {
+            side: N,
+            reason: WinReason::Resignation,
+        },
+        TableEvent::DrawAccepted { side: E },
+    ] {
+        let mut v = view.clone();
+        let _ = v.apply_table(&e);
+    }
+    assert!(
+        view.apply_table(&TableEvent::DrawAccepted { side: W })
+            .is_err()
+    );
+    view.apply_table(&TableEvent::PlayerOut {
+        side: W,
+        reason: WinReason::Resignation,
+    })
+    .unwrap();
+    assert!(
+        view.apply_table(&TableEvent::PlayerOut {
+            side: W,
+            reason: WinReason::Resignation,
+        })
+        .is_err()
+    );
+    // A two-player view knows no players going out.
+    let two = Game::new(Rules::default(), classic_four()[0], classic_four()[1], S).unwrap();
+    assert!(
+        two.view(S)
+            .apply_table(&TableEvent::PlayerOut {
+                side: N,
+                reason: WinReason::Resignation
+            })
+            .is_err()
+    );
+}
