@@ -499,10 +499,20 @@ fn passes_turn(action: Action) -> bool {
 
 /// Parses a movetext (tokens separated by white space); `first` moves first.
 pub fn parse_movetext(text: &str, first: Side) -> Result<Vec<Written>, NotationError> {
+    parse_movetext_on(Board::classic(), text, first)
+}
+
+/// [`parse_movetext`] of a two-player game on `board` (the four-player
+/// board with [`crate::Rules::four_player_board`]).
+pub fn parse_movetext_on(
+    board: &'static Board,
+    text: &str,
+    first: Side,
+) -> Result<Vec<Written>, NotationError> {
     let mut turn = first;
     let mut out = Vec::new();
     for (i, token) in text.split_whitespace().enumerate() {
-        let w = parse_written(token, turn).map_err(|mut e| {
+        let w = parse_written_on(board, token, turn).map_err(|mut e| {
             e.token = i + 1;
             e
         })?;
@@ -573,7 +583,7 @@ pub fn annotate(record: &Record) -> Result<Vec<Written>, SetupError> {
 pub fn record_movetext(record: &Record) -> Result<String, SetupError> {
     let board = match record.setup {
         crate::game::Setup::Four { .. } => Board::four_player(),
-        _ => Board::classic(),
+        _ => record.rules.two_player_board(),
     };
     Ok(movetext_on(board, &annotate(record)?))
 }

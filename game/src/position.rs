@@ -561,9 +561,11 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    /// A dark or open game on the classic board from two deployments.
+    /// A dark or open game from two deployments, on the classic board (or,
+    /// with [`Rules::four_player_board`], South against North on the
+    /// four-player board).
     pub fn new(rules: Rules, south: &Deployment, north: &Deployment, first: Side) -> Position {
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut pos = Position::empty(board, rules, first);
         for (side, dep) in [(Side::South, south), (Side::North, north)] {
             for (slot, (p, rank)) in dep.placements(board, side).into_iter().enumerate() {
@@ -608,7 +610,9 @@ impl Position {
     /// A flip game on the classic board: `arrangement[i]` is the piece id
     /// (colour `id / 25`, rank `Rank::army()[id % 25]`) face down on the
     /// `i`-th non-camp point (South's 25 setup points, then North's).
-    /// Returns `None` unless `arrangement` is a permutation of 0…49.
+    /// Returns `None` unless `arrangement` is a permutation of 0…49. With
+    /// [`Rules::four_player_board`] the 50 points are South's and North's
+    /// halves of the four-player board.
     pub fn new_flip(rules: Rules, arrangement: &[u8; 50], first: Side) -> Option<Position> {
         let mut seen = [false; 50];
         for &id in arrangement {
@@ -616,7 +620,7 @@ impl Position {
                 return None;
             }
         }
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut pos = Position::empty(
             board,
             Rules {
@@ -645,12 +649,14 @@ impl Position {
     }
 
     /// An empty board (for tests and position files). On the four-player
-    /// board this is a team game with all four seats in.
+    /// board this is a team game with all four seats in, unless the rules
+    /// seat two players there ([`Rules::four_player_board`]).
     pub fn empty(board: &'static Board, rules: Rules, turn: Side) -> Position {
-        let teams = board.sides().len() == 4;
+        let teams = board.sides().len() == 4 && !rules.four_player_board;
+        let seats: &[Side] = if teams { board.sides() } else { &Side::TWO };
         Position {
             teams,
-            in_play: board.sides().iter().fold(0, |m, s| m | s.bit()),
+            in_play: seats.iter().fold(0, |m, s| m | s.bit()),
             outs: [None; 4],
             decided: None,
             board,

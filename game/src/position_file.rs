@@ -109,7 +109,15 @@ pub fn position_from_json(text: &str) -> Result<Position, PositionFileError> {
     let mut problems = Vec::new();
     let rules = read_rules(&file, &mut problems);
     let board = match file.board.as_deref() {
-        None | Some("classic") => Board::classic(),
+        None => rules.two_player_board(),
+        Some("classic") if rules.four_player_board => {
+            problems.push(
+                "board: \"classic\", but rules.four_player_board seats the players on the four-player board"
+                    .to_string(),
+            );
+            Board::classic()
+        }
+        Some("classic") => Board::classic(),
         Some("four-player") => Board::four_player(),
         Some(other) => {
             problems.push(format!(
@@ -118,16 +126,17 @@ pub fn position_from_json(text: &str) -> Result<Position, PositionFileError> {
             Board::classic()
         }
     };
+    // Four players, or two (on either board).
+    let four = board.sides().len() == 4 && !rules.four_player_board;
     let turn = match file.turn.unwrap_or(Side::South) {
-        side if board.sides().contains(&side) => side,
+        side if four || Side::TWO.contains(&side) => side,
         other => {
             problems.push(format!(
-                "turn: {other} does not play on the two-player board (south or north)"
+                "turn: {other} does not play in a two-player game (south or north)"
             ));
             Side::South
         }
     };
-    let four = board.sides().len() == 4;
     if four && rules.mode == Mode::Flip {
         problems.push("mode: flip games are two-player only".to_string());
     }
@@ -137,7 +146,7 @@ pub fn position_from_json(text: &str) -> Result<Position, PositionFileError> {
     let east_or_west = !file.pieces.east.is_empty() || !file.pieces.west.is_empty();
     if !four && east_or_west {
         problems.push(
-            "pieces: east and west play only on the four-player board (\"board\": \"four-player\")"
+            "pieces: east and west play only in four-player games (\"board\": \"four-player\")"
                 .to_string(),
         );
     }
@@ -299,9 +308,9 @@ fn read_rules(file: &PositionFile, problems: &mut Vec<String>) -> Rules {
 /// renumbered in army order.
 pub fn position_to_json(pos: &Position) -> String {
     let board = pos.board();
-    let four = board.sides().len() == 4;
+    let four = pos.is_team_game();
     let mut file = PositionFile {
-        board: four.then(|| board.name().to_string()),
+        board: (board.sides().len() == 4).then(|| board.name().to_string()),
         out: if four {
             Side::FOUR.into_iter().filter(|&s| !pos.is_in(s)).collect()
         } else {
@@ -444,7 +453,7 @@ mod tests {
         // Two-player files are written as before: no board, no out list.
         let two = position_from_json(r#"{"pieces": {"south": {"S53": "40"}}}"#).unwrap();
         let text = position_to_json(&two);
-        assert!(!text.contains("board") && !text.contains("\"out\""));
+        assert!(!text.contains("\"board\"") && !text.contains("\"out\""));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Game modes and rule options (RULES.md §3–§7), and the combat table of §5.
 
+use crate::board::Board;
 use crate::piece::Rank;
 use serde::{Deserialize, Serialize};
 
@@ -79,6 +80,10 @@ pub struct Rules {
     /// 双明, four-player dark games: partners see each other's pieces from the
     /// start of play (the enemies see neither).
     pub partners_open: bool,
+    /// Two-player games on the four-player board (QQ 两人 rooms, RULES.md
+    /// §9): South against North meeting through the centre, East and West
+    /// empty.
+    pub four_player_board: bool,
 }
 
 impl Default for Rules {
@@ -99,6 +104,7 @@ impl Default for Rules {
             clockwise: false,
             last_pieces: false,
             partners_open: false,
+            four_player_board: false,
         }
     }
 }
@@ -124,6 +130,16 @@ impl Rules {
             move_seconds: 30,
             last_pieces: true,
             ..Rules::default()
+        }
+    }
+
+    /// The board of a two-player game under these rules: the classic board,
+    /// or the four-player board with [`Rules::four_player_board`].
+    pub fn two_player_board(&self) -> &'static Board {
+        if self.four_player_board {
+            Board::four_player()
+        } else {
+            Board::classic()
         }
     }
 

@@ -112,7 +112,7 @@ fn setup_possible(board: &Board, p: Point, rules: &Rules) -> RankSet {
 impl PlayerView {
     /// The view of `me` in a dark or open game, before any event.
     pub fn new(rules: Rules, me: Side, own: &Deployment, first: Side) -> PlayerView {
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut view = PlayerView::blank(rules, me, first);
         for side in Side::TWO {
             let own_ranks = (side == me).then(|| own.placements(board, side));
@@ -135,7 +135,7 @@ impl PlayerView {
 
     /// The view of `me` in a flip game, before any event: 50 face-down pieces.
     pub fn new_flip(rules: Rules, me: Side, first: Side) -> PlayerView {
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut view = PlayerView::blank(
             Rules {
                 mode: Mode::Flip,
@@ -156,7 +156,7 @@ impl PlayerView {
         PlayerView {
             rules,
             me,
-            board: Board::classic(),
+            board: rules.two_player_board(),
             squares: [None; MAX_POINTS],
             pieces: vec![None; 50],
             turn: first,

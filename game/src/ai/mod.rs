@@ -266,10 +266,11 @@ impl Ai {
     }
 
     /// Searches the view's position (the side to move should be the view's owner).
-    /// Four-player views are not searched yet (the belief and the evaluation
-    /// know two armies): the analysis has no moves.
+    /// Four-player games and the four-player board are not searched yet (the
+    /// belief and the evaluation know two armies on the classic board): the
+    /// analysis has no moves.
     pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
-        if view.is_team_game() {
+        if !supported(view) {
             self.last = (0, 0);
             return Analysis::default();
         }
@@ -280,9 +281,10 @@ impl Ai {
     }
 
     /// The move to play, or `None` when there is none (or it is not our
-    /// turn, or the view is of a four-player game, which the AI does not play yet).
+    /// turn, or the view is of a four-player game or board, which the AI does
+    /// not play yet).
     pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
-        if view.turn() != view.me() || view.result().is_some() || view.is_team_game() {
+        if view.turn() != view.me() || view.result().is_some() || !supported(view) {
             return None;
         }
         let moves = view.legal_moves();
@@ -319,6 +321,12 @@ impl Ai {
         let belief = Belief::new(view, true);
         Some(explain(view, &belief, best))
     }
+}
+
+/// Whether the searching AI plays this view's game: two armies on the
+/// classic board (the belief, the evaluation and the layouts know no other).
+fn supported(view: &PlayerView) -> bool {
+    !view.is_team_game() && std::ptr::eq(view.board(), crate::Board::classic())
 }
 
 impl Player for Ai {
@@ -479,8 +487,7 @@ impl Player for GreedyPlayer {
     }
     fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
         let moves = view.legal_moves();
-        // The belief knows two armies: no four-player games yet.
-        if moves.is_empty() || view.is_team_game() {
+        if moves.is_empty() || !supported(view) {
             return Action::Timeout;
         }
         let belief = Belief::new(view, true);
