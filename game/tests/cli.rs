@@ -284,3 +284,31 @@ fn four_player_moves_perft_selfplay_and_bench() {
         &["two-player only"],
     );
 }
+
+#[test]
+fn two_players_on_the_four_player_board() {
+    for mode in ["dark", "flip"] {
+        let o = cli(&[
+            "selfplay",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--mode",
+            mode,
+            "--board",
+            "four-player",
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            out.contains(&format!("games: 2 ({mode}, four-player board, seed 3)")),
+            "{out}"
+        );
+    }
+    assert_fails(
+        &cli(&["selfplay", "--games", "1", "--seed", "1", "--board", "hex"]),
+        2,
+        &["classic or four-player"],
+    );
+}

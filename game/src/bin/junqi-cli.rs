@@ -33,11 +33,13 @@ commands:
         the legal moves of the side to move, one per line
   perft POSITION_JSON DEPTH [--divide]
         the number of leaf positions DEPTH plies deep
-  selfplay --games N --seed S [--mode dark|open|flip] [--players 2|4] [--records]
+  selfplay --games N --seed S [--mode dark|open|flip] [--players 2|4]
+           [--board classic|four-player] [--records]
         N games of uniformly random legal moves; prints a results summary
         (and each game's movetext with --records); --players 4: four-player
-        games (四国大战, dark or open) with the four-player default rules
-  bench [--json] [--seconds S] [--games N] [--players 2|4]
+        games (四国大战, dark or open) with the four-player default rules;
+        --board four-player: two players on the four-player board
+  bench [--json] [--seconds S] [--games N] [--players 2|4] [--board ...]
         random games per second and move generation time, on one core
         (--games N: play exactly N fast random games and stop, for profilers)
 
@@ -298,11 +300,27 @@ fn parse_players(a: &Args) -> Result<u8, Failure> {
 }
 
 /// The default rules for a mode and a number of players.
-fn rules_for(mode: Mode, players: u8) -> Result<Rules, Failure> {
+/// The default rules for a mode and a number of players; `--board
+/// four-player` seats two players on the four-player board.
+fn rules_for(a: &Args, mode: Mode, players: u8) -> Result<Rules, Failure> {
+    let four_board = match a.options.get("board") {
+        None => false,
+        Some(Some(b)) if b == "classic" => false,
+        Some(Some(b)) if b == "four-player" => true,
+        Some(Some(b)) => {
+            return Err(usage(format!(
+                "--board {b:?}: expected classic or four-player"
+            )));
+        }
+        Some(None) => return Err(usage("--board needs a value")),
+    };
     match (players, mode) {
         (4, Mode::Flip) => Err(usage("--mode flip: flip games are two-player only")),
         (4, _) => Ok(Rules::four_player(mode)),
-        _ => Ok(Rules::for_mode(mode)),
+        _ => Ok(Rules {
+            four_player_board: four_board,
+            ..Rules::for_mode(mode)
+        }),
     }
 }
 
@@ -338,7 +356,12 @@ fn new_game(rules: Rules, players: u8, rng: &mut Pcg64Mcg) -> Game {
 }
 
 fn selfplay(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &["records"], &["games", "seed", "mode", "players"], 0)?;
+    let a = parse_args(
+        args,
+        &["records"],
+        &["games", "seed", "mode", "players", "board"],
+        0,
+    )?;
     let games: u64 = a
         .number("games")?
         .ok_or_else(|| usage("--games N is required"))?;
@@ -347,7 +370,7 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
         .ok_or_else(|| usage("--seed S is required"))?;
     let mode = parse_mode(&a)?;
     let players = parse_players(&a)?;
-    let rules = rules_for(mode, players)?;
+    let rules = rules_for(&a, mode, players)?;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
     let mut outs: BTreeMap<String, u64> = BTreeMap::new();
@@ -400,6 +423,10 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
         say!("games: {games} ({mode_name}, four players, seed {seed})");
         say!("south+north wins: {south}");
         say!("east+west wins: {north}");
+    } else if rules.four_player_board {
+        say!("games: {games} ({mode_name}, four-player board, seed {seed})");
+        say!("south wins: {south}");
+        say!("north wins: {north}");
     } else {
         say!("games: {games} ({mode_name}, seed {seed})");
         say!("south wins: {south}");
@@ -481,14 +508,19 @@ fn start_position(rules: &Rules, players: u8, rng: &mut Pcg64Mcg) -> Position {
 }
 
 fn bench(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &["json"], &["seconds", "games", "players"], 0)?;
+    let a = parse_args(
+        args,
+        &["json"],
+        &["seconds", "games", "players", "board"],
+        0,
+    )?;
     let players = parse_players(&a)?;
     let seconds: f64 = a.number("seconds")?.unwrap_or(2.0);
     if !(seconds > 0.0 && seconds < 3600.0) {
         return Err(usage("--seconds must be between 0 and 3600"));
     }
     let budget = Duration::from_secs_f64(seconds);
-    let rules = rules_for(Mode::Dark, players)?;
+    let rules = rules_for(&a, Mode::Dark, players)?;
     let mut rng = Pcg64Mcg::seed_from_u64(2024);
     if let Some(n) = a.number::<u64>("games")? {
         // Fixed work for profilers (callgrind): N fast games, nothing else.
@@ -504,10 +536,14 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let (mut games, mut plies) = (0u64, 0u64);
     let mut sets = MoveSets::new();
     let clock = Clock::start();
-    while clock.wall() < budget {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         for _ in 0..64 {
             plies += fast_random_game(&rules, players, &mut rng, &mut sets) as u64;
             games += 1;
+        }
+        if clock.wall() >= budget {
+            break;
         }
     }
     let fast = clock.stop();
@@ -515,7 +551,8 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     // 2. Complete random games through `Game` (events, record, result checks).
     let mut game_games = 0u64;
     let clock = Clock::start();
-    while clock.wall() < budget / 2 {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         let mut game = new_game(rules, players, &mut rng);
         while game.result().is_none() {
             let moves = game.position().legal_moves();
@@ -523,6 +560,9 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
             game.apply(game.turn(), Action::Move(m)).expect("legal");
         }
         game_games += 1;
+        if clock.wall() >= budget / 2 {
+            break;
+        }
     }
     let game_api = clock.stop();
 
@@ -546,12 +586,16 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let mut moves = MoveList::new();
     let (mut generated, mut total_moves) = (0u64, 0u64);
     let clock = Clock::start();
-    while clock.wall() < budget / 2 {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         for pos in &sample {
             pos.legal_moves_into(&mut moves);
             total_moves += std::hint::black_box(&moves).len() as u64;
         }
         generated += sample.len() as u64;
+        if clock.wall() >= budget / 2 {
+            break;
+        }
     }
     let movegen = clock.stop();
 
@@ -559,12 +603,16 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     //    node, from positions in the caches).
     let mut cloned = 0u64;
     let clock = Clock::start();
-    while clock.wall() < budget / 4 {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         for pos in &sample[..256] {
             let copy = std::hint::black_box(pos).clone();
             std::hint::black_box(&copy);
         }
         cloned += 256;
+        if clock.wall() >= budget / 4 {
+            break;
+        }
     }
     let clone = clock.stop();
 
