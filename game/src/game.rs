@@ -12,6 +12,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 mod four;
+mod scores;
 
 /// Something a player does on the clock.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]

@@ -563,3 +563,50 @@ fn foreign_or_forged_announcements_are_refused_without_a_panic() {
             .is_err()
     );
 }
+
+#[test]
+fn scores_follow_rules_sections_8_and_9() {
+    // A four-player win after ply 40: +2 for both winners, -2 for both losers.
+    let mut game = Game::new_four(Rules::four_player(Mode::Dark), classic_four(), S).unwrap();
+    assert_eq!(game.scores(), None);
+    while game.position().ply() < 41 {
+        first_move(&mut game);
+    }
+    game.apply_table(E, Action::Resign).unwrap();
+    game.apply_table(W, Action::Resign).unwrap();
+    let mut expected = [0i8; 4];
+    for (side, score) in [(S, 2), (N, 2), (E, -2), (W, -2)] {
+        expected[side.index()] = score;
+    }
+    assert_eq!(game.scores(), Some(expected));
+    // Within 40 plies the winners score nothing; the losers still lose.
+    let mut quick = Game::new_four(Rules::four_player(Mode::Dark), classic_four(), S).unwrap();
+    while quick.position().ply() < 20 {
+        first_move(&mut quick);
+    }
+    quick.apply_table(S, Action::Resign).unwrap();
+    quick.apply_table(N, Action::Resign).unwrap();
+    let mut expected = [0i8; 4];
+    for (side, score) in [(S, -2), (N, -2), (E, 0), (W, 0)] {
+        expected[side.index()] = score;
+    }
+    assert_eq!(quick.scores(), Some(expected));
+    // A draw scores nothing.
+    let mut draw = Game::new_four(Rules::four_player(Mode::Dark), classic_four(), S).unwrap();
+    draw.apply_table(S, Action::OfferDraw).unwrap();
+    for s in [E, N, W] {
+        draw.apply_table(s, Action::AcceptDraw).unwrap();
+    }
+    assert_eq!(draw.scores(), Some([0; 4]));
+    // Two players: +1 / -1 after 30 plies.
+    let c = classic_four();
+    let mut two = Game::new(Rules::default(), c[0], c[1], S).unwrap();
+    while two.position().ply() < 30 {
+        first_move(&mut two);
+    }
+    two.apply(N, Action::Resign).unwrap();
+    let mut expected = [0i8; 4];
+    expected[S.index()] = 1;
+    expected[N.index()] = -1;
+    assert_eq!(two.scores(), Some(expected));
+}
