@@ -14,6 +14,12 @@ use std::sync::OnceLock;
 /// The most points any board has (the four-player board has 129).
 pub const MAX_POINTS: usize = 129;
 
+/// The most railway lines a board has (the four-player board has 18).
+pub(crate) const MAX_LINES: usize = 18;
+
+/// The most points on one railway line (the long four-player lines have 13).
+pub(crate) const MAX_LINE: usize = 13;
+
 /// A point of a board, by index.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Point(pub u8);
@@ -500,6 +506,10 @@ pub struct Board {
     rays: Vec<ArrayVec<Ray, 6>>,
     ray_points: Vec<Point>,
     lines: Vec<Vec<Point>>,
+    /// Per point, each railway line through it and its place on the line.
+    on_lines: Vec<ArrayVec<(u8, u8), 3>>,
+    /// Per line, `prefix[k]`: its first `k` points (k = 0 … length).
+    line_prefixes: Vec<ArrayVec<PointSet, { MAX_LINE + 1 }>>,
     road_edges: Vec<(Point, Point)>,
     /// Per side, its 25 setup points (non-camp points of its half, by row then column).
     setup_points: Vec<Vec<Point>>,
@@ -653,6 +663,19 @@ impl Board {
         self.rays[p.index()]
             .iter()
             .map(|r| &self.ray_points[r.start as usize..r.start as usize + r.len as usize])
+    }
+
+    /// The railway lines through `p`, each with `p`'s place on it.
+    #[inline(always)]
+    pub(crate) fn lines_through(&self, p: Point) -> &[(u8, u8)] {
+        &self.on_lines[p.index()]
+    }
+
+    /// The points of line `l` from place `lo` to place `hi`, both included.
+    #[inline(always)]
+    pub(crate) fn line_segment(&self, l: u8, lo: u8, hi: u8) -> PointSet {
+        let prefix = &self.line_prefixes[l as usize];
+        prefix[hi as usize + 1].difference(&prefix[lo as usize])
     }
 
     /// The railway lines, each a sequence of points a straight move follows.
@@ -996,6 +1019,21 @@ impl Builder {
         let road_masks = road.iter().map(|v| to_mask(v)).collect();
         let rail_masks = rail.iter().map(|v| to_mask(v)).collect();
         let small = SmallTables::new(&self.points, &road, &rail, &self.lines);
+        assert!(self.lines.len() <= MAX_LINES, "too many railway lines");
+        let mut on_lines: Vec<ArrayVec<(u8, u8), 3>> = vec![ArrayVec::new(); n];
+        let mut line_prefixes = Vec::new();
+        for (l, line) in self.lines.iter().enumerate() {
+            assert!(line.len() <= MAX_LINE, "railway line too long");
+            let mut prefix = ArrayVec::new();
+            let mut set = PointSet::EMPTY;
+            prefix.push(set);
+            for (i, &p) in line.iter().enumerate() {
+                on_lines[p.index()].push((l as u8, i as u8));
+                set.insert(p);
+                prefix.push(set);
+            }
+            line_prefixes.push(prefix);
+        }
         let mut centre = [None; 10];
         for (i, info) in self.points.iter().enumerate() {
             if info.half.is_none() {
@@ -1018,6 +1056,8 @@ impl Builder {
             rays,
             ray_points,
             lines: self.lines,
+            on_lines,
+            line_prefixes,
             road_edges,
             setup_points,
         }

@@ -1,7 +1,7 @@
 //! The whole truth of a game in progress: every piece, the side to move, the
 //! counters; legal move generation and playing moves (RULES.md §4–§7).
 
-use crate::board::{Board, MAX_POINTS, Point, PointSet, SmallTables, nth_bit};
+use crate::board::{Board, MAX_LINES, MAX_POINTS, Point, PointSet, SmallTables, nth_bit};
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::rules::{Clash, Mode, Outcome, Rules};
@@ -507,6 +507,10 @@ pub struct Position {
     /// Points holding a piece that runs the railway like an engineer
     /// ([`Rules::rail_runner`]); derived from `squares`.
     runners: PointSet,
+    /// Boards without one-word tables: per railway line, bit `i` set when
+    /// its `i`-th point is occupied (a straight run ends at the nearest set
+    /// bit each way); derived from `squares`.
+    lines: [u16; MAX_LINES],
 }
 
 impl Clone for Position {
@@ -673,6 +677,7 @@ impl Position {
             face_down: PointSet::EMPTY,
             immobile: PointSet::EMPTY,
             runners: PointSet::EMPTY,
+            lines: [0; MAX_LINES],
         }
     }
 
@@ -694,6 +699,7 @@ impl Position {
         self.face_down.remove(p);
         self.immobile.remove(p);
         self.runners.remove(p);
+        self.mark_line_occupancy(p, piece.is_some());
         if let Some(new) = piece {
             self.by_side[new.side.index()].insert(p);
             if !new.face_up {
@@ -702,6 +708,20 @@ impl Position {
             self.mark_rank(p, new.rank);
         }
         self.squares[p.index()] = Square::of(piece);
+    }
+
+    /// Keeps [`Position::lines`] for `p` (boards without one-word tables:
+    /// the classic board's generator does not need them).
+    #[inline(always)]
+    fn mark_line_occupancy(&mut self, p: Point, occupied: bool) {
+        if self.board.small().is_some() {
+            return;
+        }
+        for &(l, i) in self.board.lines_through(p) {
+            let bit = 1u16 << i;
+            let word = &mut self.lines[l as usize];
+            *word = if occupied { *word | bit } else { *word & !bit };
+        }
     }
 
     /// Records the rank class of a piece of rank `rank` arriving on `p` in
@@ -790,6 +810,7 @@ impl Position {
             && fresh.face_down == self.face_down
             && fresh.immobile == self.immobile
             && fresh.runners == self.runners
+            && fresh.lines == self.lines
             && mines_ok
     }
 
@@ -950,19 +971,41 @@ impl Position {
                 }
                 reach.remove(from);
                 targets = targets.union(&reach.difference(blocked));
-            } else {
+            } else if board.small().is_some() {
+                // The classic board keeps no line words (its own generator
+                // uses tables); this path is its test reference.
                 for ray in board.rail_rays(from) {
                     for &q in ray {
-                        if !occupied.contains(q) {
-                            targets.insert(q);
-                        } else {
-                            if !blocked.contains(q) {
-                                targets.insert(q);
-                            }
+                        targets.insert(q);
+                        if occupied.contains(q) {
                             break;
                         }
                     }
                 }
+                targets = targets.difference(blocked);
+            } else {
+                // Along each line: up to the nearest occupied point each way
+                // (included; blocked points are all occupied, so removing
+                // them keeps the empty points and the attacks).
+                let mut runs = PointSet::EMPTY;
+                for &(l, i) in board.lines_through(from) {
+                    let occ = self.lines[l as usize];
+                    let above = occ >> (i + 1);
+                    let len = board.rail_lines()[l as usize].len() as u8;
+                    let hi = if above == 0 {
+                        len - 1
+                    } else {
+                        i + 1 + above.trailing_zeros() as u8
+                    };
+                    let below = occ & ((1u16 << i) - 1);
+                    let lo = if below == 0 {
+                        0
+                    } else {
+                        15 - below.leading_zeros() as u8
+                    };
+                    runs = runs.union(&board.line_segment(l, lo, hi));
+                }
+                targets = targets.union(&runs.difference(blocked));
             }
         }
         if self.rules.mode == Mode::Flip
@@ -1303,6 +1346,8 @@ impl Position {
                             self.runners.remove(from);
                             self.runners.insert(to);
                         }
+                        self.mark_line_occupancy(from, false);
+                        self.mark_line_occupancy(to, true);
                         self.quiet += 1;
                         Effect::Moved { from, to }
                     }
@@ -1339,6 +1384,10 @@ impl Position {
                             self.runners.remove(from);
                             self.runners.remove(to);
                             self.immobile.remove(to);
+                            self.mark_line_occupancy(from, false);
+                            if clash.outcome == Outcome::BothRemoved {
+                                self.mark_line_occupancy(to, false);
+                            }
                             if let Some(winner) = self.squares[to.index()].piece() {
                                 self.by_side[winner.side.index()].insert(to);
                                 self.mark_rank(to, winner.rank);
