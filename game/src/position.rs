@@ -778,7 +778,9 @@ impl Position {
     pub fn quiet_plies(&self) -> u16 {
         self.quiet
     }
-    /// Whose flag was captured, if any.
+    /// Whose flag was captured, if any (two-player games: it ends the game;
+    /// in four-player games a captured flag puts its player out instead, see
+    /// [`Position::out_reason`]).
     pub fn flag_captured(&self) -> Option<Side> {
         self.flag_captured
     }
