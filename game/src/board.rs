@@ -1,9 +1,9 @@
 //! The board as a graph: points, road edges, railway lines.
 //!
 //! The two-player board of RULES.md §2 is one instance ([`Board::classic`]);
-//! the four-player board of BOARD4.md will be another instance of the same
-//! type. Everything two-player-specific lives in the construction data, not in
-//! the move generator.
+//! the four-player board of BOARD4.md is another instance of the same type
+//! ([`Board::four_player`]). Everything board-specific lives in the
+//! construction data, not in the move generator.
 
 use crate::piece::Side;
 use arrayvec::ArrayVec;
@@ -13,6 +13,12 @@ use std::sync::OnceLock;
 
 /// The most points any board has (the four-player board has 129).
 pub const MAX_POINTS: usize = 129;
+
+/// The most railway lines a board has (the four-player board has 18).
+pub(crate) const MAX_LINES: usize = 18;
+
+/// The most points on one railway line (the long four-player lines have 13).
+pub(crate) const MAX_LINE: usize = 13;
 
 /// A point of a board, by index.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -83,8 +89,21 @@ impl PointSet {
         self.0[p.index() >> 6] &= !(1 << (p.0 & 63));
     }
     /// Number of points in the set.
+    #[inline]
     pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+        // One software popcount for the three words (the portable x86-64
+        // target has no `popcnt`): per-byte counts of each word, summed
+        // (at most 24 per byte), then one multiply adds the bytes.
+        const M1: u64 = 0x5555_5555_5555_5555;
+        const M2: u64 = 0x3333_3333_3333_3333;
+        const M4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+        let bytes = |w: u64| {
+            let c = w - ((w >> 1) & M1);
+            let c = (c & M2) + ((c >> 2) & M2);
+            (c + (c >> 4)) & M4
+        };
+        let sum = bytes(self.0[0]) + bytes(self.0[1]) + bytes(self.0[2]);
+        (sum.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
     }
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
@@ -128,6 +147,12 @@ impl PointSet {
             k -= n;
         }
         None
+    }
+
+    /// The set's three 64-point words (bit `i % 64` of word `i / 64` is point `i`).
+    #[inline(always)]
+    pub(crate) const fn words(&self) -> &[u64; 3] {
+        &self.0
     }
 
     /// The first 64 points (indices 0…63) as a bit mask.
@@ -481,6 +506,10 @@ pub struct Board {
     rays: Vec<ArrayVec<Ray, 6>>,
     ray_points: Vec<Point>,
     lines: Vec<Vec<Point>>,
+    /// Per point, each railway line through it and its place on the line.
+    on_lines: Vec<ArrayVec<(u8, u8), 3>>,
+    /// Per line, `prefix[k]`: its first `k` points (k = 0 … length).
+    line_prefixes: Vec<ArrayVec<PointSet, { MAX_LINE + 1 }>>,
     road_edges: Vec<(Point, Point)>,
     /// Per side, its 25 setup points (non-camp points of its half, by row then column).
     setup_points: Vec<Vec<Point>>,
@@ -509,8 +538,8 @@ impl Board {
         CLASSIC.get_or_init(build_classic)
     }
 
-    /// The four-player board of BOARD4.md (129 points). Not yet playable:
-    /// it shows that the graph type holds it.
+    /// The four-player board of BOARD4.md (129 points), the board of
+    /// [`crate::Game::new_four`] and [`crate::Position::new_four`].
     pub fn four_player() -> &'static Board {
         static FOUR: OnceLock<Board> = OnceLock::new();
         FOUR.get_or_init(build_four_player)
@@ -636,6 +665,19 @@ impl Board {
             .map(|r| &self.ray_points[r.start as usize..r.start as usize + r.len as usize])
     }
 
+    /// The railway lines through `p`, each with `p`'s place on it.
+    #[inline(always)]
+    pub(crate) fn lines_through(&self, p: Point) -> &[(u8, u8)] {
+        &self.on_lines[p.index()]
+    }
+
+    /// The points of line `l` from place `lo` to place `hi`, both included.
+    #[inline(always)]
+    pub(crate) fn line_segment(&self, l: u8, lo: u8, hi: u8) -> PointSet {
+        let prefix = &self.line_prefixes[l as usize];
+        prefix[hi as usize + 1].difference(&prefix[lo as usize])
+    }
+
     /// The railway lines, each a sequence of points a straight move follows.
     pub fn rail_lines(&self) -> &[Vec<Point>] {
         &self.lines
@@ -741,11 +783,19 @@ impl fmt::Display for PointName {
     }
 }
 
-/// Points serialize by name on the classic board (`"S53"`).
+/// Points serialize by name on the classic board (`"S53"`). A point has no
+/// board of its own, so points beyond the classic board (four-player points
+/// 60…128) are written by index (`"#100"`); four-player records therefore
+/// round-trip, but read with classic names below index 60.
 impl Serialize for Point {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         if s.is_human_readable() {
-            s.collect_str(&Board::classic().name_of(*self))
+            let classic = Board::classic();
+            if self.index() < classic.len() {
+                s.collect_str(&classic.name_of(*self))
+            } else {
+                s.collect_str(&format_args!("#{}", self.0))
+            }
         } else {
             s.serialize_u8(self.0)
         }
@@ -756,6 +806,14 @@ impl<'de> Deserialize<'de> for Point {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         if d.is_human_readable() {
             let s = String::deserialize(d)?;
+            if let Some(index) = s.strip_prefix('#') {
+                return match index.parse::<u8>() {
+                    Ok(i) if (i as usize) < MAX_POINTS => Ok(Point(i)),
+                    _ => Err(serde::de::Error::custom(format!(
+                        "point {s:?}: expected # and an index below {MAX_POINTS}"
+                    ))),
+                };
+            }
             Board::classic()
                 .parse_point(&s)
                 .map_err(serde::de::Error::custom)
@@ -961,6 +1019,21 @@ impl Builder {
         let road_masks = road.iter().map(|v| to_mask(v)).collect();
         let rail_masks = rail.iter().map(|v| to_mask(v)).collect();
         let small = SmallTables::new(&self.points, &road, &rail, &self.lines);
+        assert!(self.lines.len() <= MAX_LINES, "too many railway lines");
+        let mut on_lines: Vec<ArrayVec<(u8, u8), 3>> = vec![ArrayVec::new(); n];
+        let mut line_prefixes = Vec::new();
+        for (l, line) in self.lines.iter().enumerate() {
+            assert!(line.len() <= MAX_LINE, "railway line too long");
+            let mut prefix = ArrayVec::new();
+            let mut set = PointSet::EMPTY;
+            prefix.push(set);
+            for (i, &p) in line.iter().enumerate() {
+                on_lines[p.index()].push((l as u8, i as u8));
+                set.insert(p);
+                prefix.push(set);
+            }
+            line_prefixes.push(prefix);
+        }
         let mut centre = [None; 10];
         for (i, info) in self.points.iter().enumerate() {
             if info.half.is_none() {
@@ -983,6 +1056,8 @@ impl Builder {
             rays,
             ray_points,
             lines: self.lines,
+            on_lines,
+            line_prefixes,
             road_edges,
             setup_points,
         }
@@ -1239,6 +1314,22 @@ mod tests {
         }
         // 2 x (49 orthogonal - 16 rail + 16 diagonals)
         assert_eq!(b.road_edges().len(), 2 * (49 - 16 + 16));
+    }
+
+    #[test]
+    fn point_set_len_counts_every_point() {
+        let mut set = PointSet::EMPTY;
+        assert_eq!(set.len(), 0);
+        for i in 0..MAX_POINTS {
+            set.insert(Point(i as u8));
+            assert_eq!(set.len(), i + 1);
+        }
+        let mut odd = PointSet::EMPTY;
+        for i in (1..MAX_POINTS).step_by(2) {
+            odd.insert(Point(i as u8));
+        }
+        assert_eq!(odd.len(), MAX_POINTS / 2);
+        assert_eq!(odd.iter().count(), odd.len());
     }
 
     #[test]

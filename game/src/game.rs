@@ -11,6 +11,9 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
+mod four;
+mod scores;
+
 /// Something a player does on the clock.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -127,6 +130,29 @@ pub enum Event {
     },
 }
 
+/// Everything announced at a table: the two-player [`Event`]s and what only
+/// a four-player game has (a player going out, a draw accepted by one of
+/// several players). A four-player view is kept from these.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableEvent {
+    /// An event of the two-player vocabulary.
+    Event(Event),
+    /// A player is out (出局) and all their pieces are gone from the board.
+    PlayerOut {
+        /// Who.
+        side: Side,
+        /// Why: the reason they lost.
+        reason: WinReason,
+    },
+    /// One of the players still in accepted the standing draw offer; the
+    /// game is drawn once all of them have.
+    DrawAccepted {
+        /// Who accepted.
+        side: Side,
+    },
+}
+
 /// Why an action was refused (the game is left untouched).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum ActionError {
@@ -148,6 +174,9 @@ pub enum ActionError {
     /// A draw offer by this side already stands.
     #[error("a draw offer already stands")]
     DrawAlreadyOffered,
+    /// Four-player games: this player is out and takes no more actions.
+    #[error("{0} is out of the game")]
+    NotInGame(Side),
 }
 
 /// How a game was set up, enough to replay it.
@@ -166,6 +195,30 @@ pub enum Setup {
         /// Piece ids on the 50 non-camp points.
         arrangement: Vec<u8>,
     },
+    /// Four-player games: the four layouts.
+    Four {
+        /// South's layout.
+        south: Layout,
+        /// East's layout.
+        east: Layout,
+        /// North's layout.
+        north: Layout,
+        /// West's layout.
+        west: Layout,
+    },
+}
+
+impl Setup {
+    /// Four-player games: the layout of `side`.
+    pub fn four_layout(&self, side: Side) -> Option<&Layout> {
+        match (self, side) {
+            (Setup::Four { south, .. }, Side::South) => Some(south),
+            (Setup::Four { east, .. }, Side::East) => Some(east),
+            (Setup::Four { north, .. }, Side::North) => Some(north),
+            (Setup::Four { west, .. }, Side::West) => Some(west),
+            _ => None,
+        }
+    }
 }
 
 /// Why a game could not be set up or replayed.
@@ -214,10 +267,14 @@ pub struct Game {
     position: Position,
     record: Record,
     events: Vec<Event>,
+    /// Every announcement including the four-player ones, in order.
+    table: Vec<TableEvent>,
     /// Index into `events` where each action's events start.
     action_starts: Vec<usize>,
-    timeouts: [u8; 2],
+    timeouts: [u8; 4],
     draw_offer: Option<Side>,
+    /// Four-player games: the players who accepted the standing draw offer.
+    draw_accepts: u8,
     result: Option<GameResult>,
 }
 
@@ -251,11 +308,9 @@ impl Game {
             && let Setup::Layouts { south, north } = &game.record.setup
         {
             let reveal = [(Side::South, *south), (Side::North, *north)];
-            game.events.extend(
-                reveal
-                    .into_iter()
-                    .map(|(side, layout)| Event::Revealed { side, layout }),
-            );
+            for (side, layout) in reveal {
+                game.announce(Event::Revealed { side, layout });
+            }
         }
         Ok(game)
     }
@@ -290,9 +345,11 @@ impl Game {
             position,
             record,
             events: Vec::new(),
+            table: Vec::new(),
             action_starts: Vec::new(),
-            timeouts: [0; 2],
+            timeouts: [0; 4],
             draw_offer: None,
+            draw_accepts: 0,
             result: None,
         }
     }
@@ -310,6 +367,12 @@ impl Game {
                     .map_err(|_| SetupError::BadArrangement)?;
                 Game::new_flip(record.rules, arr, record.first)?
             }
+            Setup::Four {
+                south,
+                east,
+                north,
+                west,
+            } => Game::new_four(record.rules, [*south, *east, *north, *west], record.first)?,
         };
         let n = upto
             .unwrap_or(record.actions.len())
@@ -333,9 +396,14 @@ impl Game {
     pub fn record(&self) -> &Record {
         &self.record
     }
-    /// Every public event so far.
+    /// Every public event so far (in four-player games without the
+    /// announcements only they have; see [`Game::table_events`]).
     pub fn events(&self) -> &[Event] {
         &self.events
+    }
+    /// Every announcement so far, the four-player ones included.
+    pub fn table_events(&self) -> &[TableEvent] {
+        &self.table
     }
     /// The result, once the game is over.
     pub fn result(&self) -> Option<GameResult> {
@@ -356,6 +424,9 @@ impl Game {
 
     /// What `side` knows: its own pieces and every public event so far.
     pub fn view(&self, side: Side) -> PlayerView {
+        if let Some(view) = self.four_view(side) {
+            return view;
+        }
         let mut view = match &self.record.setup {
             Setup::Layouts { south, north } => {
                 let own = if side == Side::South { south } else { north };
@@ -364,7 +435,9 @@ impl Game {
                     .expect("validated at start");
                 PlayerView::new(self.record.rules, side, &own, self.record.first)
             }
-            Setup::Flip { .. } => PlayerView::new_flip(self.record.rules, side, self.record.first),
+            Setup::Flip { .. } | Setup::Four { .. } => {
+                PlayerView::new_flip(self.record.rules, side, self.record.first)
+            }
         };
         for e in &self.events {
             view.apply(e)
@@ -374,8 +447,43 @@ impl Game {
     }
 
     /// Applies an action by `side`. Returns the events it caused; a refused
-    /// action leaves the game untouched.
+    /// action leaves the game untouched. Four-player games also announce
+    /// [`TableEvent`]s that are not [`Event`]s; [`Game::apply_table`] returns those too.
     pub fn apply(&mut self, side: Side, action: Action) -> Result<Vec<Event>, ActionError> {
+        Ok(self
+            .apply_table(side, action)?
+            .into_iter()
+            .filter_map(|e| match e {
+                TableEvent::Event(e) => Some(e),
+                _ => None,
+            })
+            .collect())
+    }
+
+    /// Applies an action by `side` and returns every announcement it caused.
+    pub fn apply_table(
+        &mut self,
+        side: Side,
+        action: Action,
+    ) -> Result<Vec<TableEvent>, ActionError> {
+        if self.position.is_team_game() {
+            return self.apply_four(side, action);
+        }
+        Ok(self
+            .apply_two(side, action)?
+            .into_iter()
+            .map(TableEvent::Event)
+            .collect())
+    }
+
+    /// Stores an announcement made outside an action (at the start).
+    fn announce(&mut self, event: Event) {
+        self.events.push(event);
+        self.table.push(TableEvent::Event(event));
+    }
+
+    /// [`Game::apply`] for a two-player game.
+    fn apply_two(&mut self, side: Side, action: Action) -> Result<Vec<Event>, ActionError> {
         if self.result.is_some() {
             return Err(ActionError::GameOver);
         }
@@ -459,6 +567,8 @@ impl Game {
         self.record.actions.push((side, action));
         self.action_starts.push(self.events.len());
         self.events.extend_from_slice(&out);
+        self.table
+            .extend(out.iter().copied().map(TableEvent::Event));
         Ok(out)
     }
 

@@ -19,13 +19,15 @@ mod view;
 pub use board::{
     Board, MAX_POINTS, Point, PointInfo, PointKind, PointName, PointNameError, PointSet,
 };
-pub use game::{Action, ActionError, Event, Game, Record, Setup, SetupError, public_events};
+pub use game::{
+    Action, ActionError, Event, Game, Record, Setup, SetupError, TableEvent, public_events,
+};
 pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,
     NamedLayout, classic_layouts, parse_layouts_file,
 };
 pub use perft::{perft, perft_divide};
-pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, ranks_in};
+pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, Team, ranks_in};
 pub use position::{
     DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, MoveSets, Position,
     WinReason,

@@ -108,19 +108,25 @@ fn err(text: &str, message: impl Into<String>) -> NotationError {
     }
 }
 
-/// A point's name (`S53`).
-fn name(p: Point) -> String {
-    Board::classic().name_of(p).to_string()
+/// A point's name on `board` (`S53`, `E31`, `C5`).
+fn name(board: &Board, p: Point) -> String {
+    if p.index() < board.len() {
+        board.name_of(p).to_string()
+    } else {
+        format!("#{}", p.0)
+    }
 }
 
-/// Writes a move as `S53-S43`, `S13xN13` (the target holds a piece) or `fN33`.
+/// Writes a move as `S53-S43`, `S13xN13` (the target holds a piece) or
+/// `fN33`; on the four-player board `S35-E31`, `S13xC8`.
 pub fn format_move(pos: &Position, m: Move) -> String {
+    let board = pos.board();
     match m {
         Move::Step { from, to } => {
             let sep = if pos.at(to).is_some() { 'x' } else { '-' };
-            format!("{}{sep}{}", name(from), name(to))
+            format!("{}{sep}{}", name(board, from), name(board, to))
         }
-        Move::Flip { at } => format!("f{}", name(at)),
+        Move::Flip { at } => format!("f{}", name(board, at)),
     }
 }
 
@@ -141,7 +147,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
 /// Parses a move and checks that it is legal in `pos` (and that `-`/`x`
 /// matches what stands on the target).
 pub fn parse_legal_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let w = parse_written(text, pos.turn())?;
+    let w = parse_written_on(pos.board(), text, pos.turn())?;
     let Action::Move(m) = w.action else {
         return Err(err(text, "expected a move"));
     };
@@ -166,18 +172,28 @@ fn rank_text(r: Option<Rank>) -> &'static str {
     r.map_or("?", Rank::nickname)
 }
 
+/// A [`Written`] token with point names of a given board.
+struct OnBoard<'a>(&'a Written, &'static Board);
+
 impl fmt::Display for Written {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = self.side.letter();
-        match self.action {
+        OnBoard(self, Board::classic()).fmt(f)
+    }
+}
+
+impl fmt::Display for OnBoard<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let OnBoard(w, board) = *self;
+        let side = w.side.letter();
+        match w.action {
             Action::Move(Move::Flip { at }) => {
-                write!(f, "f{}", name(at))?;
+                write!(f, "f{}", name(board, at))?;
             }
             Action::Move(Move::Step { from, to }) => {
-                let attack = self.attack
-                    || matches!(self.note, Some(Note::Battle { .. } | Note::Void { .. }));
+                let attack =
+                    w.attack || matches!(w.note, Some(Note::Battle { .. } | Note::Void { .. }));
                 let sep = if attack { 'x' } else { '-' };
-                write!(f, "{}{sep}{}", name(from), name(to))?;
+                write!(f, "{}{sep}{}", name(board, from), name(board, to))?;
             }
             Action::Timeout => f.write_str("timeout")?,
             Action::Resign => write!(f, "{side}:resign")?,
@@ -185,7 +201,7 @@ impl fmt::Display for Written {
             Action::AcceptDraw => write!(f, "{side}:accept-draw")?,
             Action::DeclineDraw => write!(f, "{side}:decline-draw")?,
         }
-        match self.note {
+        match w.note {
             None => Ok(()),
             Some(Note::Flipped { owner, rank }) => {
                 write!(f, "({}{})", owner.letter(), rank.nickname())
@@ -226,6 +242,7 @@ impl fmt::Display for Written {
 
 /// A small cursor over one token.
 struct Cursor<'a> {
+    board: &'static Board,
     text: &'a str,
     rest: &'a str,
 }
@@ -242,13 +259,19 @@ impl<'a> Cursor<'a> {
     }
 
     fn point(&mut self) -> Result<Point, NotationError> {
+        // `S53` (half, row, column) or, on the four-player board, `C5`.
+        let chars = if self.rest.starts_with(['C', 'c']) {
+            2
+        } else {
+            3
+        };
         let len = self
             .rest
             .char_indices()
-            .nth(3)
+            .nth(chars)
             .map_or(self.rest.len(), |(i, _)| i);
         let (head, tail) = self.rest.split_at(len);
-        let p = Board::classic().parse_point(head).map_err(|_| {
+        let p = self.board.parse_point(head).map_err(|_| {
             err(
                 self.text,
                 format!("{head:?} is not a point such as S53 or N13"),
@@ -305,7 +328,21 @@ impl<'a> Cursor<'a> {
 
 /// Parses one token; `turn` is the side to move (it makes moves and time-outs).
 pub fn parse_written(text: &str, turn: Side) -> Result<Written, NotationError> {
-    let mut cur = Cursor { text, rest: text };
+    parse_written_on(Board::classic(), text, turn)
+}
+
+/// [`parse_written`] with the point names of `board` (`S35-E31`, `C5xN13`
+/// on the four-player board).
+pub fn parse_written_on(
+    board: &'static Board,
+    text: &str,
+    turn: Side,
+) -> Result<Written, NotationError> {
+    let mut cur = Cursor {
+        board,
+        text,
+        rest: text,
+    };
     let mut side = None;
     if let Some((s, rest)) = text.split_once(':') {
         let mut chars = s.chars();
@@ -372,7 +409,7 @@ pub fn parse_written(text: &str, turn: Side) -> Result<Written, NotationError> {
     } else {
         return Err(err(
             text,
-            format!("expected '-' or 'x' after {}", name(from)),
+            format!("expected '-' or 'x' after {}", name(cur.board, from)),
         ));
     };
     let to = cur.point()?;
@@ -462,10 +499,20 @@ fn passes_turn(action: Action) -> bool {
 
 /// Parses a movetext (tokens separated by white space); `first` moves first.
 pub fn parse_movetext(text: &str, first: Side) -> Result<Vec<Written>, NotationError> {
+    parse_movetext_on(Board::classic(), text, first)
+}
+
+/// [`parse_movetext`] of a two-player game on `board` (the four-player
+/// board with [`crate::Rules::four_player_board`]).
+pub fn parse_movetext_on(
+    board: &'static Board,
+    text: &str,
+    first: Side,
+) -> Result<Vec<Written>, NotationError> {
     let mut turn = first;
     let mut out = Vec::new();
     for (i, token) in text.split_whitespace().enumerate() {
-        let w = parse_written(token, turn).map_err(|mut e| {
+        let w = parse_written_on(board, token, turn).map_err(|mut e| {
             e.token = i + 1;
             e
         })?;
@@ -479,8 +526,13 @@ pub fn parse_movetext(text: &str, first: Side) -> Result<Vec<Written>, NotationE
 
 /// Writes a movetext: the tokens separated by single spaces.
 pub fn movetext(list: &[Written]) -> String {
+    movetext_on(Board::classic(), list)
+}
+
+/// [`movetext`] with the point names of `board`.
+pub fn movetext_on(board: &'static Board, list: &[Written]) -> String {
     list.iter()
-        .map(Written::to_string)
+        .map(|w| OnBoard(w, board).to_string())
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -526,9 +578,14 @@ pub fn annotate(record: &Record) -> Result<Vec<Written>, SetupError> {
     Ok(out)
 }
 
-/// The movetext of a whole record, with every announcement.
+/// The movetext of a whole record, with every announcement (four-player
+/// records with the four-player board's point names).
 pub fn record_movetext(record: &Record) -> Result<String, SetupError> {
-    Ok(movetext(&annotate(record)?))
+    let board = match record.setup {
+        crate::game::Setup::Four { .. } => Board::four_player(),
+        _ => record.rules.two_player_board(),
+    };
+    Ok(movetext_on(board, &annotate(record)?))
 }
 
 #[cfg(test)]
@@ -642,6 +699,57 @@ mod tests {
             let e = parse_legal_move(&pos, t).unwrap_err();
             assert!(e.to_string().contains(needle), "{t}: {e}");
         }
+    }
+
+    #[test]
+    fn four_player_moves_name_points_of_the_four_player_board() {
+        let pos = crate::position_from_json(
+            r#"{"board": "four-player", "turn": "south",
+                "pieces": {"south": {"S35": "corps", "C5": "engineer", "S62": "flag"},
+                           "east": {"E31": "engineer", "E62": "flag"},
+                           "north": {"N43": "platoon", "N62": "flag"},
+                           "west": {"W43": "platoon", "W62": "flag"}}}"#,
+        )
+        .unwrap();
+        let texts: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| format_move(&pos, m))
+            .collect();
+        for t in ["S35-E21", "S35xE31", "S35-N51", "C5-C8", "C5-W51", "C5xE31"] {
+            assert!(texts.contains(&t.to_string()), "{t} missing from {texts:?}");
+        }
+        for t in &texts {
+            assert_eq!(format_move(&pos, parse_legal_move(&pos, t).unwrap()), *t);
+        }
+        assert!(parse_legal_move(&pos, "S35-E41").is_err());
+        assert!(parse_legal_move(&pos, "C0-C5").is_err());
+    }
+
+    #[test]
+    fn four_player_records_write_four_player_names() {
+        use rand::SeedableRng;
+        use rand::seq::IndexedRandom;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+        let rules = crate::Rules::four_player(crate::Mode::Dark);
+        let layouts = std::array::from_fn(|_| crate::Layout::random(&rules, &mut rng));
+        let mut game = Game::new_four(rules, layouts, Side::South).unwrap();
+        for _ in 0..200 {
+            if game.result().is_some() {
+                break;
+            }
+            let m = *game.position().legal_moves().choose(&mut rng).unwrap();
+            game.apply(game.turn(), Action::Move(m)).unwrap();
+        }
+        let text = record_movetext(game.record()).unwrap();
+        assert_eq!(text.split_whitespace().count(), game.record().actions.len());
+        // Every move token names points of the four-player board.
+        let board = Board::four_player();
+        for token in text.split_whitespace().filter(|t| !t.contains(':')) {
+            let w = parse_written_on(board, token, Side::South).unwrap();
+            assert!(matches!(w.action, Action::Move(_)), "{token}");
+        }
+        assert!(text.contains('E') || text.contains('W') || text.contains('C'));
     }
 
     #[test]

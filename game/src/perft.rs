@@ -3,7 +3,9 @@
 //!
 //! A position whose game is over has no children: the flag was taken, the
 //! side to move has no legal move, the quiet-move draw is reached, or (flip
-//! games, colours decided) a side has no movable piece left. Time-outs,
+//! games, colours decided) a side has no movable piece left. In four-player
+//! games a move may put players out (their pieces leave the board, the turn
+//! skips them) without ending the game; it ends when a team is out. Time-outs,
 //! resigning and draw offers are not moves and are not counted.
 
 use crate::piece::Side;
@@ -50,6 +52,10 @@ pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 /// Whether the game is over by the board alone, apart from "no legal move"
 /// (which perft sees as an empty move list anyway).
 fn is_over(pos: &Position) -> bool {
+    if pos.is_team_game() {
+        // Players out, a team gone, nothing movable, 70 quiet plies.
+        return pos.result().is_some();
+    }
     if pos.flag_captured().is_some() || pos.quiet_plies() >= pos.rules().quiet_draw_plies {
         return true;
     }

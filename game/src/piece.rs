@@ -232,6 +232,46 @@ impl Side {
         self as usize
     }
 
+    /// The four seats of the four-player board in the default turn order
+    /// (S → E → N → W, counter-clockwise seen from above; BOARD4.md §1.1).
+    pub const FOUR: [Side; 4] = [Side::South, Side::East, Side::North, Side::West];
+
+    /// This side as a one-bit seat mask (bit `index`).
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// The partner across the four-player board (对家): South with North,
+    /// East with West (RULES.md §9).
+    pub const fn partner(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+            Side::East => Side::West,
+            Side::West => Side::East,
+        }
+    }
+
+    /// The team of this seat in a four-player game.
+    pub const fn team(self) -> Team {
+        match self {
+            Side::South | Side::North => Team::SouthNorth,
+            Side::East | Side::West => Team::EastWest,
+        }
+    }
+
+    /// The seat that moves after this one in a four-player game (before
+    /// skipping seats that are out): S → E → N → W, or S → W → N → E when
+    /// `clockwise` (联众).
+    pub const fn next(self, clockwise: bool) -> Side {
+        match (self, clockwise) {
+            (Side::South, false) | (Side::North, true) => Side::East,
+            (Side::East, false) | (Side::West, true) => Side::North,
+            (Side::North, false) | (Side::South, true) => Side::West,
+            (Side::West, false) | (Side::East, true) => Side::South,
+        }
+    }
+
     /// The opponent in a two-player game.
     pub const fn opponent(self) -> Side {
         match self {
@@ -275,7 +315,45 @@ impl fmt::Display for Side {
     }
 }
 
-/// The identity of one piece for the whole game: `side * 25 + slot`, where
+/// The two teams of a four-player game (RULES.md §9: opposite seats are partners).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Team {
+    /// South and North.
+    SouthNorth,
+    /// East and West.
+    EastWest,
+}
+
+impl Team {
+    /// The two seats of the team, South or East first.
+    pub const fn seats(self) -> [Side; 2] {
+        match self {
+            Team::SouthNorth => [Side::South, Side::North],
+            Team::EastWest => [Side::East, Side::West],
+        }
+    }
+
+    /// The other team.
+    pub const fn other(self) -> Team {
+        match self {
+            Team::SouthNorth => Team::EastWest,
+            Team::EastWest => Team::SouthNorth,
+        }
+    }
+}
+
+impl fmt::Display for Team {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Team::SouthNorth => "south+north",
+            Team::EastWest => "east+west",
+        })
+    }
+}
+
+/// The identity of one piece for the whole game: `side * 25 + slot` (side
+/// by [`Side::index`], so East's pieces are 50…74 and West's 75…99), where
 /// `slot` indexes the army in [`Rank::army`] order for flip games and the
 /// starting point (in the half's setup order) for dark and open games.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
@@ -322,6 +400,24 @@ mod tests {
         assert_eq!(Rank::parse("31"), Some(Rank::Landmine));
         assert_eq!(Rank::parse("30"), Some(Rank::Flag));
         assert_eq!(Rank::parse("马"), None);
+    }
+
+    #[test]
+    fn four_player_seats_partners_and_turn_order() {
+        use Side::*;
+        assert_eq!(
+            Side::FOUR.map(|s| s.next(false)),
+            [East, North, West, South]
+        );
+        assert_eq!(Side::FOUR.map(|s| s.next(true)), [West, South, East, North]);
+        assert_eq!(Side::FOUR.map(Side::partner), [North, West, South, East]);
+        assert_eq!(South.team(), North.team());
+        assert_eq!(East.team(), West.team());
+        assert_ne!(South.team(), East.team());
+        assert_eq!(Team::EastWest.seats(), [East, West]);
+        assert_eq!(Team::SouthNorth.other(), Team::EastWest);
+        let mask = Side::FOUR.iter().fold(0, |m, s| m | s.bit());
+        assert_eq!(mask, 0b1111);
     }
 
     #[test]

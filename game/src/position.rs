@@ -1,13 +1,15 @@
 //! The whole truth of a game in progress: every piece, the side to move, the
 //! counters; legal move generation and playing moves (RULES.md §4–§7).
 
-use crate::board::{Board, MAX_POINTS, Point, PointSet, SmallTables, nth_bit};
+use crate::board::{Board, MAX_LINES, MAX_POINTS, Point, PointSet, SmallTables, nth_bit};
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::rules::{Clash, Mode, Outcome, Rules};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+mod seats;
 
 /// One move: a step (a move or an attack along road or railway) or, in flip
 /// games, turning a face-down piece over.
@@ -361,7 +363,9 @@ pub enum IllegalMove {
 pub enum GameResult {
     /// One side won.
     Win {
-        /// The winner.
+        /// The winner; in a four-player game a player of the winning team
+        /// who is still in (South before North, East before West), the team
+        /// being [`Side::team`].
         winner: Side,
         /// Why.
         reason: WinReason,
@@ -381,7 +385,9 @@ pub enum WinReason {
     FlagCaptured,
     /// The loser could not move on its turn (无棋可走).
     NoLegalMove,
-    /// Flip games: the loser has no movable piece left.
+    /// Flip games: the loser has no movable piece left; also the last-pieces
+    /// rule (RULES.md §9), where the loser's last movable piece died trading
+    /// with the winner's.
     NoMovablePieces,
     /// The loser ran out of time too often.
     Timeouts,
@@ -480,9 +486,19 @@ pub struct Position {
     /// Flip games: the first player's colour is the second army of [`Rank::army`].
     colours_swapped: bool,
     /// Landmines left per side (face up or down), for the flip games' flag guard.
-    mines: [u8; 2],
-    /// Points held by each side (face up or down); derived from `squares`.
-    by_side: [PointSet; 2],
+    mines: [u8; 4],
+    /// Points held by each side (face up or down), by [`Side::index`];
+    /// derived from `squares`.
+    by_side: [PointSet; 4],
+    /// Four-player team game (RULES.md §9): partners neither attack nor pass
+    /// each other, turns go round the seats still in.
+    teams: bool,
+    /// The seats still in the game, one bit per [`Side::bit`].
+    in_play: u8,
+    /// Why each seat went out (team games), by [`Side::index`].
+    outs: [Option<WinReason>; 4],
+    /// The result once a team game (or the last-pieces rule) has decided it.
+    decided: Option<GameResult>,
     /// Points holding a face-down piece; derived from `squares`.
     face_down: PointSet,
     /// Points holding a piece that never moves (landmine, flag; either side,
@@ -491,6 +507,10 @@ pub struct Position {
     /// Points holding a piece that runs the railway like an engineer
     /// ([`Rules::rail_runner`]); derived from `squares`.
     runners: PointSet,
+    /// Boards without one-word tables: per railway line, bit `i` set when
+    /// its `i`-th point is occupied (a straight run ends at the nearest set
+    /// bit each way); derived from `squares`.
+    lines: [u16; MAX_LINES],
 }
 
 impl Clone for Position {
@@ -513,6 +533,10 @@ impl PartialEq for Position {
             && self.colours_fixed == other.colours_fixed
             && self.colours_swapped == other.colours_swapped
             && self.mines == other.mines
+            && self.teams == other.teams
+            && self.in_play == other.in_play
+            && self.outs == other.outs
+            && self.decided == other.decided
     }
 }
 impl Eq for Position {}
@@ -541,9 +565,11 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    /// A dark or open game on the classic board from two deployments.
+    /// A dark or open game from two deployments, on the classic board (or,
+    /// with [`Rules::four_player_board`], South against North on the
+    /// four-player board).
     pub fn new(rules: Rules, south: &Deployment, north: &Deployment, first: Side) -> Position {
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut pos = Position::empty(board, rules, first);
         for (side, dep) in [(Side::South, south), (Side::North, north)] {
             for (slot, (p, rank)) in dep.placements(board, side).into_iter().enumerate() {
@@ -561,10 +587,36 @@ impl Position {
         pos
     }
 
+    /// A four-player dark or open game (四国大战) on the four-player board:
+    /// `armies` are the deployments of South, East, North and West in that
+    /// order ([`Side::FOUR`]); a half is the same half on either board, so any
+    /// valid layout fits any seat. Piece ids are `side.index() * 25 + slot`.
+    pub fn new_four(rules: Rules, armies: [&Deployment; 4], first: Side) -> Position {
+        let board = Board::four_player();
+        let mut pos = Position::empty(board, rules, first);
+        for (side, dep) in Side::FOUR.into_iter().zip(armies) {
+            for (slot, (p, rank)) in dep.placements(board, side).into_iter().enumerate() {
+                pos.set(
+                    p,
+                    Some(Piece {
+                        side,
+                        rank,
+                        face_up: true,
+                        id: PieceId((side.index() * 25 + slot) as u8),
+                    }),
+                );
+            }
+        }
+        pos.settle();
+        pos
+    }
+
     /// A flip game on the classic board: `arrangement[i]` is the piece id
     /// (colour `id / 25`, rank `Rank::army()[id % 25]`) face down on the
     /// `i`-th non-camp point (South's 25 setup points, then North's).
-    /// Returns `None` unless `arrangement` is a permutation of 0…49.
+    /// Returns `None` unless `arrangement` is a permutation of 0…49. With
+    /// [`Rules::four_player_board`] the 50 points are South's and North's
+    /// halves of the four-player board.
     pub fn new_flip(rules: Rules, arrangement: &[u8; 50], first: Side) -> Option<Position> {
         let mut seen = [false; 50];
         for &id in arrangement {
@@ -572,7 +624,7 @@ impl Position {
                 return None;
             }
         }
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut pos = Position::empty(
             board,
             Rules {
@@ -600,9 +652,17 @@ impl Position {
         Some(pos)
     }
 
-    /// An empty board (for tests and position files).
+    /// An empty board (for tests and position files). On the four-player
+    /// board this is a team game with all four seats in, unless the rules
+    /// seat two players there ([`Rules::four_player_board`]).
     pub fn empty(board: &'static Board, rules: Rules, turn: Side) -> Position {
+        let teams = board.sides().len() == 4 && !rules.four_player_board;
+        let seats: &[Side] = if teams { board.sides() } else { &Side::TWO };
         Position {
+            teams,
+            in_play: seats.iter().fold(0, |m, s| m | s.bit()),
+            outs: [None; 4],
+            decided: None,
             board,
             rules,
             squares: [Square::EMPTY; MAX_POINTS],
@@ -612,11 +672,12 @@ impl Position {
             flag_captured: None,
             colours_fixed: rules.mode != Mode::Flip,
             colours_swapped: false,
-            mines: [0; 2],
-            by_side: [PointSet::EMPTY; 2],
+            mines: [0; 4],
+            by_side: [PointSet::EMPTY; 4],
             face_down: PointSet::EMPTY,
             immobile: PointSet::EMPTY,
             runners: PointSet::EMPTY,
+            lines: [0; MAX_LINES],
         }
     }
 
@@ -625,26 +686,42 @@ impl Position {
         if let Some(old) = self.squares[p.index()].piece()
             && old.rank == Rank::Landmine
         {
-            self.mines[old.side.index() & 1] = self.mines[old.side.index() & 1].saturating_sub(1);
+            self.mines[old.side.index()] = self.mines[old.side.index()].saturating_sub(1);
         }
         if let Some(new) = piece
             && new.rank == Rank::Landmine
         {
-            self.mines[new.side.index() & 1] += 1;
+            self.mines[new.side.index()] += 1;
         }
-        self.by_side[0].remove(p);
-        self.by_side[1].remove(p);
+        for set in &mut self.by_side {
+            set.remove(p);
+        }
         self.face_down.remove(p);
         self.immobile.remove(p);
         self.runners.remove(p);
+        self.mark_line_occupancy(p, piece.is_some());
         if let Some(new) = piece {
-            self.by_side[new.side.index() & 1].insert(p);
+            self.by_side[new.side.index()].insert(p);
             if !new.face_up {
                 self.face_down.insert(p);
             }
             self.mark_rank(p, new.rank);
         }
         self.squares[p.index()] = Square::of(piece);
+    }
+
+    /// Keeps [`Position::lines`] for `p` (boards without one-word tables:
+    /// the classic board's generator does not need them).
+    #[inline(always)]
+    fn mark_line_occupancy(&mut self, p: Point, occupied: bool) {
+        if self.board.small().is_some() {
+            return;
+        }
+        for &(l, i) in self.board.lines_through(p) {
+            let bit = 1u16 << i;
+            let word = &mut self.lines[l as usize];
+            *word = if occupied { *word | bit } else { *word & !bit };
+        }
     }
 
     /// Records the rank class of a piece of rank `rank` arriving on `p` in
@@ -701,7 +778,9 @@ impl Position {
     pub fn quiet_plies(&self) -> u16 {
         self.quiet
     }
-    /// Whose flag was captured, if any.
+    /// Whose flag was captured, if any (two-player games: it ends the game;
+    /// in four-player games a captured flag puts its player out instead, see
+    /// [`Position::out_reason`]).
     pub fn flag_captured(&self) -> Option<Side> {
         self.flag_captured
     }
@@ -733,19 +812,20 @@ impl Position {
             && fresh.face_down == self.face_down
             && fresh.immobile == self.immobile
             && fresh.runners == self.runners
+            && fresh.lines == self.lines
             && mines_ok
     }
 
     /// The points held by `side` (face up or down).
     pub fn points_of(&self, side: Side) -> PointSet {
-        self.by_side[side.index() & 1]
+        self.by_side[side.index()]
     }
 
     /// Passes the turn without a move (a timeout).
     pub fn pass(&mut self) {
-        self.turn = self.turn.opponent();
         self.ply += 1;
         self.quiet += 1;
+        self.end_turn();
     }
 
     /// Whether a piece on `from` is allowed to move at all.
@@ -763,7 +843,7 @@ impl Position {
             None => true,
             Some(_) if self.board.is_camp(to) => false,
             Some(target) if !target.face_up => !self.rules.facedown_immune,
-            Some(target) if target.side == mover.side => false,
+            Some(target) if self.is_friend(mover.side, target.side) => false,
             Some(target) => self.may_attack_face_up(mover, target),
         }
     }
@@ -796,8 +876,8 @@ impl Position {
     /// occupied camps, and face-down pieces where those are immune.
     #[inline]
     fn blocked_for(&self, side: Side) -> PointSet {
-        let own_up = self.by_side[side.index() & 1].difference(&self.face_down);
-        let occupied = self.by_side[0].union(&self.by_side[1]);
+        let own_up = self.friends(side).difference(&self.face_down);
+        let occupied = self.occupied();
         let mut blocked = own_up.union(&occupied.intersection(&self.board.camps_set()));
         if self.rules.facedown_immune {
             blocked = blocked.union(&self.face_down);
@@ -809,8 +889,9 @@ impl Position {
     /// 64 points: every set is one word.
     #[inline(always)]
     fn small_context(&self, small: &SmallTables, side: Side) -> SmallContext {
-        let own = self.by_side[side.index() & 1].low_word();
-        let other = self.by_side[(side.index() & 1) ^ 1].low_word();
+        // Boards this small have two sides only (see `SmallTables`).
+        let own = self.by_side[side.index()].low_word();
+        let other = self.by_side[side.opponent().index()].low_word();
         let down = self.face_down.low_word();
         let occupied = own | other;
         let mut blocked = (own & !down) | (occupied & small.camps);
@@ -872,17 +953,12 @@ impl Position {
 
     /// The points the piece on `from` may move to (any board; the piece is
     /// known to be free to move).
-    fn generic_targets(
-        &self,
-        from: Point,
-        piece: Piece,
-        occupied: &PointSet,
-        blocked: &PointSet,
-    ) -> PointSet {
+    #[inline(always)]
+    fn generic_targets(&self, from: Point, occupied: &PointSet, blocked: &PointSet) -> PointSet {
         let board = self.board;
         let mut targets = board.road_mask(from).difference(blocked);
         if board.info(from).rail {
-            if self.rules.rail_runner(piece.rank) {
+            if self.runners.contains(from) {
                 // Flood over the railway: empty points pass the path on,
                 // occupied points end it.
                 let mut reach = PointSet::EMPTY;
@@ -897,22 +973,46 @@ impl Position {
                 }
                 reach.remove(from);
                 targets = targets.union(&reach.difference(blocked));
-            } else {
+            } else if board.small().is_some() {
+                // The classic board keeps no line words (its own generator
+                // uses tables); this path is its test reference.
                 for ray in board.rail_rays(from) {
                     for &q in ray {
-                        if !occupied.contains(q) {
-                            targets.insert(q);
-                        } else {
-                            if !blocked.contains(q) {
-                                targets.insert(q);
-                            }
+                        targets.insert(q);
+                        if occupied.contains(q) {
                             break;
                         }
                     }
                 }
+                targets = targets.difference(blocked);
+            } else {
+                // Along each line: up to the nearest occupied point each way
+                // (included; blocked points are all occupied, so removing
+                // them keeps the empty points and the attacks).
+                let mut runs = PointSet::EMPTY;
+                for &(l, i) in board.lines_through(from) {
+                    let occ = self.lines[l as usize];
+                    let above = occ >> (i + 1);
+                    let len = board.rail_lines()[l as usize].len() as u8;
+                    let hi = if above == 0 {
+                        len - 1
+                    } else {
+                        i + 1 + above.trailing_zeros() as u8
+                    };
+                    let below = occ & ((1u16 << i) - 1);
+                    let lo = if below == 0 {
+                        0
+                    } else {
+                        15 - below.leading_zeros() as u8
+                    };
+                    runs = runs.union(&board.line_segment(l, lo, hi));
+                }
+                targets = targets.union(&runs.difference(blocked));
             }
         }
-        if self.rules.mode == Mode::Flip {
+        if self.rules.mode == Mode::Flip
+            && let Some(piece) = self.squares[from.index()].piece()
+        {
             // Flip games restrict attacks on some face-up enemies.
             let candidates = targets.intersection(occupied);
             candidates.for_each(|to| {
@@ -941,7 +1041,7 @@ impl Position {
     #[inline(always)]
     fn small_piece_targets<S: TargetSink>(&self, small: &SmallTables, side: Side, sink: &mut S) {
         let cx = self.small_context(small, side);
-        let mut movers = self.by_side[side.index() & 1].low_word()
+        let mut movers = self.by_side[side.index()].low_word()
             & !self.face_down.low_word()
             & !self.immobile.low_word();
         if !self.rules.may_leave_headquarters() {
@@ -964,16 +1064,20 @@ impl Position {
     /// [`Position::piece_targets`] on any board (with [`PointSet`]s).
     fn generic_piece_targets<S: TargetSink>(&self, side: Side, sink: &mut S) {
         let blocked = self.blocked_for(side);
-        let occupied = self.by_side[0].union(&self.by_side[1]);
-        let mut movers = self.by_side[side.index() & 1].difference(&self.face_down);
+        let occupied = self.occupied();
+        let mut movers = self.by_side[side.index()]
+            .difference(&self.face_down)
+            .difference(&self.immobile);
         if !self.rules.may_leave_headquarters() {
             movers = movers.difference(&self.board.headquarters_set());
         }
-        for from in movers.iter() {
-            if let Some(pc) = self.squares[from.index()].piece()
-                && pc.rank.is_movable()
-            {
-                let targets = self.generic_targets(from, pc, &occupied, &blocked);
+        // Word by word (faster than `PointSet::iter`), stopping when the sink asks.
+        for (w, &word) in movers.words().iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let from = Point((w as u32 * 64 + bits.trailing_zeros()) as u8);
+                bits &= bits - 1;
+                let targets = self.generic_targets(from, &occupied, &blocked);
                 if !sink.piece(from, targets) {
                     return;
                 }
@@ -986,7 +1090,7 @@ impl Position {
     #[cfg(test)]
     fn legal_moves_generic(&self) -> MoveList {
         let mut out = MoveList::new();
-        if self.flag_captured.is_none() {
+        if !self.over() {
             self.generic_piece_targets(self.turn, &mut out);
             if self.rules.mode == Mode::Flip {
                 self.face_down.for_each(|at| out.push(Move::Flip { at }));
@@ -1008,7 +1112,7 @@ impl Position {
     /// by point.
     pub fn legal_moves_into(&self, out: &mut MoveList) {
         out.clear();
-        if self.flag_captured.is_none() {
+        if !self.over() {
             self.moves_of(self.turn, out);
         }
     }
@@ -1030,7 +1134,7 @@ impl Position {
     pub fn legal_move_sets_into(&self, out: &mut MoveSets) {
         out.clear();
         out.small = self.board.small().is_some();
-        if self.flag_captured.is_some() {
+        if self.over() {
             return;
         }
         let mut writer = SetsWriter {
@@ -1051,7 +1155,7 @@ impl Position {
     /// The number of legal moves of the side to move (`legal_moves().len()`
     /// without listing them; perft's bulk count).
     pub fn legal_move_count(&self) -> usize {
-        if self.flag_captured.is_some() {
+        if self.over() {
             return 0;
         }
         let mut count = CountTargets(0);
@@ -1075,9 +1179,40 @@ impl Position {
         if self.rules.mode == Mode::Flip && !self.face_down.is_empty() {
             return true;
         }
+        if self.rules.mode != Mode::Flip && self.board.small().is_none() {
+            return self.has_free_neighbour(side);
+        }
         let mut found = AnyTarget(false);
         self.piece_targets(side, &mut found);
         found.0
+    }
+
+    /// Outside flip games a piece free to move has a legal move exactly when
+    /// one of its neighbours (road or railway) is a point it may end on: a
+    /// railway run or an engineer's path starts with a one-segment step
+    /// that is legal on its own (every railway edge lies on a line), so no
+    /// run or flood is needed to tell (the four-player board asks this
+    /// every ply).
+    fn has_free_neighbour(&self, side: Side) -> bool {
+        let blocked = self.blocked_for(side);
+        let mut movers = self.by_side[side.index()]
+            .difference(&self.face_down)
+            .difference(&self.immobile);
+        if !self.rules.may_leave_headquarters() {
+            movers = movers.difference(&self.board.headquarters_set());
+        }
+        for (w, &word) in movers.words().iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let p = Point((w as u32 * 64 + bits.trailing_zeros()) as u8);
+                bits &= bits - 1;
+                let reach = self.board.road_mask(p).union(self.board.rail_mask(p));
+                if !reach.difference(&blocked).is_empty() {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The legal moves of the piece on `from` (for the app: where it may go).
@@ -1085,7 +1220,7 @@ impl Position {
         let mut out = MoveList::new();
         if let Some(pc) = self.squares[from.index()].piece()
             && pc.side == self.turn
-            && self.flag_captured.is_none()
+            && !self.over()
             && self.can_move_from(from, pc)
         {
             if let Some(small) = self.board.small() {
@@ -1096,9 +1231,9 @@ impl Position {
                 }
                 out.piece(from, targets);
             } else {
-                let occupied = self.by_side[0].union(&self.by_side[1]);
+                let occupied = self.occupied();
                 let blocked = self.blocked_for(pc.side);
-                let targets = self.generic_targets(from, pc, &occupied, &blocked);
+                let targets = self.generic_targets(from, &occupied, &blocked);
                 out.piece(from, targets);
             }
         }
@@ -1108,7 +1243,7 @@ impl Position {
     /// Checks a move against the rules directly (path by path, independently
     /// of the generator); `Ok` exactly when [`Position::legal_moves`] has it.
     pub fn check(&self, m: Move) -> Result<(), IllegalMove> {
-        if self.flag_captured.is_some() {
+        if self.over() {
             return Err(IllegalMove::GameOver);
         }
         match m {
@@ -1206,13 +1341,15 @@ impl Position {
                     None => {
                         self.squares[to.index()] = self.squares[from.index()];
                         self.squares[from.index()] = Square::EMPTY;
-                        let own = &mut self.by_side[attacker.side.index() & 1];
+                        let own = &mut self.by_side[attacker.side.index()];
                         own.remove(from);
                         own.insert(to);
                         if self.runners.contains(from) {
                             self.runners.remove(from);
                             self.runners.insert(to);
                         }
+                        self.mark_line_occupancy(from, false);
+                        self.mark_line_occupancy(to, true);
                         self.quiet += 1;
                         Effect::Moved { from, to }
                     }
@@ -1233,6 +1370,7 @@ impl Position {
                             }
                         } else {
                             let clash = self.rules.clash(attacker.rank, defender.rank);
+                            let last_trade = self.is_last_trade(attacker, defender, clash);
                             self.squares[from.index()] = Square::EMPTY;
                             self.squares[to.index()] = Square::of(match clash.outcome {
                                 Outcome::AttackerWins => Some(attacker),
@@ -1243,17 +1381,28 @@ impl Position {
                                 self.mines[defender.side.index()] -= 1;
                             }
                             self.face_down.remove(to);
-                            self.by_side[attacker.side.index() & 1].remove(from);
-                            self.by_side[defender.side.index() & 1].remove(to);
+                            self.by_side[attacker.side.index()].remove(from);
+                            self.by_side[defender.side.index()].remove(to);
                             self.runners.remove(from);
                             self.runners.remove(to);
                             self.immobile.remove(to);
+                            self.mark_line_occupancy(from, false);
+                            if clash.outcome == Outcome::BothRemoved {
+                                self.mark_line_occupancy(to, false);
+                            }
                             if let Some(winner) = self.squares[to.index()].piece() {
-                                self.by_side[winner.side.index() & 1].insert(to);
+                                self.by_side[winner.side.index()].insert(to);
                                 self.mark_rank(to, winner.rank);
                             }
                             if clash.flag_captured {
-                                self.flag_captured = Some(defender.side);
+                                if self.teams {
+                                    self.remove_seat(defender.side, WinReason::FlagCaptured);
+                                } else {
+                                    self.flag_captured = Some(defender.side);
+                                }
+                            }
+                            if last_trade {
+                                self.decide_last_trade(attacker.side, defender.side);
                             }
                             self.quiet = 0;
                             Effect::Battle {
@@ -1269,8 +1418,8 @@ impl Position {
                 }
             }
         };
-        self.turn = self.turn.opponent();
         self.ply += 1;
+        self.end_turn();
         effect
     }
 
@@ -1292,13 +1441,23 @@ impl Position {
 
     /// Whether `side` still has a movable piece (face up or down) on the board.
     pub fn has_movable_piece(&self, side: Side) -> bool {
-        self.pieces()
-            .any(|(_, pc)| pc.side == side && pc.rank.is_movable())
+        !self.by_side[side.index()]
+            .difference(&self.immobile)
+            .is_empty()
     }
 
     /// The result if the game is over by the board alone (flag, no moves,
     /// quiet-move draw); `None` while it goes on.
     pub fn result(&self) -> Option<GameResult> {
+        if let Some(result) = self.decided {
+            return Some(result);
+        }
+        if self.teams {
+            // The seat to move always has a legal move here (see `settle`).
+            return (self.quiet >= self.rules.quiet_draw_plies).then_some(GameResult::Draw {
+                reason: DrawReason::QuietMoves,
+            });
+        }
         if let Some(loser) = self.flag_captured {
             return Some(GameResult::Win {
                 winner: loser.opponent(),
@@ -1807,22 +1966,27 @@ mod tests {
     /// `board` (face down at random in flip games) under random rule options.
     fn scattered(board: &'static Board, rng: &mut rand_pcg::Pcg64Mcg) -> Position {
         use rand::Rng;
-        let mode = [Mode::Dark, Mode::Open, Mode::Flip][rng.random_range(0..3)];
+        let four = board.sides().len() == 4;
+        // Flip games are two-player only.
+        let mode =
+            [Mode::Dark, Mode::Open, Mode::Flip][rng.random_range(0..if four { 2 } else { 3 })];
         let rules = Rules {
             mode,
             flying_bombs: rng.random_bool(0.3),
             hq_exit: rng.random_bool(0.3),
             facedown_immune: rng.random_bool(0.3),
             no_suicide: rng.random_bool(0.3),
+            clockwise: rng.random_bool(0.3),
             ..Rules::default()
         };
-        let turn = if rng.random_bool(0.5) { S } else { N };
+        let sides = board.sides();
+        let turn = sides[rng.random_range(0..sides.len())];
         let mut pos = Position::empty(board, rules, turn);
         let density = rng.random_range(0.05..0.8);
         for (i, p) in board.points().enumerate() {
             if rng.random_bool(density) {
                 let piece = Piece {
-                    side: if rng.random_bool(0.5) { S } else { N },
+                    side: sides[rng.random_range(0..sides.len())],
                     rank: Rank::ALL[rng.random_range(0..12)],
                     face_up: mode != Mode::Flip || rng.random_bool(0.6),
                     id: PieceId(i as u8),
@@ -1831,6 +1995,9 @@ mod tests {
             }
         }
         pos.set_colours_fixed(true);
+        if four && rng.random_bool(0.3) {
+            pos.set_out(sides[rng.random_range(0..4)], WinReason::Resignation);
+        }
         pos
     }
 
@@ -1876,7 +2043,7 @@ mod tests {
         assert!(by_check.iter().all(|&m| sets.contains(m)));
         let steps: usize = sets.steps().map(|(_, t)| t.len()).sum();
         assert_eq!(steps + sets.flips().len(), sets.len());
-        if pos.flag_captured().is_none() {
+        if !pos.over() {
             assert_eq!(pos.has_legal_move(pos.turn()), !by_check.is_empty());
         }
         for from in board.points() {
@@ -1904,8 +2071,49 @@ mod tests {
         use rand::SeedableRng;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(12);
         assert!(Board::four_player().small().is_none());
-        for _ in 0..40 {
-            assert_generators_agree(&scattered(Board::four_player(), &mut rng));
+        for _ in 0..150 {
+            let pos = scattered(Board::four_player(), &mut rng);
+            assert_generators_agree(&pos);
+            // Partners' pieces are never targets.
+            for m in pos.legal_moves() {
+                if let Move::Step { to, .. } = m
+                    && let Some(target) = pos.at(to)
+                {
+                    assert_ne!(target.side.team(), pos.turn().team(), "{pos:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn generator_matches_check_in_random_four_player_games() {
+        use crate::layout::Layout;
+        use rand::seq::IndexedRandom;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(14);
+        for game in 0..6 {
+            let rules = Rules {
+                flying_bombs: game % 2 == 1,
+                hq_exit: game % 3 == 2,
+                clockwise: game % 4 == 3,
+                ..Rules::four_player([Mode::Dark, Mode::Open][game % 2])
+            };
+            let deps: Vec<_> = (0..4)
+                .map(|_| Layout::random(&rules, &mut rng).validate(&rules).unwrap())
+                .collect();
+            let mut pos = Position::new_four(rules, [&deps[0], &deps[1], &deps[2], &deps[3]], S);
+            for ply in 0.. {
+                assert!(pos.is_consistent(), "game {game} ply {ply}");
+                if ply % 7 == 0 || rng.random_bool(0.03) {
+                    assert_generators_agree(&pos);
+                }
+                if pos.result().is_some() {
+                    break;
+                }
+                let moves = pos.legal_moves();
+                let &m = moves.choose(&mut rng).expect("the seat to move can move");
+                pos.play_unchecked(m);
+            }
         }
     }
 

@@ -28,6 +28,12 @@
 //! default: true when some piece is face up) says whether the first flip has
 //! decided the colours.
 //!
+//! Four-player positions say `"board": "four-player"`, may list pieces for
+//! `east` and `west` too, name points as BOARD4.md does (`S:35`, `C:5`; the
+//! colon is optional), and may list the seats that are `out` (they hold no
+//! pieces; the file does not say why, and they load as resigned). Loading
+//! settles the turn: a seat to move without a legal move is out, as in play.
+//!
 //! Loading reports unknown points, ranks, fields and rule options, and pieces
 //! that do not fit together, all at once, and never panics.
 
@@ -44,6 +50,8 @@ use std::fmt;
 #[serde(deny_unknown_fields)]
 struct PositionFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     rules: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     mode: Option<Mode>,
@@ -58,6 +66,8 @@ struct PositionFile {
     face_down: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     colours_fixed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    out: Vec<Side>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -67,6 +77,10 @@ struct Pieces {
     south: BTreeMap<String, String>,
     #[serde(default)]
     north: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    east: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    west: BTreeMap<String, String>,
 }
 
 /// Why a position file could not be loaded: every problem found.
@@ -94,16 +108,48 @@ pub fn position_from_json(text: &str) -> Result<Position, PositionFileError> {
         serde_json::from_str(text).map_err(|e| PositionFileError(vec![format!("JSON: {e}")]))?;
     let mut problems = Vec::new();
     let rules = read_rules(&file, &mut problems);
-    let board = Board::classic();
+    let board = match file.board.as_deref() {
+        None => rules.two_player_board(),
+        Some("classic") if rules.four_player_board => {
+            problems.push(
+                "board: \"classic\", but rules.four_player_board seats the players on the four-player board"
+                    .to_string(),
+            );
+            Board::classic()
+        }
+        Some("classic") => Board::classic(),
+        Some("four-player") => Board::four_player(),
+        Some(other) => {
+            problems.push(format!(
+                "board: unknown board {other:?} (\"classic\" or \"four-player\")"
+            ));
+            Board::classic()
+        }
+    };
+    // Four players, or two (on either board).
+    let four = board.sides().len() == 4 && !rules.four_player_board;
     let turn = match file.turn.unwrap_or(Side::South) {
-        side @ (Side::South | Side::North) => side,
+        side if four || Side::TWO.contains(&side) => side,
         other => {
             problems.push(format!(
-                "turn: {other} does not play on the two-player board (south or north)"
+                "turn: {other} does not play in a two-player game (south or north)"
             ));
             Side::South
         }
     };
+    if four && rules.mode == Mode::Flip {
+        problems.push("mode: flip games are two-player only".to_string());
+    }
+    if !four && !file.out.is_empty() {
+        problems.push("out: only four-player games have players out".to_string());
+    }
+    let east_or_west = !file.pieces.east.is_empty() || !file.pieces.west.is_empty();
+    if !four && east_or_west {
+        problems.push(
+            "pieces: east and west play only in four-player games (\"board\": \"four-player\")"
+                .to_string(),
+        );
+    }
     let mut pos = Position::empty(board, rules, turn);
     pos.set_counters(file.ply.unwrap_or(0), file.quiet_plies.unwrap_or(0));
 
@@ -125,7 +171,12 @@ pub fn position_from_json(text: &str) -> Result<Position, PositionFileError> {
     for (side, list) in [
         (Side::South, &file.pieces.south),
         (Side::North, &file.pieces.north),
+        (Side::East, &file.pieces.east),
+        (Side::West, &file.pieces.west),
     ] {
+        if file.out.contains(&side) && !list.is_empty() {
+            problems.push(format!("out: {side} is out but has pieces"));
+        }
         let mut used = [false; 25];
         for (name, rank_text) in list {
             let point = match board.parse_point(name) {
@@ -197,6 +248,12 @@ pub fn position_from_json(text: &str) -> Result<Position, PositionFileError> {
         None if rules.mode == Mode::Flip => pos.set_colours_fixed(any_face_up),
         None => {}
     }
+    if four {
+        for &side in &file.out {
+            pos.set_out(side, crate::position::WinReason::Resignation);
+        }
+        pos.settle();
+    }
     if problems.is_empty() {
         Ok(pos)
     } else {
@@ -251,7 +308,14 @@ fn read_rules(file: &PositionFile, problems: &mut Vec<String>) -> Rules {
 /// renumbered in army order.
 pub fn position_to_json(pos: &Position) -> String {
     let board = pos.board();
+    let four = pos.is_team_game();
     let mut file = PositionFile {
+        board: (board.sides().len() == 4).then(|| board.name().to_string()),
+        out: if four {
+            Side::FOUR.into_iter().filter(|&s| !pos.is_in(s)).collect()
+        } else {
+            Vec::new()
+        },
         rules: Some(serde_json::to_value(pos.rules()).expect("rules serialize")),
         turn: Some(pos.turn()),
         ply: Some(pos.ply()),
@@ -261,8 +325,10 @@ pub fn position_to_json(pos: &Position) -> String {
     for (p, pc) in pos.pieces() {
         let name = board.name_of(p).to_string();
         let list = match pc.side {
+            Side::South => &mut file.pieces.south,
             Side::North => &mut file.pieces.north,
-            _ => &mut file.pieces.south,
+            Side::East => &mut file.pieces.east,
+            Side::West => &mut file.pieces.west,
         };
         list.insert(name.clone(), pc.rank.key().to_string());
         if !pc.face_up {
@@ -356,5 +422,61 @@ mod tests {
         let again = position_from_json(&saved).unwrap();
         assert_eq!(again, pos);
         assert_eq!(position_to_json(&again), saved);
+    }
+
+    #[test]
+    fn four_player_positions_load_and_round_trip() {
+        let text = r#"{
+            "board": "four-player",
+            "rules": {"quiet_draw_plies": 70, "last_pieces": true},
+            "turn": "east", "ply": 21,
+            "pieces": {"south": {"S:35": "corps", "S62": "flag"},
+                       "east": {"E:11": "engineer", "E62": "flag"},
+                       "north": {"C:5": "40", "N64": "flag"}},
+            "out": ["west"]
+        }"#;
+        let pos = position_from_json(text).unwrap();
+        let b = Board::four_player();
+        assert!(std::ptr::eq(pos.board(), b));
+        assert!(pos.is_team_game());
+        assert!(!pos.is_in(Side::West) && pos.is_in(Side::East));
+        assert_eq!(pos.turn(), Side::East);
+        assert_eq!(
+            pos.at(b.parse_point("C:5").unwrap())
+                .map(|pc| (pc.side, pc.rank)),
+            Some((Side::North, Rank::Commander))
+        );
+        let saved = position_to_json(&pos);
+        let again = position_from_json(&saved).unwrap();
+        assert_eq!(again, pos);
+        assert_eq!(position_to_json(&again), saved);
+        // Two-player files are written as before: no board, no out list.
+        let two = position_from_json(r#"{"pieces": {"south": {"S53": "40"}}}"#).unwrap();
+        let text = position_to_json(&two);
+        assert!(!text.contains("\"board\"") && !text.contains("\"out\""));
+    }
+
+    #[test]
+    fn four_player_problems_are_reported() {
+        for (text, needle) in [
+            (r#"{"pieces": {"east": {"S11": "40"}}}"#, "east and west"),
+            (r#"{"board": "hex", "pieces": {}}"#, "unknown board"),
+            (r#"{"pieces": {}, "out": ["west"]}"#, "only four-player"),
+            (
+                r#"{"board": "four-player", "pieces": {"west": {"W11": "40"}}, "out": ["west"]}"#,
+                "west is out but has pieces",
+            ),
+            (
+                r#"{"board": "four-player", "mode": "flip", "pieces": {}}"#,
+                "two-player only",
+            ),
+            (
+                r#"{"board": "four-player", "pieces": {"east": {"C:0": "40"}}}"#,
+                "unknown point",
+            ),
+        ] {
+            let err = position_from_json(text).unwrap_err();
+            assert!(err.to_string().contains(needle), "{text}: {err}");
+        }
     }
 }

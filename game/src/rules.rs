@@ -1,5 +1,6 @@
 //! Game modes and rule options (RULES.md §3–§7), and the combat table of §5.
 
+use crate::board::Board;
 use crate::piece::Rank;
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +71,19 @@ pub struct Rules {
     pub facedown_immune: bool,
     /// Flip games: no attack on a face-up piece that would win; only engineers attack mines.
     pub no_suicide: bool,
+    /// Four-player games: turns go S → W → N → E (联众) instead of S → E → N → W (QQ).
+    pub clockwise: bool,
+    /// Last pieces (seed 004, RULES.md §9): when each side (team) is down to
+    /// its last movable piece and the two trade, the attacker's side wins
+    /// instead of the game being drawn. On by default in four-player games.
+    pub last_pieces: bool,
+    /// 双明, four-player dark games: partners see each other's pieces from the
+    /// start of play (the enemies see neither).
+    pub partners_open: bool,
+    /// Two-player games on the four-player board (QQ 两人 rooms, RULES.md
+    /// §9): South against North meeting through the centre, East and West
+    /// empty.
+    pub four_player_board: bool,
 }
 
 impl Default for Rules {
@@ -87,6 +101,10 @@ impl Default for Rules {
             resign_after_plies: 20,
             facedown_immune: false,
             no_suicide: false,
+            clockwise: false,
+            last_pieces: false,
+            partners_open: false,
+            four_player_board: false,
         }
     }
 }
@@ -97,6 +115,31 @@ impl Rules {
         Rules {
             mode,
             ..Rules::default()
+        }
+    }
+
+    /// The four-player defaults of RULES.md §9 for a mode (`Mode::Dark` is
+    /// 四暗, `Mode::Open` 全明; set [`Rules::partners_open`] for 双明): 70
+    /// quiet plies, 30 s a move, the fifth timeout puts a player out, and the
+    /// last-pieces rule on.
+    pub fn four_player(mode: Mode) -> Rules {
+        Rules {
+            mode,
+            quiet_draw_plies: 70,
+            max_timeouts: 4,
+            move_seconds: 30,
+            last_pieces: true,
+            ..Rules::default()
+        }
+    }
+
+    /// The board of a two-player game under these rules: the classic board,
+    /// or the four-player board with [`Rules::four_player_board`].
+    pub fn two_player_board(&self) -> &'static Board {
+        if self.four_player_board {
+            Board::four_player()
+        } else {
+            Board::classic()
         }
     }
 

@@ -12,6 +12,8 @@ use crate::position::{GameResult, Move, MoveList, Position};
 use crate::rules::{Mode, Outcome, Rules};
 use serde::{Deserialize, Serialize};
 
+mod four;
+
 /// What a player sees on a point.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum Seen {
@@ -79,10 +81,16 @@ pub struct PlayerView {
     ply: u16,
     quiet: u16,
     result: Option<GameResult>,
-    timeouts: [u8; 2],
+    timeouts: [u8; 4],
     draw_offer: Option<Side>,
     last_move: Option<(Point, Point)>,
     events: Vec<Event>,
+    /// Four-player team game: partners, turns round the seats still in.
+    teams: bool,
+    /// The seats still in, one bit per [`Side::bit`].
+    in_play: u8,
+    /// Why each seat went out (team games), by [`Side::index`].
+    outs: [Option<crate::position::WinReason>; 4],
 }
 
 /// The ranks an enemy piece may have from where it started (RULES.md §3).
@@ -104,7 +112,7 @@ fn setup_possible(board: &Board, p: Point, rules: &Rules) -> RankSet {
 impl PlayerView {
     /// The view of `me` in a dark or open game, before any event.
     pub fn new(rules: Rules, me: Side, own: &Deployment, first: Side) -> PlayerView {
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut view = PlayerView::blank(rules, me, first);
         for side in Side::TWO {
             let own_ranks = (side == me).then(|| own.placements(board, side));
@@ -127,7 +135,7 @@ impl PlayerView {
 
     /// The view of `me` in a flip game, before any event: 50 face-down pieces.
     pub fn new_flip(rules: Rules, me: Side, first: Side) -> PlayerView {
-        let board = Board::classic();
+        let board = rules.two_player_board();
         let mut view = PlayerView::blank(
             Rules {
                 mode: Mode::Flip,
@@ -148,17 +156,20 @@ impl PlayerView {
         PlayerView {
             rules,
             me,
-            board: Board::classic(),
+            board: rules.two_player_board(),
             squares: [None; MAX_POINTS],
             pieces: vec![None; 50],
             turn: first,
             ply: 0,
             quiet: 0,
             result: None,
-            timeouts: [0; 2],
+            timeouts: [0; 4],
             draw_offer: None,
             last_move: None,
             events: Vec::new(),
+            teams: false,
+            in_play: Side::South.bit() | Side::North.bit(),
+            outs: [None; 4],
         }
     }
 
@@ -237,6 +248,11 @@ impl PlayerView {
     /// such positions; the truth is never consulted.
     pub fn determinize(&self, mut fill: impl FnMut(Hidden) -> (Side, Rank)) -> Position {
         let mut pos = Position::empty(self.board, self.rules, self.turn);
+        for side in Side::FOUR {
+            if let Some(reason) = self.out_reason(side) {
+                pos.set_out(side, reason);
+            }
+        }
         pos.set_counters(self.ply, self.quiet);
         let flip = self.rules.mode == Mode::Flip;
         pos.set_colours_fixed(!flip || self.colours_fixed());
@@ -333,7 +349,7 @@ impl PlayerView {
     }
 
     fn end_turn(&mut self, quiet: bool) {
-        self.turn = self.turn.opponent();
+        self.turn = self.next_turn();
         self.ply += 1;
         self.quiet = if quiet { self.quiet + 1 } else { 0 };
     }
@@ -447,7 +463,8 @@ impl PlayerView {
                     }
                     self.turn_over(to, side.opponent(), rank, id)?;
                 }
-                let (d_id, _) = self.piece_at(to, side.opponent())?;
+                let defender_side = self.defender_side(side, to)?;
+                let (d_id, _) = self.piece_at(to, defender_side)?;
                 self.observe_path(a_id, from, to)?;
                 let rules = self.rules;
                 let mut pa = self.piece_mut(a_id)?.possible;

@@ -216,3 +216,99 @@ fn usage_errors() {
     assert_fails(&cli(&["moves"]), 2, &["expected 1 argument"]);
     assert_fails(&cli(&["bench", "--fast"]), 2, &["unknown option"]);
 }
+
+#[test]
+fn four_player_moves_perft_selfplay_and_bench() {
+    let o = cli(&["moves", &path("perft/four_partner_out.json")]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let moves: Vec<&str> = out.lines().collect();
+    assert_eq!(moves.len(), 7);
+    assert!(moves.contains(&"S55-S45") && !moves.contains(&"S55xS35"));
+    let o = cli(&["perft", &path("perft/four_partner_out.json"), "2"]);
+    assert_eq!(text(&o).0.trim(), "511");
+    let o = cli(&["selfplay", "--players", "4", "--games", "3", "--seed", "5"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.contains("games: 3 (dark, four players, seed 5)"),
+        "{out}"
+    );
+    assert!(out.contains("south+north wins") && out.contains("east+west wins"));
+    assert!(out.contains("players out by reason"));
+    let a = cli(&[
+        "selfplay",
+        "--players",
+        "4",
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--records",
+    ]);
+    let b = cli(&[
+        "selfplay",
+        "--players",
+        "4",
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--records",
+    ]);
+    assert_eq!(a.stdout, b.stdout, "a seed fixes the games");
+    let o = cli(&["bench", "--json", "--seconds", "0.2", "--players", "4"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["players"], 4);
+    assert!(v["random_games_per_sec"].as_f64().unwrap() > 0.0);
+    assert_fails(
+        &cli(&["selfplay", "--players", "3", "--games", "1", "--seed", "1"]),
+        2,
+        &["expected 2 or 4"],
+    );
+    assert_fails(
+        &cli(&[
+            "selfplay",
+            "--players",
+            "4",
+            "--mode",
+            "flip",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ]),
+        2,
+        &["two-player only"],
+    );
+}
+
+#[test]
+fn two_players_on_the_four_player_board() {
+    for mode in ["dark", "flip"] {
+        let o = cli(&[
+            "selfplay",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--mode",
+            mode,
+            "--board",
+            "four-player",
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(
+            out.contains(&format!("games: 2 ({mode}, four-player board, seed 3)")),
+            "{out}"
+        );
+    }
+    assert_fails(
+        &cli(&["selfplay", "--games", "1", "--seed", "1", "--board", "hex"]),
+        2,
+        &["classic or four-player"],
+    );
+}

@@ -102,7 +102,8 @@ fn perft_by_check(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let over = pos.flag_captured().is_some()
+    let over = (pos.is_team_game() && pos.result().is_some())
+        || pos.flag_captured().is_some()
         || pos.quiet_plies() >= pos.rules().quiet_draw_plies
         || (pos.rules().mode == Mode::Flip
             && pos.colours_fixed()
@@ -113,6 +114,11 @@ fn perft_by_check(pos: &Position, depth: u32) -> u64 {
     let n = pos.board().len() as u8;
     let mut total = 0;
     for a in 0..n {
+        // An empty point has neither a step nor a flip (check would say so
+        // too; skipping it keeps the 129-point board quick).
+        if pos.at(Point(a)).is_none() {
+            continue;
+        }
         let mut candidates = vec![Move::Flip { at: Point(a) }];
         candidates.extend((0..n).map(|b| Move::Step {
             from: Point(a),

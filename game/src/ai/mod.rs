@@ -266,16 +266,25 @@ impl Ai {
     }
 
     /// Searches the view's position (the side to move should be the view's owner).
+    /// Four-player games and the four-player board are not searched yet (the
+    /// belief and the evaluation know two armies on the classic board): the
+    /// analysis has no moves.
     pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
+        if !supported(view) {
+            self.last = (0, 0);
+            return Analysis::default();
+        }
         let belief = Belief::new(view, self.params.priors);
         let a = search::analyse(view, &belief, &self.params.search, &mut self.rng, stop);
         self.last = (a.nodes, a.depth);
         a
     }
 
-    /// The move to play, or `None` when there is none (or it is not our turn).
+    /// The move to play, or `None` when there is none (or it is not our
+    /// turn, or the view is of a four-player game or board, which the AI does
+    /// not play yet).
     pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
-        if view.turn() != view.me() || view.result().is_some() {
+        if view.turn() != view.me() || view.result().is_some() || !supported(view) {
             return None;
         }
         let moves = view.legal_moves();
@@ -312,6 +321,12 @@ impl Ai {
         let belief = Belief::new(view, true);
         Some(explain(view, &belief, best))
     }
+}
+
+/// Whether the searching AI plays this view's game: two armies on the
+/// classic board (the belief, the evaluation and the layouts know no other).
+fn supported(view: &PlayerView) -> bool {
+    !view.is_team_game() && std::ptr::eq(view.board(), crate::Board::classic())
 }
 
 impl Player for Ai {
@@ -472,7 +487,7 @@ impl Player for GreedyPlayer {
     }
     fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
         let moves = view.legal_moves();
-        if moves.is_empty() {
+        if moves.is_empty() || !supported(view) {
             return Action::Timeout;
         }
         let belief = Belief::new(view, true);

@@ -33,10 +33,13 @@ commands:
         the legal moves of the side to move, one per line
   perft POSITION_JSON DEPTH [--divide]
         the number of leaf positions DEPTH plies deep
-  selfplay --games N --seed S [--mode dark|open|flip] [--records]
+  selfplay --games N --seed S [--mode dark|open|flip] [--players 2|4]
+           [--board classic|four-player] [--records]
         N games of uniformly random legal moves; prints a results summary
-        (and each game's movetext with --records)
-  bench [--json] [--seconds S] [--games N]
+        (and each game's movetext with --records); --players 4: four-player
+        games (四国大战, dark or open) with the four-player default rules;
+        --board four-player: two players on the four-player board
+  bench [--json] [--seconds S] [--games N] [--players 2|4] [--board ...]
         random games per second and move generation time, on one core
         (--games N: play exactly N fast random games and stop, for profilers)
 
@@ -287,6 +290,40 @@ fn perft_command(args: &[String]) -> Result<u8, Failure> {
     Ok(0)
 }
 
+/// `--players 2` (the default) or `--players 4`.
+fn parse_players(a: &Args) -> Result<u8, Failure> {
+    match a.number::<u8>("players")? {
+        None | Some(2) => Ok(2),
+        Some(4) => Ok(4),
+        Some(n) => Err(usage(format!("--players {n}: expected 2 or 4"))),
+    }
+}
+
+/// The default rules for a mode and a number of players.
+/// The default rules for a mode and a number of players; `--board
+/// four-player` seats two players on the four-player board.
+fn rules_for(a: &Args, mode: Mode, players: u8) -> Result<Rules, Failure> {
+    let four_board = match a.options.get("board") {
+        None => false,
+        Some(Some(b)) if b == "classic" => false,
+        Some(Some(b)) if b == "four-player" => true,
+        Some(Some(b)) => {
+            return Err(usage(format!(
+                "--board {b:?}: expected classic or four-player"
+            )));
+        }
+        Some(None) => return Err(usage("--board needs a value")),
+    };
+    match (players, mode) {
+        (4, Mode::Flip) => Err(usage("--mode flip: flip games are two-player only")),
+        (4, _) => Ok(Rules::four_player(mode)),
+        _ => Ok(Rules {
+            four_player_board: four_board,
+            ..Rules::for_mode(mode)
+        }),
+    }
+}
+
 fn parse_mode(a: &Args) -> Result<Mode, Failure> {
     match a.options.get("mode") {
         None => Ok(Mode::Dark),
@@ -302,8 +339,13 @@ fn parse_mode(a: &Args) -> Result<Mode, Failure> {
     }
 }
 
-/// A new game with random layouts (or a random shuffle in flip games).
-fn new_game(rules: Rules, rng: &mut Pcg64Mcg) -> Game {
+/// A new game with random layouts (or a random shuffle in flip games), for
+/// two or four players.
+fn new_game(rules: Rules, players: u8, rng: &mut Pcg64Mcg) -> Game {
+    if players == 4 {
+        let layouts = std::array::from_fn(|_| Layout::random(&rules, rng));
+        return Game::new_four(rules, layouts, Side::South).expect("random layouts are legal");
+    }
     if rules.mode == Mode::Flip {
         Game::new_flip_shuffled(rules, Side::South, rng)
     } else {
@@ -314,7 +356,12 @@ fn new_game(rules: Rules, rng: &mut Pcg64Mcg) -> Game {
 }
 
 fn selfplay(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &["records"], &["games", "seed", "mode"], 0)?;
+    let a = parse_args(
+        args,
+        &["records"],
+        &["games", "seed", "mode", "players", "board"],
+        0,
+    )?;
     let games: u64 = a
         .number("games")?
         .ok_or_else(|| usage("--games N is required"))?;
@@ -322,12 +369,14 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
         .number("seed")?
         .ok_or_else(|| usage("--seed S is required"))?;
     let mode = parse_mode(&a)?;
-    let rules = Rules::for_mode(mode);
+    let players = parse_players(&a)?;
+    let rules = rules_for(&a, mode, players)?;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    let mut outs: BTreeMap<String, u64> = BTreeMap::new();
     let (mut south, mut north, mut draws, mut plies) = (0u64, 0u64, 0u64, 0u64);
     for _ in 0..games {
-        let mut game = new_game(rules, &mut rng);
+        let mut game = new_game(rules, players, &mut rng);
         while game.result().is_none() {
             let side = game.turn();
             let moves = game.position().legal_moves();
@@ -338,10 +387,21 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
                 .expect("generated moves are legal");
         }
         plies += game.position().ply() as u64;
+        for s in Side::FOUR {
+            if let Some(reason) = game.position().out_reason(s) {
+                *outs.entry(format!("{reason:?}")).or_default() += 1;
+            }
+        }
         let result = game.result().expect("finished");
         match result {
             GameResult::Win { winner, reason } => {
-                if winner == Side::South {
+                // Four players: the counters stand for South's and East's teams.
+                let south_wins = if players == 4 {
+                    winner.team() == Side::South.team()
+                } else {
+                    winner == Side::South
+                };
+                if south_wins {
                     south += 1;
                 } else {
                     north += 1;
@@ -359,12 +419,28 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
         }
     }
     let mode_name = format!("{mode:?}").to_lowercase();
-    say!("games: {games} ({mode_name}, seed {seed})");
-    say!("south wins: {south}");
-    say!("north wins: {north}");
+    if players == 4 {
+        say!("games: {games} ({mode_name}, four players, seed {seed})");
+        say!("south+north wins: {south}");
+        say!("east+west wins: {north}");
+    } else if rules.four_player_board {
+        say!("games: {games} ({mode_name}, four-player board, seed {seed})");
+        say!("south wins: {south}");
+        say!("north wins: {north}");
+    } else {
+        say!("games: {games} ({mode_name}, seed {seed})");
+        say!("south wins: {south}");
+        say!("north wins: {north}");
+    }
     say!("draws: {draws}");
     for (reason, n) in &tally {
         say!("  {reason}: {n}");
+    }
+    if players == 4 {
+        say!("players out by reason:");
+        for (reason, n) in &outs {
+            say!("  {reason}: {n}");
+        }
     }
     if games > 0 {
         say!("average plies: {:.1}", plies as f64 / games as f64);
@@ -376,23 +452,22 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
 /// record); returns the number of plies. The game ends as [`Game`] ends it
 /// by the board: flag taken, no legal move, quiet-move draw, and (flip)
 /// no movable piece.
-fn fast_random_game(rules: &Rules, rng: &mut Pcg64Mcg, moves: &mut MoveSets) -> u32 {
-    let mut pos = if rules.mode == Mode::Flip {
-        let mut arrangement: [u8; 50] = std::array::from_fn(|i| i as u8);
-        rand::seq::SliceRandom::shuffle(&mut arrangement[..], rng);
-        Position::new_flip(*rules, &arrangement, Side::South).expect("a permutation")
-    } else {
-        let south = Layout::random(rules, rng).validate(rules).expect("legal");
-        let north = Layout::random(rules, rng).validate(rules).expect("legal");
-        Position::new(*rules, &south, &north, Side::South)
-    };
+fn fast_random_game(rules: &Rules, players: u8, rng: &mut Pcg64Mcg, moves: &mut MoveSets) -> u32 {
+    let mut pos = start_position(rules, players, rng);
     let mut plies = 0;
     loop {
-        if pos.flag_captured().is_some() || pos.quiet_plies() >= rules.quiet_draw_plies {
-            return plies;
-        }
-        if rules.mode == Mode::Flip && pos.colours_fixed() && pos.result().is_some() {
-            return plies;
+        if players == 4 {
+            // Players out, a team gone, nothing movable, the quiet-move draw.
+            if pos.result().is_some() {
+                return plies;
+            }
+        } else {
+            if pos.flag_captured().is_some() || pos.quiet_plies() >= rules.quiet_draw_plies {
+                return plies;
+            }
+            if rules.mode == Mode::Flip && pos.colours_fixed() && pos.result().is_some() {
+                return plies;
+            }
         }
         // The moves as per-piece target sets: counting them and picking the
         // k-th is all a uniform random choice needs (no list of moves).
@@ -408,20 +483,50 @@ fn fast_random_game(rules: &Rules, rng: &mut Pcg64Mcg, moves: &mut MoveSets) -> 
     }
 }
 
+/// A start position from random layouts (a random shuffle in flip games),
+/// for two or four players.
+fn start_position(rules: &Rules, players: u8, rng: &mut Pcg64Mcg) -> Position {
+    if players == 4 {
+        let armies: Vec<_> = (0..4)
+            .map(|_| Layout::random(rules, rng).validate(rules).expect("legal"))
+            .collect();
+        return Position::new_four(
+            *rules,
+            [&armies[0], &armies[1], &armies[2], &armies[3]],
+            Side::South,
+        );
+    }
+    if rules.mode == Mode::Flip {
+        let mut arrangement: [u8; 50] = std::array::from_fn(|i| i as u8);
+        rand::seq::SliceRandom::shuffle(&mut arrangement[..], rng);
+        Position::new_flip(*rules, &arrangement, Side::South).expect("a permutation")
+    } else {
+        let south = Layout::random(rules, rng).validate(rules).expect("legal");
+        let north = Layout::random(rules, rng).validate(rules).expect("legal");
+        Position::new(*rules, &south, &north, Side::South)
+    }
+}
+
 fn bench(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &["json"], &["seconds", "games"], 0)?;
+    let a = parse_args(
+        args,
+        &["json"],
+        &["seconds", "games", "players", "board"],
+        0,
+    )?;
+    let players = parse_players(&a)?;
     let seconds: f64 = a.number("seconds")?.unwrap_or(2.0);
     if !(seconds > 0.0 && seconds < 3600.0) {
         return Err(usage("--seconds must be between 0 and 3600"));
     }
     let budget = Duration::from_secs_f64(seconds);
-    let rules = Rules::default();
+    let rules = rules_for(&a, Mode::Dark, players)?;
     let mut rng = Pcg64Mcg::seed_from_u64(2024);
     if let Some(n) = a.number::<u64>("games")? {
         // Fixed work for profilers (callgrind): N fast games, nothing else.
         let mut moves = MoveSets::new();
         let plies: u64 = (0..n)
-            .map(|_| fast_random_game(&rules, &mut rng, &mut moves) as u64)
+            .map(|_| fast_random_game(&rules, players, &mut rng, &mut moves) as u64)
             .sum();
         say!("{n} games, {plies} plies");
         return Ok(0);
@@ -431,10 +536,14 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let (mut games, mut plies) = (0u64, 0u64);
     let mut sets = MoveSets::new();
     let clock = Clock::start();
-    while clock.wall() < budget {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         for _ in 0..64 {
-            plies += fast_random_game(&rules, &mut rng, &mut sets) as u64;
+            plies += fast_random_game(&rules, players, &mut rng, &mut sets) as u64;
             games += 1;
+        }
+        if clock.wall() >= budget {
+            break;
         }
     }
     let fast = clock.stop();
@@ -442,14 +551,18 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     // 2. Complete random games through `Game` (events, record, result checks).
     let mut game_games = 0u64;
     let clock = Clock::start();
-    while clock.wall() < budget / 2 {
-        let mut game = new_game(rules, &mut rng);
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
+        let mut game = new_game(rules, players, &mut rng);
         while game.result().is_none() {
             let moves = game.position().legal_moves();
             let m: Move = moves[rng.random_range(0..moves.len())];
             game.apply(game.turn(), Action::Move(m)).expect("legal");
         }
         game_games += 1;
+        if clock.wall() >= budget / 2 {
+            break;
+        }
     }
     let game_api = clock.stop();
 
@@ -458,13 +571,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let mut sample = Vec::new();
     let mut rng = Pcg64Mcg::seed_from_u64(7);
     while sample.len() < 4_000 {
-        let south = Layout::random(&rules, &mut rng)
-            .validate(&rules)
-            .expect("legal");
-        let north = Layout::random(&rules, &mut rng)
-            .validate(&rules)
-            .expect("legal");
-        let mut pos = Position::new(rules, &south, &north, Side::South);
+        let mut pos = start_position(&rules, players, &mut rng);
         loop {
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.result().is_some() {
@@ -479,12 +586,16 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let mut moves = MoveList::new();
     let (mut generated, mut total_moves) = (0u64, 0u64);
     let clock = Clock::start();
-    while clock.wall() < budget / 2 {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         for pos in &sample {
             pos.legal_moves_into(&mut moves);
             total_moves += std::hint::black_box(&moves).len() as u64;
         }
         generated += sample.len() as u64;
+        if clock.wall() >= budget / 2 {
+            break;
+        }
     }
     let movegen = clock.stop();
 
@@ -492,12 +603,16 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     //    node, from positions in the caches).
     let mut cloned = 0u64;
     let clock = Clock::start();
-    while clock.wall() < budget / 4 {
+    // At least one round, even if the thread was not scheduled for a while.
+    loop {
         for pos in &sample[..256] {
             let copy = std::hint::black_box(pos).clone();
             std::hint::black_box(&copy);
         }
         cloned += 256;
+        if clock.wall() >= budget / 4 {
+            break;
+        }
     }
     let clone = clock.stop();
 
@@ -526,11 +641,12 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
                 "position_bytes": std::mem::size_of::<Position>(),
                 "clock": clock_name,
                 "mode": "dark",
+                "players": players,
                 "threads": 1,
             })
         );
     } else {
-        say!("times by {clock_name} clock (wall clock in brackets)");
+        say!("times by {clock_name} clock (wall clock in brackets), {players} players");
         say!(
             "random games (Position level): {}/s ({}/s), {plies_per_game:.1} plies each",
             per_sec(games, fast.best()),
