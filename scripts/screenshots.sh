@@ -32,7 +32,7 @@ stop_peers() { for p in "${PEERS[@]}"; do kill "$p" 2>/dev/null || true; done; P
 
 SHOTS=("$@")
 if [ ${#SHOTS[@]} -eq 0 ]; then
-  SHOTS=(title setup game gameover replay profile settings rules lobby lan-game title:en setup:en game:en rules:en)
+  SHOTS=(title setup game gameover replay profile settings rules lobby lan-pairing lan-game title:en setup:en game:en rules:en)
 fi
 
 DATA=$(mktemp -d)
@@ -50,12 +50,16 @@ for spec in "${SHOTS[@]}"; do
   frames=
   case $screen in
     lobby)
-      "$PEER" host --mode dark --name xiaozhang-pc --ai greedy >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
-      "$PEER" host --mode flip --move-seconds 30 --name xiaoli-laptop --ai greedy >"$DATA/peer2.log" 2>&1 & PEERS+=($!)
+      "$PEER" host --yes --mode dark --name xiaozhang-pc --ai greedy >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
+      "$PEER" host --yes --mode flip --move-seconds 30 --name xiaoli-laptop --ai greedy >"$DATA/peer2.log" 2>&1 & PEERS+=($!)
       sleep 1 ;;
     lan-game)
-      "$PEER" host --mode dark --name xiaozhang-pc --ai greedy --seed 5 >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
+      "$PEER" host --yes --mode dark --name xiaozhang-pc --ai greedy --seed 5 >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
       frames=${LAN_FRAMES:-700}
+      sleep 1 ;;
+    lan-pairing)
+      "$PEER" host --yes --mode dark --name xiaozhang-pc --ai greedy --seed 5 >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
+      frames=${LAN_FRAMES:-240}
       sleep 1 ;;
   esac
   JUNQI_DEMO_FRAMES=${frames:-${JUNQI_DEMO_FRAMES:-}} \

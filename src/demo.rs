@@ -38,13 +38,16 @@ pub struct Demo {
     pub frames: u32,
     /// `lan-game`: join the first LAN host found and play it.
     pub lan: bool,
+    /// `lan-pairing`: join, and stay at the pairing code (never confirm).
+    pub hold_pairing: bool,
 }
 
 impl Demo {
     /// Reads `JUNQI_DEMO`, `JUNQI_SCREENSHOT` and `JUNQI_DEMO_FRAMES`.
     pub fn from_env() -> Self {
         let demo = std::env::var("JUNQI_DEMO").unwrap_or_default();
-        let lan = demo == "lan-game";
+        let hold_pairing = demo == "lan-pairing";
+        let lan = demo == "lan-game" || hold_pairing;
         let screen = if lan {
             Some(Screen::Lobby)
         } else {
@@ -63,6 +66,7 @@ impl Demo {
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(default_frames),
             lan,
+            hold_pairing,
         }
     }
 }
@@ -180,7 +184,7 @@ fn drive(
 }
 
 /// `JUNQI_DEMO=lan-game`: joins the first host listed, confirms the pairing code after showing it
-/// for 60 frames, then plays the computer's moves (level 1) for the player, one every 20 frames.
+/// for 60 frames (`lan-pairing`: never, for a picture of the code), then plays the computer's moves (level 1) for the player, one every 20 frames.
 #[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn lan_demo(
     demo: Res<Demo>,
@@ -207,7 +211,7 @@ fn lan_demo(
     } = lobby.phase
     {
         *shown += 1;
-        if *shown == 60 {
+        if *shown == 60 && !demo.hold_pairing {
             lobby_actions.write(crate::screens::lobby::LobbyAction::ConfirmPairing);
         }
     } else {
