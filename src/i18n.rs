@@ -256,8 +256,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("lan.peer_turn", "对方思考中…", "Your opponent is thinking…"),
     (
         "lan.code_check",
-        "双方配对码相同，连接方为安全",
-        "Check that both screens show the same code",
+        "已核对：双方配对码相同",
+        "Checked: both screens showed this code",
     ),
     (
         "lan.dropped",
@@ -285,7 +285,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("lan.cheat", "发现违规", "The audit found a cheater"),
     ("lan.evidence", "所在", "Evidence"),
-    // LAN faults and audit verdicts, by kind (`crate::lan_text`).
+    // LAN faults and audit verdicts, one text per `FaultKind` (`crate::lan_text`).
     ("fault.battle", "战斗中作弊", "cheated in a battle"),
     (
         "fault.refused",
@@ -308,7 +308,58 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "重连到了另一局",
         "reconnected to another game",
     ),
+    (
+        "fault.other_rules",
+        "提出了与主机不同的规则",
+        "proposed other rules than the host's",
+    ),
+    (
+        "fault.nonce",
+        "公开的配对随机数与承诺的不符",
+        "opened a pairing nonce other than the one it committed to",
+    ),
+    (
+        "fault.bad_commit",
+        "发来无效的布阵承诺",
+        "sent an unusable setup commitment",
+    ),
+    ("fault.out_of_turn", "不按轮次行棋", "moved out of turn"),
+    (
+        "fault.unexpected",
+        "发来不该发的消息",
+        "sent a message nothing asked for",
+    ),
     ("fault.move", "走法不合规则", "played an illegal move"),
+    (
+        "fault.draw_twice",
+        "一回合内重复求和",
+        "offered a draw twice in one turn",
+    ),
+    (
+        "fault.early_timeout",
+        "未到时限就宣称超时",
+        "claimed a timeout before the time was up",
+    ),
+    (
+        "fault.baseless_forfeit",
+        "无故宣称对方弃权",
+        "claimed a forfeit nothing supported",
+    ),
+    (
+        "fault.no_moves",
+        "谎称无棋可走",
+        "claimed to have no legal move while it had one",
+    ),
+    (
+        "fault.no_moves_reply",
+        "对无棋可走的宣称作了虚假回答",
+        "answered a no-moves claim falsely",
+    ),
+    (
+        "fault.request",
+        "发来无效的战斗请求",
+        "sent an invalid battle request",
+    ),
     ("fault.setup", "布阵不合规则", "used an illegal setup"),
     (
         "fault.commit",
@@ -332,6 +383,21 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("fault.table", "战斗表被篡改", "sent a corrupt battle table"),
     (
+        "fault.rank",
+        "战斗中谎报棋子",
+        "lied about its piece in a battle",
+    ),
+    (
+        "fault.battle_key",
+        "战斗密钥与种子不符",
+        "used a battle key its seed does not give",
+    ),
+    (
+        "fault.flag",
+        "公开的军旗与承诺的不符",
+        "opened a false flag",
+    ),
+    (
         "fault.flip",
         "翻开的棋子与承诺的不符",
         "opened a face-down piece falsely",
@@ -342,6 +408,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "refused to reveal its setup at the audit",
     ),
     (
+        "fault.flooding",
+        "终局后滥发消息而不公开布阵",
+        "flooded messages after the game instead of revealing its setup",
+    ),
+    (
         "fault.handshake",
         "对方未完成握手",
         "the opponent did not complete the handshake",
@@ -350,6 +421,16 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "fault.dispute",
         "对方对本局提出异议",
         "the opponent disputes the game",
+    ),
+    (
+        "fault.own_dispute",
+        "重启前已发现违规",
+        "was found at fault before the restart",
+    ),
+    (
+        "fault.unsupported_dispute",
+        "提出的异议没有根据",
+        "raised a dispute the audit does not support",
     ),
     ("fault.protocol", "违反对局协议", "broke the protocol"),
     ("lan.detail", "详情", "Details"),
@@ -378,6 +459,14 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("replay.title", "棋谱回放", "Replays"),
     ("replay.none", "还没有保存的棋谱", "No saved games yet"),
     ("replay.first", "开始", "Start"),
+    ("replay.export", "导出审计文件", "Export for audit"),
+    ("replay.exported", "已导出", "Exported to"),
+    (
+        "replay.audit_cmd",
+        "任何人都可用此命令核查本局：",
+        "Anyone can check the game with:",
+    ),
+    ("replay.export_failed", "导出失败", "Export failed"),
     ("replay.prev", "上一步", "Back"),
     ("replay.next", "下一步", "Next"),
     ("replay.last", "结尾", "End"),

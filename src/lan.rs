@@ -6,7 +6,9 @@
 //! to a journal in the data directory before sending anything, and on a dropped connection keeps
 //! the session and reconnects (the host listens again, the guest retries), resuming where the
 //! stream stopped. After a crash of the app itself the lobby offers the journal's game again
-//! ([`unfinished`], [`Role::Resume`]).
+//! ([`unfinished`], [`Role::Resume`]). When a played game ends, its whole signed log is kept
+//! ([`LanMsg::Kept`]) and moved next to the saved record ([`keep_journal`]), from where the
+//! replay screen exports it for `junqi-audit` ([`export_for_audit`]).
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
@@ -131,12 +133,15 @@ pub enum LanMsg {
         /// Who.
         culprit: Side,
         /// What was seen.
-        reason: String,
+        reason: junqi_net::FaultKind,
     },
     /// The game is over (the audit follows).
     Finished(GameResult),
     /// The end-of-game audit.
     Verdict(Verdict),
+    /// The finished game's signed log was kept at this path, as a journal `junqi-audit` reads
+    /// (sent just before [`LanMsg::Verdict`]; the live journal is deleted once the game is done).
+    Kept(PathBuf),
     /// The connection dropped; reconnecting.
     Dropped(String),
     /// A fatal error: the thread stopped.
@@ -273,6 +278,48 @@ pub fn unfinished(dir: &Path) -> io::Result<Option<Unfinished>> {
     }))
 }
 
+/// Where a saved LAN record's signed log is kept: `game-N.journal` next to `game-N.json`.
+pub fn record_journal(record: &Path) -> PathBuf {
+    record.with_extension("journal")
+}
+
+/// Moves a finished game's kept journal ([`LanMsg::Kept`]) next to its saved record
+/// ([`record_journal`]), where the replay screen finds it.
+///
+/// # Errors
+/// The journal cannot be moved or copied.
+pub fn keep_journal(journal: &Path, record: &Path) -> io::Result<PathBuf> {
+    let to = record_journal(record);
+    // A rename is atomic; the data directory could still span file systems.
+    if std::fs::rename(journal, &to).is_err() {
+        std::fs::copy(journal, &to)?;
+        let _ = std::fs::remove_file(journal);
+    }
+    Ok(to)
+}
+
+/// Exports the signed log of the saved LAN record `record` (a `*.json` in the records folder)
+/// to the exports folder, as a file `junqi-audit` reads; returns its path. The journal is
+/// checked first, so a damaged one is reported here rather than handed on.
+///
+/// # Errors
+/// No journal kept for this record (`NotFound`), a damaged one (`InvalidData`), or a write
+/// error.
+pub fn export_for_audit(dir: &crate::storage::DataDir, record: &Path) -> io::Result<PathBuf> {
+    let from = record_journal(record);
+    let bytes = std::fs::read(&from)?;
+    junqi_net::resume::load(&from)?;
+    let stem = record
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a record file"))?;
+    let out = dir.exports();
+    std::fs::create_dir_all(&out)?;
+    let to = out.join(format!("{stem}-audit.bin"));
+    junqi_net::resume::write_atomic(&to, &bytes)?;
+    Ok(to)
+}
+
 /// Deletes the saved game in `dir` (the player chose not to resume it).
 pub fn discard(dir: &Path) {
     let _ = std::fs::remove_file(dir.join(JOURNAL));
@@ -298,6 +345,8 @@ fn hello_name(log: &[Envelope<Body>], me: Side) -> Option<String> {
 /// and the player's [`LanCmd`]s into session calls.
 struct AppSide {
     out: mpsc::Sender<LanMsg>,
+    /// The LAN folder (where a finished game's journal is kept).
+    dir: PathBuf,
     layout: Layout,
     sent_view: Option<(usize, u16, bool, bool)>,
     /// Play began (so leaving keeps the journal for a later resume).
@@ -319,6 +368,25 @@ impl AppSide {
                 let view = Box::new(v.clone());
                 self.report(LanMsg::View { view, my_turn });
             }
+        }
+    }
+
+    /// Keeps a finished game's whole signed log in the LAN folder before the live journal is
+    /// deleted, so that its record can be exported for a third party's audit. Only games that
+    /// were played: one that ended in the handshake has no record to export.
+    fn keep(&self, s: &Session) {
+        if s.view().is_none() {
+            return;
+        }
+        let id: String = s.game_id()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let path = self.dir.join(format!("finished-{id}.bin"));
+        match junqi_net::resume::save(&s.saved(), &path) {
+            Ok(()) => self.report(LanMsg::Kept(path)),
+            // The game itself is unaffected; it just cannot be exported.
+            Err(e) => bevy::log::warn!("cannot keep the finished game's journal: {e}"),
         }
     }
 
@@ -366,7 +434,10 @@ impl Handler for AppSide {
                 self.view(s);
                 self.report(LanMsg::Finished(r));
             }
-            AppEvent::Verdict(v) => self.report(LanMsg::Verdict(v)),
+            AppEvent::Verdict(v) => {
+                self.keep(s);
+                self.report(LanMsg::Verdict(v));
+            }
         }
     }
 
@@ -494,6 +565,7 @@ async fn run(
     }
     let mut side = AppSide {
         out,
+        dir: dir.clone(),
         layout,
         sent_view: None,
         started: false,
@@ -503,6 +575,7 @@ async fn run(
         && let Some(v) = session.verdict()
     {
         // The journal of a game that had ended (a crash just before it was deleted).
+        side.keep(&session);
         side.report(LanMsg::Verdict(v.clone()));
     } else if resumed && session.view().is_some() {
         // The restored session does not announce the start again.
@@ -544,4 +617,46 @@ async fn run(
 fn getrandom_nonce(nonce: &mut [u8; 32]) {
     use rand::RngCore;
     rand::rng().fill_bytes(nonce);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::DataDir;
+
+    fn temp(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("junqi-lan-unit-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("records")).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_record_without_a_journal_or_with_a_damaged_one_is_not_exported() {
+        let root = temp("export");
+        let dir = DataDir(root.clone());
+        let record = dir.records().join("game-1.json");
+        // No journal kept (a game against the computer, say).
+        let e = export_for_audit(&dir, &record).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        // A damaged one is refused, and nothing is written.
+        std::fs::write(record_journal(&record), b"not a journal").unwrap();
+        let e = export_for_audit(&dir, &record).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
+        assert!(!dir.exports().join("game-1-audit.bin").exists());
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn a_kept_journal_moves_next_to_its_record() {
+        let root = temp("keep");
+        let kept = root.join("finished-00.bin");
+        std::fs::write(&kept, b"bytes").unwrap();
+        let record = root.join("records/game-7.json");
+        let at = keep_journal(&kept, &record).unwrap();
+        assert_eq!(at, root.join("records/game-7.journal"));
+        assert_eq!(std::fs::read(&at).unwrap(), b"bytes");
+        assert!(!kept.exists(), "moved, not copied");
+        let _ = std::fs::remove_dir_all(root);
+    }
 }

@@ -1,66 +1,118 @@
 //! LAN verdicts, faults and refusals in the player's language.
 //!
-//! The protocol core reports a refused request as a typed `SessionError`, translated here
-//! variant by variant (a new variant fails to compile until it has a text). Faults and audit
-//! verdicts still come as the core's English sentences: they are sorted here by what they
-//! start with into a few kinds the player can understand ("played an illegal move", "revealed
-//! a setup other than the one it committed to"…), and the English sentence is kept as the
-//! detail, since it names the exact evidence for whoever checks the game. A sentence of an
-//! unknown kind falls back to "broke the protocol" with the sentence as the detail, so nothing
-//! is ever hidden.
+//! The protocol core reports a refused request as a typed `SessionError` and a fault or an
+//! audit verdict as a typed `FaultKind`; both are translated here variant by variant. A
+//! fault's kind is what the player is told ("played an illegal move", "revealed a setup other
+//! than the one it committed to"…); the precise finding inside it (the engine's error, the
+//! battle, the flip entry) is kept as the detail, in English, for whoever checks the game.
+//! `FaultKind` is `#[non_exhaustive]`: a kind this build does not know yet falls back to
+//! "broke the protocol" with its English sentence as the detail, so nothing is ever hidden.
 
+use junqi_net::FaultKind;
+use junqi_net::commit::RevealError;
+use junqi_net::ot::BattleCheat;
 use junqi_net::session::SessionError;
 
 use crate::i18n::Lang;
 
-/// What the core's fault sentences start with, and the key of their kind. The first match wins.
-const KINDS: &[(&str, &str)] = &[
-    ("battle ", "fault.battle"),
-    ("refused message", "fault.refused"),
-    ("malformed", "fault.malformed"),
-    ("bad frame", "fault.frame"),
-    ("stream closed inside a frame", "fault.frame"),
-    ("invalid public key", "fault.hello"),
-    ("reconnected to another game", "fault.other_game"),
-    ("illegal move", "fault.move"),
-    ("illegal action", "fault.move"),
-    ("refused move", "fault.move"),
-    ("illegal setup", "fault.setup"),
-    ("setup:", "fault.setup"),
-    ("opened setup does not match", "fault.commit"),
-    ("the reveal does not match", "fault.commit"),
-    ("the revealed seed does not match", "fault.seed"),
-    ("its committed shuffle layer", "fault.shuffle"),
-    ("the attacker announced a false outcome", "fault.outcome"),
-    ("the defender's oblivious-transfer table", "fault.table"),
-    ("table:", "fault.table"),
-    ("oblivious-transfer", "fault.table"),
-    ("bad flip opening", "fault.flip"),
-    ("piece ", "fault.flip"),
-    ("refused to open its seed", "fault.no_reveal"),
-    ("the peer did not complete the handshake", "fault.handshake"),
-    ("the peer disputes", "fault.dispute"),
-];
+/// The i18n key of a fault's kind.
+fn fault_key(kind: &FaultKind) -> &'static str {
+    match kind {
+        FaultKind::BadFrame(_) => "fault.frame",
+        FaultKind::BadKey => "fault.hello",
+        FaultKind::RefusedMessage(_) => "fault.refused",
+        FaultKind::Malformed { .. } => "fault.malformed",
+        FaultKind::OtherGame => "fault.other_game",
+        FaultKind::NoHandshake => "fault.handshake",
+        FaultKind::OtherRules => "fault.other_rules",
+        FaultKind::NonceMismatch => "fault.nonce",
+        FaultKind::BadCommitment(_) => "fault.bad_commit",
+        FaultKind::OutOfTurn(_) => "fault.out_of_turn",
+        FaultKind::Unexpected(_) | FaultKind::RanksInFlipGame => "fault.unexpected",
+        FaultKind::IllegalMove(_) => "fault.move",
+        FaultKind::RepeatedDrawOffer => "fault.draw_twice",
+        FaultKind::EarlyTimeoutClaim { .. } => "fault.early_timeout",
+        FaultKind::BaselessForfeitClaim => "fault.baseless_forfeit",
+        FaultKind::FalseNoMoves => "fault.no_moves",
+        FaultKind::FalseNoMovesReply(_) => "fault.no_moves_reply",
+        FaultKind::BadRequest(_) => "fault.request",
+        FaultKind::CorruptTable(_) => "fault.table",
+        FaultKind::FalseOutcome(_) => "fault.outcome",
+        FaultKind::Battle { cheat, .. } => match cheat {
+            BattleCheat::FalseOutcome => "fault.outcome",
+            BattleCheat::TableMismatch | BattleCheat::LabelMismatch => "fault.table",
+            BattleCheat::WrongRank => "fault.rank",
+            BattleCheat::KeyMismatch | BattleCheat::InvalidKey => "fault.battle_key",
+            BattleCheat::ImmovableAttacker => "fault.move",
+            _ => "fault.battle",
+        },
+        FaultKind::BadFlagOpening => "fault.flag",
+        FaultKind::BadFlipOpening(_)
+        | FaultKind::PieceOpenedTwice(_)
+        | FaultKind::WrongPiece { .. } => "fault.flip",
+        FaultKind::BadShuffle => "fault.shuffle",
+        FaultKind::SetupMismatch(RevealError::Seed) | FaultKind::KeyMismatch => "fault.seed",
+        FaultKind::SetupMismatch(_) => "fault.commit",
+        FaultKind::IllegalSetup(_) => "fault.setup",
+        FaultKind::RefusedToOpen => "fault.no_reveal",
+        FaultKind::Flooding(_) => "fault.flooding",
+        FaultKind::PeerDisputes(_) => "fault.dispute",
+        FaultKind::OwnDispute(_) => "fault.own_dispute",
+        FaultKind::UnsupportedDispute => "fault.unsupported_dispute",
+        _ => "fault.protocol",
+    }
+}
 
-/// A fault or verdict sentence of the core: its kind in `lang`, and the original sentence as
-/// the detail (`None` when the kind says it all).
-pub fn fault_text(reason: &str, lang: Lang) -> (String, Option<String>) {
-    let reason = reason.trim();
-    let key = KINDS
-        .iter()
-        .find(|(prefix, _)| reason.starts_with(prefix))
-        .map_or("fault.protocol", |(_, k)| k);
-    let kind = lang.t(key).to_owned();
-    // Sentences that are nothing but their kind need no detail in English.
-    let plain = matches!(
-        reason,
-        "the peer did not complete the handshake"
-            | "reconnected to another game"
-            | "invalid public key in hello"
-    );
-    let hide = reason.is_empty() || (plain && lang == Lang::En);
-    let detail = (!hide).then(|| reason.to_owned());
-    (kind, detail)
+/// The precise finding inside a fault, if it says more than its kind.
+fn fault_detail(kind: &FaultKind) -> Option<String> {
+    match kind {
+        FaultKind::BadFrame(e) => Some(e.to_string()),
+        FaultKind::RefusedMessage(e) => Some(e.to_string()),
+        FaultKind::Malformed { kind, detail } => Some(format!("{kind}: {detail}")),
+        FaultKind::BadCommitment(d)
+        | FaultKind::Unexpected(d)
+        | FaultKind::IllegalMove(d)
+        | FaultKind::IllegalSetup(d)
+        | FaultKind::Unreplayable(d)
+        | FaultKind::OwnDispute(d) => Some(d.clone()),
+        FaultKind::OutOfTurn(what) => Some((*what).to_owned()),
+        FaultKind::BadRequest(e) | FaultKind::CorruptTable(e) | FaultKind::FalseOutcome(e) => {
+            Some(e.to_string())
+        }
+        FaultKind::BadFlipOpening(e) => Some(e.to_string()),
+        FaultKind::SetupMismatch(RevealError::Seed) => None,
+        FaultKind::SetupMismatch(e) => Some(e.to_string()),
+        FaultKind::EarlyTimeoutClaim { .. }
+        | FaultKind::FalseNoMovesReply(_)
+        | FaultKind::Battle { .. }
+        | FaultKind::PieceOpenedTwice(_)
+        | FaultKind::WrongPiece { .. }
+        | FaultKind::Flooding(_)
+        | FaultKind::RanksInFlipGame => Some(kind.to_string()),
+        // The peer's own words are protocol data, not something to show the player.
+        FaultKind::PeerDisputes(_) => None,
+        FaultKind::BadKey
+        | FaultKind::OtherGame
+        | FaultKind::NoHandshake
+        | FaultKind::OtherRules
+        | FaultKind::NonceMismatch
+        | FaultKind::RepeatedDrawOffer
+        | FaultKind::BaselessForfeitClaim
+        | FaultKind::FalseNoMoves
+        | FaultKind::BadFlagOpening
+        | FaultKind::BadShuffle
+        | FaultKind::KeyMismatch
+        | FaultKind::RefusedToOpen
+        | FaultKind::UnsupportedDispute => None,
+        // A kind newer than this build: its English sentence says what it is.
+        _ => Some(kind.to_string()),
+    }
+}
+
+/// A fault or verdict of the core: its kind in `lang`, and the precise finding as the detail
+/// (`None` when the kind says it all).
+pub fn fault_text(kind: &FaultKind, lang: Lang) -> (String, Option<String>) {
+    (lang.t(fault_key(kind)).to_owned(), fault_detail(kind))
 }
 
 /// A refused request (a move, a draw offer, a resignation…) in `lang`.
@@ -84,38 +136,133 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_cores_sentences_are_sorted_into_kinds() {
-        // Sentences as the core writes them today.
-        for (sentence, key) in [
-            ("illegal move: not your piece", "fault.move"),
-            ("refused message: bad signature", "fault.refused"),
-            ("the attacker announced a false outcome: x", "fault.outcome"),
-            (
-                "battle 3: the attacker announced a false outcome",
-                "fault.battle",
-            ),
-            (
-                "refused to open its seed and setup at the audit",
-                "fault.no_reveal",
-            ),
-            (
-                "the revealed seed does not match its commitment",
-                "fault.seed",
-            ),
-            ("piece 7 opened twice", "fault.flip"),
-            ("something new", "fault.protocol"),
+    use junqi_net::envelope::ChainError;
+    use junqi_net::flip::FlipError;
+    use junqi_net::frame::FrameError;
+    use junqi_net::ot::OtError;
+
+    /// One of every kind the core has today.
+    fn every_kind() -> Vec<FaultKind> {
+        let mut kinds = vec![
+            FaultKind::BadFrame(FrameError::Truncated(3)),
+            FaultKind::BadKey,
+            FaultKind::RefusedMessage(ChainError::BadSignature),
+            FaultKind::Malformed {
+                kind: "step",
+                detail: "x".into(),
+            },
+            FaultKind::OtherGame,
+            FaultKind::NoHandshake,
+            FaultKind::OtherRules,
+            FaultKind::NonceMismatch,
+            FaultKind::BadCommitment("wrong shape".into()),
+            FaultKind::OutOfTurn("move"),
+            FaultKind::Unexpected("label without a battle".into()),
+            FaultKind::IllegalMove("a point off the board".into()),
+            FaultKind::RepeatedDrawOffer,
+            FaultKind::EarlyTimeoutClaim { on_move: true },
+            FaultKind::BaselessForfeitClaim,
+            FaultKind::FalseNoMoves,
+            FaultKind::FalseNoMovesReply(false),
+            FaultKind::BadRequest(OtError::InvalidPoint),
+            FaultKind::CorruptTable(OtError::NoMatchingLabel),
+            FaultKind::FalseOutcome(OtError::WrongLabel),
+            FaultKind::BadFlagOpening,
+            FaultKind::BadFlipOpening(FlipError::BadOpening(4)),
+            FaultKind::PieceOpenedTwice(7),
+            FaultKind::WrongPiece {
+                point: 3,
+                placed: 1,
+                truth: 2,
+            },
+            FaultKind::BadShuffle,
+            FaultKind::RanksInFlipGame,
+            FaultKind::SetupMismatch(RevealError::Seed),
+            FaultKind::SetupMismatch(RevealError::Count { got: 1, want: 25 }),
+            FaultKind::KeyMismatch,
+            FaultKind::IllegalSetup("flag on the front row".into()),
+            FaultKind::RefusedToOpen,
+            FaultKind::Flooding(16),
+            FaultKind::Unreplayable("its step does not follow".into()),
+            FaultKind::PeerDisputes("y".into()),
+            FaultKind::OwnDispute("illegal move: x".into()),
+            FaultKind::UnsupportedDispute,
+        ];
+        for cheat in [
+            BattleCheat::KeyMismatch,
+            BattleCheat::InvalidKey,
+            BattleCheat::ImmovableAttacker,
+            BattleCheat::WrongRank,
+            BattleCheat::LabelMismatch,
+            BattleCheat::TableMismatch,
+            BattleCheat::FalseOutcome,
         ] {
-            let (zh, detail) = fault_text(sentence, Lang::Zh);
-            assert_eq!(zh, Lang::Zh.t(key), "{sentence}");
-            assert_ne!(zh, key, "{key} has a text");
-            assert_eq!(detail.as_deref(), Some(sentence), "the evidence is kept");
-            assert_eq!(fault_text(sentence, Lang::En).0, Lang::En.t(key));
+            kinds.push(FaultKind::Battle { k: 5, cheat });
         }
+        kinds
+    }
+
+    #[test]
+    fn every_fault_kind_has_its_own_text_in_both_languages() {
+        for kind in every_kind() {
+            let key = fault_key(&kind);
+            // Known kinds never fall back to the catch-all (whose text, "broke the protocol",
+            // is the right one only for a log that does not follow from its seeds).
+            if !matches!(kind, FaultKind::Unreplayable(_)) {
+                assert_ne!(key, "fault.protocol", "{kind:?}");
+            }
+            let (zh, detail) = fault_text(&kind, Lang::Zh);
+            let (en, en_detail) = fault_text(&kind, Lang::En);
+            assert_ne!(zh, key, "{key} has a Chinese text");
+            assert_ne!(en, key, "{key} has an English text");
+            assert_ne!(zh, en, "{key} is translated");
+            assert_eq!(detail, en_detail, "the detail is the same evidence in both");
+        }
+    }
+
+    #[test]
+    fn the_precise_finding_is_kept_as_the_detail() {
+        let (kind, detail) = fault_text(
+            &FaultKind::IllegalMove("a step onto an occupied point".into()),
+            Lang::Zh,
+        );
+        assert_eq!(kind, Lang::Zh.t("fault.move"));
+        assert_eq!(detail.as_deref(), Some("a step onto an occupied point"));
+        let (_, detail) = fault_text(
+            &FaultKind::Battle {
+                k: 9,
+                cheat: BattleCheat::WrongRank,
+            },
+            Lang::En,
+        );
         assert_eq!(
-            fault_text("the peer did not complete the handshake", Lang::En).1,
+            detail.as_deref(),
+            Some("battle 9: R does not encode the committed rank of the moving piece")
+        );
+        assert_eq!(
+            fault_text(
+                &FaultKind::Battle {
+                    k: 9,
+                    cheat: BattleCheat::WrongRank
+                },
+                Lang::En
+            )
+            .0,
+            Lang::En.t("fault.rank")
+        );
+        // Kinds that say it all have no detail.
+        assert_eq!(fault_text(&FaultKind::NoHandshake, Lang::En).1, None);
+        assert_eq!(
+            fault_text(&FaultKind::BaselessForfeitClaim, Lang::Zh).1,
             None
         );
+    }
+
+    #[test]
+    fn the_peers_dispute_text_is_never_shown() {
+        let (kind, detail) = fault_text(&FaultKind::PeerDisputes("buy gold at …".into()), Lang::En);
+        assert_eq!(kind, Lang::En.t("fault.dispute"));
+        assert_eq!(detail, None);
     }
 
     #[test]

@@ -48,6 +48,11 @@ impl DataDir {
         self.0.join("lan")
     }
 
+    /// Finished LAN games exported for a third party's audit ([`crate::lan::export_for_audit`]).
+    pub fn exports(&self) -> PathBuf {
+        self.0.join("exports")
+    }
+
     /// The settings file.
     pub fn settings_file(&self) -> PathBuf {
         self.0.join("settings.json")

@@ -13,13 +13,16 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use junqi::{
     board::BoardClick,
+    i18n::Lang,
     lan::{LanCmd, LanLink},
     screens::{
         Navigate, Screen,
         game::{ActiveGame, GameAction, LastGame},
         lobby::{LobbyAction, LobbyPhase, LobbyState, rules_text},
+        replay::ReplayState,
         setup::{SetupAction, SetupState},
     },
+    storage::DataDir,
 };
 use junqi_game::{GameResult, Mode, Move, WinReason};
 use junqi_net::discovery::{Discovery, HostInfo};
@@ -301,6 +304,28 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
         assert_eq!(&on_disk, saved);
         let replayed = junqi_game::Game::replay(&saved.record, None).unwrap();
         assert_eq!(replayed.result(), last.result);
+        // Its signed log is kept next to it, and the replay screen exports it as a file a
+        // third party audits to the same verdict.
+        let dir = app.world().resource::<DataDir>().clone();
+        let name = path.file_stem().unwrap().to_str().unwrap();
+        let mut replay = ReplayState::default();
+        replay.open_file(&dir, name, Lang::En).unwrap();
+        assert!(replay.auditable, "no journal next to {}", path.display());
+        replay.export_for_audit(&dir);
+        let exported = replay.export.clone().unwrap().unwrap();
+        assert!(
+            exported.starts_with(dir.exports()),
+            "{}",
+            exported.display()
+        );
+        let log = junqi_net::resume::load(&exported).unwrap().log;
+        let audited = junqi_net::log_audit::audit_log(&log, std::time::Instant::now()).unwrap();
+        assert!(audited.is_clean(), "{audited:?}");
+        assert_eq!(audited.result, v.result);
+        assert_eq!(
+            audited.record, v.record,
+            "the third party rebuilds the same record"
+        );
         assert_eq!(saved.me, last.me);
         records.push(saved.record.clone());
         if resigned {
@@ -492,6 +517,37 @@ impl Drop for Killed {
     }
 }
 
+/// The plies the child app reports having played.
+fn child_plies(out: &std::path::Path) -> u16 {
+    child_says(out, "plies ")
+        .and_then(|p| p.parse::<u16>().ok())
+        .unwrap_or(0)
+}
+
+/// The in-process app and the child app show the same pairing code and both confirm it (the
+/// child on its own), then play until both are `plies` moves in. Returns the code and the
+/// number of the next move to click.
+fn pair_and_play_with_child(app: &mut App, out: &std::path::Path, plies: u16) -> (String, usize) {
+    run_until(&mut [&mut *app], 60, |a| {
+        shown_code(a[0]).is_some() && child_says(out, "code ").is_some()
+    });
+    let code = shown_code(app).unwrap().0;
+    assert_eq!(child_says(out, "code ").unwrap(), code);
+    app.world_mut().write_message(LobbyAction::ConfirmPairing);
+    let mut n = 1;
+    run_until(&mut [&mut *app], 60, |a| {
+        if click_a_move(a[0], n) {
+            n += 1;
+        }
+        let mine = a[0]
+            .world()
+            .get_resource::<ActiveGame>()
+            .map_or(0, |g| g.session.plies());
+        mine >= plies && child_plies(out) >= plies
+    });
+    (code, n)
+}
+
 /// The last number printed after `prefix` in the child's output.
 fn child_says(out: &std::path::Path, prefix: &str) -> Option<String> {
     std::fs::read_to_string(out)
@@ -511,35 +567,13 @@ fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
     let out = dg.join("child.out");
     let mut child = spawn_child(&dg, &format!("127.0.0.1:{port}"), &out);
     // Pairing: the child confirms on its side; the host sees the same code and confirms.
-    run_until(&mut [&mut host], 60, |a| {
-        shown_code(a[0]).is_some() && child_says(&out, "code ").is_some()
-    });
-    let code = shown_code(&host).unwrap().0;
-    assert_eq!(child_says(&out, "code ").unwrap(), code);
-    host.world_mut().write_message(LobbyAction::ConfirmPairing);
-    // Play until both sides are some moves in, then kill the guest's process outright.
-    let mut n = 1;
-    let child_plies = || {
-        child_says(&out, "plies ")
-            .and_then(|p| p.parse::<u16>().ok())
-            .unwrap_or(0)
-    };
-    run_until(&mut [&mut host], 60, |a| {
-        if click_a_move(a[0], n) {
-            n += 1;
-        }
-        let hp = a[0]
-            .world()
-            .get_resource::<ActiveGame>()
-            .map_or(0, |g| g.session.plies());
-        hp >= 8 && child_plies() >= 8
-    });
+    let (code, n) = pair_and_play_with_child(&mut host, &out, 8);
     let journal = dg.join("lan/game.bin");
     let saved = junqi_net::resume::load(&journal).expect("the guest's journal");
     assert!(saved.log.len() > 10, "{} messages saved", saved.log.len());
     child.0.kill().unwrap(); // SIGKILL: no clean shutdown of anything
     child.0.wait().unwrap();
-    let before = child_plies();
+    let before = child_plies(&out);
     // A new app on the guest's data directory offers the unfinished game and resumes it.
     let (mut guest, _gtx) = lobby_app(&dg);
     let offer = guest
@@ -658,28 +692,7 @@ fn a_host_app_killed_mid_game_resumes_from_its_journal() {
     guest
         .world_mut()
         .write_message(LobbyAction::Join(info.fullname));
-    run_until(&mut [&mut guest], 60, |a| {
-        shown_code(a[0]).is_some() && child_says(&out, "code ").is_some()
-    });
-    let code = shown_code(&guest).unwrap().0;
-    assert_eq!(child_says(&out, "code ").unwrap(), code);
-    guest.world_mut().write_message(LobbyAction::ConfirmPairing);
-    let mut n = 1;
-    let child_plies = || {
-        child_says(&out, "plies ")
-            .and_then(|p| p.parse::<u16>().ok())
-            .unwrap_or(0)
-    };
-    run_until(&mut [&mut guest], 60, |a| {
-        if click_a_move(a[0], n) {
-            n += 1;
-        }
-        let gp = a[0]
-            .world()
-            .get_resource::<ActiveGame>()
-            .map_or(0, |g| g.session.plies());
-        gp >= 8 && child_plies() >= 8
-    });
+    let (code, n) = pair_and_play_with_child(&mut guest, &out, 8);
     child.0.kill().unwrap(); // SIGKILL
     child.0.wait().unwrap();
     // A new host app finds the game and listens again on the same port; the guest reconnects.

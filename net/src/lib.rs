@@ -12,6 +12,6 @@ pub mod transport;
 #[cfg(feature = "testing")]
 pub use junqi_proto::testing;
 pub use junqi_proto::{
-    Digest, Outcome, OutcomeTable, Rank, Removal, Seat, Seed, audit, commit, crypto, envelope,
-    flip, frame, log_audit, ot, outcome, rank, saved, session, wire,
+    Digest, FaultKind, Outcome, OutcomeTable, Rank, Removal, Seat, Seed, audit, commit, crypto,
+    envelope, fault, flip, frame, log_audit, ot, outcome, rank, saved, session, wire,
 };

@@ -27,6 +27,8 @@ use crate::{
 
 /// Who the player faces.
 #[derive(Clone, Debug, PartialEq)]
+// One per game, inside a resource: boxing the LAN state would save nothing worth the noise.
+#[allow(clippy::large_enum_variant)]
 pub enum Opponent {
     /// The computer at level 1…4.
     Ai {
@@ -51,9 +53,12 @@ pub struct LanGame {
     /// The peer offers a draw.
     pub draw_offered: bool,
     /// The peer broke the protocol: who and why.
-    pub fault: Option<(Side, String)>,
+    pub fault: Option<(Side, junqi_net::FaultKind)>,
     /// The end-of-game audit.
     pub verdict: Option<Verdict>,
+    /// Where the finished game's signed log was kept ([`crate::lan::LanMsg::Kept`]): moved
+    /// next to the saved record, for the replay screen's audit export.
+    pub journal: Option<std::path::PathBuf>,
 }
 
 /// The game being played.
@@ -466,6 +471,14 @@ fn save_lan_record(dir: Res<DataDir>, last: Option<ResMut<LastGame>>) {
         result: last.result,
     };
     last.saved = save_record(&dir, &saved);
+    // The signed log goes next to the record, for the replay screen's audit export.
+    if let (Ok(path), Some(journal)) = (
+        &last.saved,
+        last.lan.as_ref().and_then(|l| l.journal.clone()),
+    ) && let Err(e) = crate::lan::keep_journal(&journal, path)
+    {
+        warn!("cannot keep the journal next to {}: {e}", path.display());
+    }
     last.game = Some(saved);
 }
 

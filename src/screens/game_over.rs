@@ -118,10 +118,12 @@ fn verdict_ui(ui: &mut egui::Ui, lan: &LanGame, me: Side, lang: Lang) {
                     .size(24.0)
                     .color(egui::Color32::from_rgb(230, 90, 70)),
             );
-            let (kind, detail) = crate::lan_text::fault_text(&v.reason, lang);
-            ui.label(egui::RichText::new(kind).size(20.0));
-            if let Some(d) = detail {
-                ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+            if let Some(reason) = &v.reason {
+                let (kind, detail) = crate::lan_text::fault_text(reason, lang);
+                ui.label(egui::RichText::new(kind).size(20.0));
+                if let Some(d) = detail {
+                    ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+                }
             }
             if !v.evidence.is_empty() {
                 ui.weak(format!("{}：{}", lang.t("lan.evidence"), v.evidence));

@@ -77,9 +77,9 @@ pub struct LobbyState {
     pub name: String,
     /// Advertise by mDNS when hosting (off in tests: listen on 127.0.0.1 only).
     pub mdns: bool,
-    /// Why the last LAN session ended before play began (a fault or verdict sentence of the
-    /// protocol, shown translated by kind).
-    pub ended: Option<String>,
+    /// Why the last LAN session ended before play began (the verdict's kind, shown
+    /// translated).
+    pub ended: Option<junqi_net::FaultKind>,
     /// An unfinished LAN game saved by an earlier run (after a crash, say): offered to resume.
     pub unfinished: Option<crate::lan::Unfinished>,
     /// Discoveries: from the mDNS browser, or fed by a test.
@@ -428,7 +428,7 @@ pub fn pump(
             LanMsg::Verdict(v) if lan_game.is_none() && lobby.before_play() => {
                 // The session ended before play began (the peer broke off the handshake, or
                 // cheated in it): back to the list, saying why.
-                lobby.ended = (!v.is_clean() || !v.reason.is_empty()).then_some(v.reason);
+                lobby.ended = v.reason;
                 lobby.phase = LobbyPhase::Browsing;
                 commands.remove_resource::<LanLink>();
                 break;
@@ -439,6 +439,14 @@ pub fn pump(
                 }
                 if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
                     l.verdict = Some(v);
+                }
+            }
+            LanMsg::Kept(path) => {
+                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
+                    l.journal = Some(path.clone());
+                }
+                if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
+                    l.journal = Some(path);
                 }
             }
             LanMsg::Error(e) => {

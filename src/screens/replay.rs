@@ -31,6 +31,12 @@ pub struct ReplayState {
     pub timer: f32,
     /// A load problem.
     pub error: Option<String>,
+    /// The open record's file name (without `.json`).
+    pub name: Option<String>,
+    /// Whether the open record is a LAN game with its signed log kept (it can be exported).
+    pub auditable: bool,
+    /// The last audit export: the file written, or why it failed.
+    pub export: Option<Result<std::path::PathBuf, String>>,
 }
 
 impl ReplayState {
@@ -40,6 +46,32 @@ impl ReplayState {
         self.step = 0;
         self.playing = false;
         self.error = None;
+        self.name = None;
+        self.auditable = false;
+        self.export = None;
+    }
+
+    /// Opens the record saved as `name` in `dir`'s records folder.
+    ///
+    /// # Errors
+    /// The file is missing or damaged, or its record does not replay.
+    pub fn open_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
+        let path = dir.records().join(format!("{name}.json"));
+        let rec = storage::load_json::<SavedGame>(&path).map_err(|e| e.message(lang))?;
+        if Session::from_saved(&rec, None).is_err() {
+            return Err(lang.t("err.corrupt").to_owned());
+        }
+        self.open(rec);
+        self.name = Some(name.to_owned());
+        self.auditable = crate::lan::record_journal(&path).exists();
+        Ok(())
+    }
+
+    /// Exports the open record's signed log for a third party's audit.
+    pub fn export_for_audit(&mut self, dir: &DataDir) {
+        let Some(name) = &self.name else { return };
+        let record = dir.records().join(format!("{name}.json"));
+        self.export = Some(crate::lan::export_for_audit(dir, &record).map_err(|e| e.to_string()));
     }
 
     /// The session after `step` actions.
@@ -165,14 +197,10 @@ fn ui(
                         .and_then(|s| s.parse().ok())
                         .map(format_time)
                         .unwrap_or_else(|| name.clone());
-                    if ui.button(label).clicked() {
-                        match storage::load_json::<SavedGame>(
-                            &dir.records().join(format!("{name}.json")),
-                        ) {
-                            Ok(rec) if Session::from_saved(&rec, None).is_ok() => state.open(rec),
-                            Ok(_) => state.error = Some(lang.t("err.corrupt").to_owned()),
-                            Err(e) => state.error = Some(e.message(lang)),
-                        }
+                    if ui.button(label).clicked()
+                        && let Err(e) = state.open_file(&dir, &name, lang)
+                    {
+                        state.error = Some(e);
                     }
                 }
             });
@@ -217,6 +245,24 @@ fn ui(
             });
             if rec.result.is_some() {
                 ui.checkbox(&mut state.full, lang.t("replay.full"));
+            }
+            if state.auditable && ui.button(lang.t("replay.export")).clicked() {
+                state.export_for_audit(&dir);
+            }
+            match &state.export {
+                Some(Ok(path)) => {
+                    ui.label(format!("{}：{}", lang.t("replay.exported"), path.display()));
+                    ui.label(lang.t("replay.audit_cmd"));
+                    let cmd = format!("junqi-audit {}", path.display());
+                    ui.add(egui::Label::new(egui::RichText::new(cmd).monospace()).selectable(true));
+                }
+                Some(Err(e)) => {
+                    ui.colored_label(
+                        theme::palette::WARN,
+                        format!("{}：{e}", lang.t("replay.export_failed")),
+                    );
+                }
+                None => {}
             }
             ui.separator();
             if let Some(s) = state.session() {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commit::{PieceOpening, verify_reveal};
 use crate::crypto::{Digest, Seed};
+use crate::fault::FaultKind;
 use crate::ot::{BattleRecord, BattleRole, OtKey, OtRequest, OtResponse, OtReveal, audit_battle};
 use crate::outcome::OutcomeTable;
 use crate::rank::Rank;
@@ -73,7 +74,7 @@ pub struct Fault {
     /// Who cheated.
     pub culprit: Side,
     /// What is wrong.
-    pub reason: String,
+    pub reason: FaultKind,
     /// Where the evidence is.
     pub evidence: String,
 }
@@ -106,10 +107,10 @@ pub struct AuditInput<'a> {
     pub acts: &'a [Act],
 }
 
-fn fault(culprit: Side, reason: impl Into<String>, evidence: impl Into<String>) -> Fault {
+fn fault(culprit: Side, reason: FaultKind, evidence: impl Into<String>) -> Fault {
     Fault {
         culprit,
-        reason: reason.into(),
+        reason,
         evidence: evidence.into(),
     }
 }
@@ -138,16 +139,12 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
         .map_err(|e| {
             fault(
                 side,
-                format!("opened setup does not match its commitments: {e}"),
+                FaultKind::SetupMismatch(e),
                 "commit and reveal messages",
             )
         })?;
         if OtKey::from_seed(seed).public() != c.ot_key {
-            return Err(fault(
-                side,
-                "oblivious-transfer key S does not derive from the seed",
-                "commit message",
-            ));
+            return Err(fault(side, FaultKind::KeyMismatch, "commit message"));
         }
     }
     let layouts = [
@@ -156,32 +153,33 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
     ];
     for (i, side) in Side::TWO.into_iter().enumerate() {
         if let Err(e) = layouts[i].validate(&input.rules) {
-            return Err(fault(side, format!("illegal setup: {e}"), "reveal message"));
+            return Err(fault(
+                side,
+                FaultKind::IllegalSetup(e.to_string()),
+                "reveal message",
+            ));
         }
     }
-    let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first)
-        .map_err(|e| fault(Side::South, format!("setup: {e}"), "reveal"))?;
+    let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first).map_err(|e| {
+        fault(
+            Side::South,
+            FaultKind::IllegalSetup(e.to_string()),
+            "reveal",
+        )
+    })?;
     for (n, act) in input.acts.iter().enumerate() {
         let at = format!("action {n} of the log");
         // Checked even when the engine has already ended the game: a claim of
         // no moves comes after the move that left none.
         if let Act::NoMoves { side, reply } = act {
             if game.position().has_legal_move(*side) {
-                return Err(fault(
-                    *side,
-                    "claimed to have no legal move but had one",
-                    at,
-                ));
+                return Err(fault(*side, FaultKind::FalseNoMoves, at));
             }
             let other = side.opponent();
             if let Some(can_move) = *reply
                 && game.position().has_legal_move(other) != can_move
             {
-                return Err(fault(
-                    other,
-                    format!("answered a no-moves claim with can_move = {can_move}, which is false"),
-                    at,
-                ));
+                return Err(fault(other, FaultKind::FalseNoMovesReply(can_move), at));
             }
             continue;
         }
@@ -195,10 +193,14 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                     to: Point(*to),
                 };
                 if game.turn() != *side {
-                    return Err(fault(*side, "moved out of turn", at));
+                    return Err(fault(*side, FaultKind::OutOfTurn("move"), at));
                 }
                 if let Err(e) = game.position().check(m) {
-                    return Err(fault(*side, format!("illegal move {from}->{to}: {e}"), at));
+                    return Err(fault(
+                        *side,
+                        FaultKind::IllegalMove(format!("{from}->{to}: {e}")),
+                        at,
+                    ));
                 }
                 if let Act::Battle {
                     side,
@@ -212,7 +214,11 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                 {
                     let pos = game.position();
                     let (Some(a), Some(d)) = (pos.at(Point(*from)), pos.at(Point(*to))) else {
-                        return Err(fault(*side, "battle without two pieces", at));
+                        return Err(fault(
+                            *side,
+                            FaultKind::IllegalMove("battle without two pieces".into()),
+                            at,
+                        ));
                     };
                     let (ai, di) = (side.index(), side.opponent().index());
                     let rec = BattleRecord {
@@ -232,14 +238,21 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                             BattleRole::Attacker => *side,
                             BattleRole::Defender => side.opponent(),
                         };
-                        return Err(fault(culprit, format!("battle {k}: {}", f.reason), at));
+                        return Err(fault(
+                            culprit,
+                            FaultKind::Battle {
+                                k: *k,
+                                cheat: f.reason,
+                            },
+                            at,
+                        ));
                     }
                     if reveal.is_none() {
                         break;
                     }
                 }
                 if let Err(e) = game.apply(*side, Action::Move(m)) {
-                    return Err(fault(*side, format!("refused move: {e}"), at));
+                    return Err(fault(*side, FaultKind::IllegalMove(e.to_string()), at));
                 }
             }
             Act::Timeout { side } => {
@@ -251,7 +264,7 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                 if opening.rank != Rank::Flag
                     || ranks.get(opening.square as usize) != Some(&Rank::Flag)
                 {
-                    return Err(fault(*side, "flag opening is not the flag", at));
+                    return Err(fault(*side, FaultKind::BadFlagOpening, at));
                 }
             }
         }

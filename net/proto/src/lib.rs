@@ -12,6 +12,7 @@
 //! - [`flip`]: the flip-game double shuffle;
 //! - [`envelope`] and [`frame`]: signed hash-chained messages and their framing;
 //! - [`wire`]: the protocol messages and the mapping to the engine's types;
+//! - [`fault`]: why a side is blamed, as a typed kind;
 //! - [`session`]: the state machine of one side; [`audit`]: the end-of-game
 //!   audit; [`log_audit`]: the same audit from a signed log alone, for a
 //!   third party; [`saved`]: what a side keeps to resume;
@@ -23,6 +24,7 @@ pub mod cheats;
 pub mod commit;
 pub mod crypto;
 pub mod envelope;
+pub mod fault;
 pub mod flip;
 pub mod frame;
 pub mod log_audit;
@@ -36,5 +38,6 @@ pub mod testing;
 pub mod wire;
 
 pub use crypto::{Digest, Seed};
+pub use fault::FaultKind;
 pub use outcome::{Outcome, OutcomeTable, Removal};
 pub use rank::{Rank, Seat};

@@ -15,12 +15,14 @@
 //! right ([`LogError::Undecidable`]), and it blames neither.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use ed25519_dalek::VerifyingKey;
 use junqi_game::{Layout, Mode, Rules, Side};
 
 use crate::crypto::Digest;
 use crate::envelope::Envelope;
+use crate::fault::FaultKind;
 use crate::rank::{Rank, Seat};
 use crate::saved::SavedGame;
 use crate::session::{Session, Verdict};
@@ -54,11 +56,13 @@ pub enum LogError {
     },
 }
 
-/// Audits a finished game's signed log (either side's).
+/// Audits a finished game's signed log (either side's). `now` is any
+/// instant (the caller's clock: this crate reads none); the verdict does not
+/// depend on it.
 ///
 /// # Errors
 /// A log that cannot be audited: altered, or from a game that did not end.
-pub fn audit_log(log: &[Envelope<Body>]) -> Result<Verdict, LogError> {
+pub fn audit_log(log: &[Envelope<Body>], now: Instant) -> Result<Verdict, LogError> {
     let hello = |seat: Seat| {
         log.iter()
             .find(|e| e.header.sender == seat && matches!(e.body, Body::Hello { .. }))
@@ -113,7 +117,7 @@ pub fn audit_log(log: &[Envelope<Body>]) -> Result<Verdict, LogError> {
                 return Ok(blame(
                     side,
                     None,
-                    "never opened its seed and setup".into(),
+                    FaultKind::RefusedToOpen,
                     "no reveal message in the log",
                 ));
             }
@@ -128,14 +132,14 @@ pub fn audit_log(log: &[Envelope<Body>]) -> Result<Verdict, LogError> {
             nonce,
             log: log.to_vec(),
         };
-        match Session::witness(key, &saved) {
+        match Session::witness(now, key, &saved) {
             Ok(s) => verdicts.extend(s.verdict().cloned()),
             Err(e) => {
                 let evidence = format!("message {} of the log", e.index);
                 return Ok(blame(
                     side,
                     None,
-                    format!("did not follow the protocol: {}", e.what),
+                    FaultKind::Unreplayable(e.what),
                     &evidence,
                 ));
             }
@@ -156,13 +160,13 @@ pub fn audit_log(log: &[Envelope<Body>]) -> Result<Verdict, LogError> {
 fn blame(
     culprit: Side,
     result: Option<junqi_game::GameResult>,
-    reason: String,
+    reason: FaultKind,
     evidence: &str,
 ) -> Verdict {
     Verdict {
         result,
         cheater: Some(culprit),
-        reason,
+        reason: Some(reason),
         evidence: evidence.into(),
         record: None,
     }

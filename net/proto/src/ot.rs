@@ -402,6 +402,33 @@ pub enum BattleRole {
     Defender,
 }
 
+/// What [`audit_battle`] found wrong with a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BattleCheat {
+    /// The defender's `S` does not derive from its opened seed.
+    #[error("S does not derive from the revealed seed")]
+    KeyMismatch,
+    /// `S` is not a valid point.
+    #[error("S is invalid")]
+    InvalidKey,
+    /// The attacker moved a piece that cannot move.
+    #[error("an immovable piece attacked")]
+    ImmovableAttacker,
+    /// The attacker's `R` encodes another rank than the committed one.
+    #[error("R does not encode the committed rank of the moving piece")]
+    WrongRank,
+    /// The defender's label hashes are not the ones its seed gives.
+    #[error("label hashes differ from the recomputed ones")]
+    LabelMismatch,
+    /// The defender's table is not the one for its committed rank.
+    #[error("oblivious-transfer table differs from the one for the committed rank")]
+    TableMismatch,
+    /// The attacker announced another outcome than `f(c, d)`.
+    #[error("announced an outcome other than f(c, d)")]
+    FalseOutcome,
+}
+
 /// A fault found by [`audit_battle`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{culprit:?}: {reason}")]
@@ -409,7 +436,7 @@ pub struct BattleFault {
     /// Who cheated.
     pub culprit: BattleRole,
     /// What the evidence shows.
-    pub reason: &'static str,
+    pub reason: BattleCheat,
 }
 
 /// Everything a battle put on the signed log, plus the ranks the audit revealed.
@@ -447,25 +474,25 @@ pub fn audit_battle(
     if key.public() != rec.s {
         return Err(BattleFault {
             culprit: BattleRole::Defender,
-            reason: "S does not derive from the revealed seed",
+            reason: BattleCheat::KeyMismatch,
         });
     }
     if !rec.attacker_rank.is_movable() {
         return Err(BattleFault {
             culprit: BattleRole::Attacker,
-            reason: "an immovable piece attacked",
+            reason: BattleCheat::ImmovableAttacker,
         });
     }
     let s = decode_point(&rec.s).map_err(|_| BattleFault {
         culprit: BattleRole::Defender,
-        reason: "S is invalid",
+        reason: BattleCheat::InvalidKey,
     })?;
     let x = seed_a.prf_scalar("ot x", &[&rec.k.to_le_bytes()]);
     let r = rank_scalar(rec.attacker_rank as usize) * s + RistrettoPoint::mul_base(&x);
     if r.compress().to_bytes() != rec.request.r {
         return Err(BattleFault {
             culprit: BattleRole::Attacker,
-            reason: "R does not encode the committed rank of the moving piece",
+            reason: BattleCheat::WrongRank,
         });
     }
     let Some(resp) = rec.response else {
@@ -484,13 +511,13 @@ pub fn audit_battle(
     if expected.label_hashes != resp.label_hashes {
         return Err(BattleFault {
             culprit: BattleRole::Defender,
-            reason: "label hashes differ from the recomputed ones",
+            reason: BattleCheat::LabelMismatch,
         });
     }
     if expected.entries != resp.entries {
         return Err(BattleFault {
             culprit: BattleRole::Defender,
-            reason: "oblivious-transfer table differs from the one for the committed rank",
+            reason: BattleCheat::TableMismatch,
         });
     }
     let Some(reveal) = rec.reveal else {
@@ -501,7 +528,7 @@ pub fn audit_battle(
     if claimed != Some(truth) || reveal.label != label(seed_d, &rec.ctx, &truth) {
         return Err(BattleFault {
             culprit: BattleRole::Attacker,
-            reason: "announced an outcome other than f(c, d)",
+            reason: BattleCheat::FalseOutcome,
         });
     }
     Ok(())
@@ -699,8 +726,11 @@ mod tests {
             reveal: None,
         };
         assert_eq!(
-            audit_battle(&rec, &sa, &sd, &table).unwrap_err().culprit,
-            BattleRole::Defender
+            audit_battle(&rec, &sa, &sd, &table),
+            Err(BattleFault {
+                culprit: BattleRole::Defender,
+                reason: BattleCheat::TableMismatch,
+            })
         );
     }
 
@@ -731,8 +761,11 @@ mod tests {
             reveal: Some(&rev),
         };
         assert_eq!(
-            audit_battle(&rec, &sa, &sd, &table).unwrap_err().culprit,
-            BattleRole::Attacker
+            audit_battle(&rec, &sa, &sd, &table),
+            Err(BattleFault {
+                culprit: BattleRole::Attacker,
+                reason: BattleCheat::WrongRank,
+            })
         );
         // And a defender whose table was built for another rank than committed.
         let rec = BattleRecord {
@@ -741,8 +774,11 @@ mod tests {
             ..rec
         };
         assert_eq!(
-            audit_battle(&rec, &sa, &sd, &table).unwrap_err().culprit,
-            BattleRole::Defender
+            audit_battle(&rec, &sa, &sd, &table),
+            Err(BattleFault {
+                culprit: BattleRole::Defender,
+                reason: BattleCheat::TableMismatch,
+            })
         );
     }
 }

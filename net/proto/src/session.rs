@@ -28,9 +28,10 @@ pub use crate::cheats::{Cheats, Rewrite};
 use crate::commit::{PieceOpening, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Header, PROTOCOL_VERSION, Transcript};
+use crate::fault::FaultKind;
 use crate::flip::{FLIP_SIZE, FlipLayer, FlipOpening, FlipVerifier, layer_of, permutation};
 use crate::frame::{FrameDecoder, encode_frame, encode_payload};
-use crate::ot::{Attacker, Defender, OtError, OtKey, PeerKey, battle_context};
+use crate::ot::{Attacker, Defender, OtKey, PeerKey, battle_context};
 use crate::outcome::OutcomeTable;
 use crate::rank::{Rank, Seat};
 use crate::wire::{
@@ -89,7 +90,7 @@ pub enum AppEvent {
         /// Who cheated.
         culprit: Side,
         /// What was seen.
-        reason: String,
+        reason: FaultKind,
     },
     /// The game is over (the audit follows).
     Finished(GameResult),
@@ -104,8 +105,9 @@ pub struct Verdict {
     pub result: Option<GameResult>,
     /// The cheater, if any.
     pub cheater: Option<Side>,
-    /// Why (empty for a clean game).
-    pub reason: String,
+    /// Why (`None` for a clean game; [`FaultKind::NoHandshake`] with no cheater when the
+    /// game never began).
+    pub reason: Option<FaultKind>,
     /// Where the evidence is: which signed message or commitment.
     pub evidence: String,
     /// A clean game's whole record as the audit rebuilt it (both setups, every action): the
@@ -666,7 +668,7 @@ impl Session {
                     self.fault(
                         now,
                         self.me.opponent(),
-                        format!("bad frame from the peer: {e}"),
+                        FaultKind::BadFrame(e),
                         "stream".into(),
                     );
                     break;
@@ -687,7 +689,7 @@ impl Session {
             self.fault(
                 now,
                 self.me.opponent(),
-                format!("stream closed inside a frame: {e}"),
+                FaultKind::BadFrame(e),
                 "stream".into(),
             );
         }
@@ -706,12 +708,7 @@ impl Session {
             match VerifyingKey::from_bytes(key) {
                 Ok(k) => self.transcript.set_peer_key(k),
                 Err(_) => {
-                    return self.fault(
-                        now,
-                        peer,
-                        "invalid public key in hello".into(),
-                        "hello".into(),
-                    );
+                    return self.fault(now, peer, FaultKind::BadKey, "hello".into());
                 }
             }
         }
@@ -720,7 +717,7 @@ impl Session {
             return self.fault(
                 now,
                 peer,
-                format!("refused message: {e}"),
+                FaultKind::RefusedMessage(e),
                 format!("message seq {seq}"),
             );
         }
@@ -733,7 +730,10 @@ impl Session {
             return self.fault(
                 now,
                 peer,
-                format!("malformed {}: {e}", body.kind()),
+                FaultKind::Malformed {
+                    kind: body.kind(),
+                    detail: e,
+                },
                 format!("message seq {seq}"),
             );
         }
@@ -756,7 +756,7 @@ impl Session {
                 self.conclude(Verdict {
                     result: None,
                     cheater: None,
-                    reason: "the peer did not complete the handshake".into(),
+                    reason: Some(FaultKind::NoHandshake),
                     evidence: String::new(),
                     record: None,
                 });
@@ -770,9 +770,10 @@ impl Session {
                 let v = Verdict {
                     result: self.result,
                     cheater: Some(self.fault.as_ref().map_or(peer, |f| f.culprit)),
-                    reason: self.fault.as_ref().map_or_else(
-                        || "refused to open its seed and setup at the audit".to_string(),
-                        |f| f.reason.clone(),
+                    reason: Some(
+                        self.fault
+                            .as_ref()
+                            .map_or(FaultKind::RefusedToOpen, |f| f.reason.clone()),
                     ),
                     evidence: "no reveal message before the deadline".into(),
                     record: None,
@@ -870,6 +871,7 @@ impl Session {
     /// # Errors
     /// Where the side's logged messages leave the protocol.
     pub fn witness(
+        now: Instant,
         public: VerifyingKey,
         saved: &crate::saved::SavedGame,
     ) -> Result<Session, ReplayError> {
@@ -884,9 +886,8 @@ impl Session {
         };
         let order = processing_order(&saved.log, saved.seat);
         let t = Transcript::witness(saved.seat, public, own);
-        // A third party has no clock: the side's own logged answers show
-        // which claims it refused.
-        let now = Instant::now();
+        // `now` only stamps the rebuilt debts: a third party has no clock,
+        // and the side's own logged answers show which claims it refused.
         Session::rebuild(now, t, saved, &order)
     }
 
@@ -993,7 +994,12 @@ impl Session {
             Body::Dispute { ref reason } => {
                 let peer = self.me.opponent();
                 self.fault_unsupported |= self.fault.is_none();
-                self.fault(now, peer, reason.clone(), "replayed dispute".into());
+                self.fault(
+                    now,
+                    peer,
+                    FaultKind::OwnDispute(reason.clone()),
+                    "replayed dispute".into(),
+                );
                 Ok(())
             }
             ref other => return Err(format!("cannot replay a {}", other.kind())),
@@ -1018,12 +1024,7 @@ impl Session {
         self.out.clear();
         if start.game != self.game_id && start.game != ZERO_DIGEST && self.game_id != ZERO_DIGEST {
             let peer = self.me.opponent();
-            return self.fault(
-                now,
-                peer,
-                "reconnected to another game".into(),
-                "stream start".into(),
-            );
+            return self.fault(now, peer, FaultKind::OtherGame, "stream start".into());
         }
         let resend: Vec<Vec<u8>> = self
             .log
@@ -1427,7 +1428,7 @@ impl Session {
         }
     }
 
-    fn fault(&mut self, now: Instant, culprit: Side, reason: String, evidence: String) {
+    fn fault(&mut self, now: Instant, culprit: Side, reason: FaultKind, evidence: String) {
         if self.fault.is_none() {
             self.fault = Some(Fault {
                 culprit,
@@ -1445,14 +1446,20 @@ impl Session {
                 self.conclude(Verdict {
                     result: None,
                     cheater: Some(f.culprit),
-                    reason: f.reason,
+                    reason: Some(f.reason),
                     evidence: f.evidence,
                     record: None,
                 });
             }
             Phase::OpenReveal | Phase::Play => {
-                let mut r = reason;
-                r.truncate(crate::wire::MAX_REASON);
+                // The wire carries the English sentence, cut on a character
+                // boundary (`String::truncate` panics inside a character).
+                let mut r = reason.to_string();
+                let mut end = r.len().min(crate::wire::MAX_REASON);
+                while !r.is_char_boundary(end) {
+                    end -= 1;
+                }
+                r.truncate(end);
                 self.send(Body::Dispute { reason: r });
                 self.finish(
                     now,
@@ -1600,15 +1607,12 @@ impl Session {
         self.after_event(now);
     }
 
-    fn violation(&mut self, now: Instant, header: &Header, what: &str) {
+    /// A message that is not owed now, or not from its sender: blamed on the
+    /// peer, its signed message (already in the log) the evidence.
+    fn violation(&mut self, now: Instant, header: &Header, kind: FaultKind) {
         let peer = self.me.opponent();
         let seq = header.seq;
-        self.fault(
-            now,
-            peer,
-            format!("protocol violation: {what}"),
-            format!("{peer} message seq {seq}"),
-        );
+        self.fault(now, peer, kind, format!("{peer} message seq {seq}"));
     }
 
     #[allow(clippy::too_many_lines)]
@@ -1628,7 +1632,7 @@ impl Session {
                 match self.seat {
                     Seat::Host => {
                         if rules != self.rules {
-                            return self.violation(now, header, "guest hello with other rules");
+                            return self.violation(now, header, FaultKind::OtherRules);
                         }
                         self.peer_nonce = nonce;
                         // Opened only now that the guest's nonce is fixed.
@@ -1649,7 +1653,7 @@ impl Session {
             }
             (Phase::Nonce, Body::Nonce { nonce }) => {
                 if nonce_commitment(&nonce) != self.nonce_commit {
-                    return self.violation(now, header, "the nonce does not open its commitment");
+                    return self.violation(now, header, FaultKind::NonceMismatch);
                 }
                 self.peer_nonce = nonce;
                 self.pair();
@@ -1670,12 +1674,22 @@ impl Session {
                     pieces.len() == crate::commit::ARMY_SIZE && flip.is_empty()
                 };
                 if !shape_ok {
-                    return self.violation(now, header, "commitment of the wrong shape");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::BadCommitment("commitment of the wrong shape".into()),
+                    );
                 }
                 if flip_game {
                     match FlipVerifier::new(self.game_id, layer_of(self.peer_seat()), flip) {
                         Ok(v) => self.flip_peer = Some(v),
-                        Err(e) => return self.violation(now, header, &e.to_string()),
+                        Err(e) => {
+                            return self.violation(
+                                now,
+                                header,
+                                FaultKind::BadCommitment(e.to_string()),
+                            );
+                        }
                     }
                 }
                 let ot = match PeerKey::decode(&ot_key) {
@@ -1684,7 +1698,7 @@ impl Session {
                         return self.violation(
                             now,
                             header,
-                            &format!("oblivious-transfer key: {e}"),
+                            FaultKind::BadCommitment(format!("oblivious-transfer key: {e}")),
                         );
                     }
                 };
@@ -1720,7 +1734,7 @@ impl Session {
                         return self.fault(
                             now,
                             peer,
-                            format!("illegal setup: {e}"),
+                            FaultKind::IllegalSetup(e.to_string()),
                             format!("{peer} reveal"),
                         );
                     }
@@ -1746,15 +1760,17 @@ impl Session {
                     self.conclude(Verdict {
                         result: self.result,
                         cheater: Some(peer),
-                        reason: format!(
-                            "sent more than {MAX_AFTER_END} messages after the end of the game instead of opening its setup"
-                        ),
+                        reason: Some(FaultKind::Flooding(MAX_AFTER_END)),
                         evidence: format!("{peer} message seq {}", header.seq),
                         record: None,
                     });
                 }
             }
-            (_, body) => self.violation(now, header, &format!("unexpected {}", body.kind())),
+            (_, body) => self.violation(
+                now,
+                header,
+                FaultKind::Unexpected(format!("unexpected {}", body.kind())),
+            ),
         }
     }
 
@@ -1783,17 +1799,25 @@ impl Session {
         if let Body::Step { from, to } | Body::Attack { from, to, .. } = body
             && (usize::from(from) >= view.board().len() || usize::from(to) >= view.board().len())
         {
-            return self.violation(now, header, "a point off the board");
+            return self.violation(
+                now,
+                header,
+                FaultKind::IllegalMove("a point off the board".into()),
+            );
         }
         if let Body::Flip { at } = body
             && usize::from(at) >= view.board().len()
         {
-            return self.violation(now, header, "a point off the board");
+            return self.violation(
+                now,
+                header,
+                FaultKind::IllegalMove("a point off the board".into()),
+            );
         }
         match body {
             Body::Step { from, to } => {
                 if !peer_turn || !matches!(self.pending, Pending::None) {
-                    return self.violation(now, header, "move out of turn");
+                    return self.violation(now, header, FaultKind::OutOfTurn("move"));
                 }
                 let (from, to) = (Point(from), Point(to));
                 let m = Move::Step { from, to };
@@ -1803,7 +1827,11 @@ impl Session {
                     self.referee_action(now, peer, Action::Move(m));
                 } else {
                     if view.at(to).is_some() {
-                        return self.violation(now, header, "a step onto an occupied point");
+                        return self.violation(
+                            now,
+                            header,
+                            FaultKind::IllegalMove("a step onto an occupied point".into()),
+                        );
                     }
                     self.acts.push(Act::Step {
                         side: peer,
@@ -1823,7 +1851,7 @@ impl Session {
             }
             Body::Attack { from, to, r } => {
                 if !peer_turn || !matches!(self.pending, Pending::None) || self.referee.is_some() {
-                    return self.violation(now, header, "attack out of turn");
+                    return self.violation(now, header, FaultKind::OutOfTurn("attack"));
                 }
                 let (fp, tp) = (Point(from), Point(to));
                 let Some(Seen::Piece {
@@ -1835,18 +1863,26 @@ impl Session {
                     return self.violation(
                         now,
                         header,
-                        "attack on a point without a piece of mine",
+                        FaultKind::IllegalMove("attack on a point without a piece of mine".into()),
                     );
                 };
                 if side != self.me
                     || !matches!(view.at(fp), Some(Seen::Piece { side, .. }) if side == peer)
                 {
-                    return self.violation(now, header, "attack between the wrong pieces");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::IllegalMove("attack between the wrong pieces".into()),
+                    );
                 }
                 if view.rules().mode == Mode::Dark
                     && Some(PointKind::Camp) == Some(view.board().kind(tp))
                 {
-                    return self.violation(now, header, "attack on a camp");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::IllegalMove("attack on a camp".into()),
+                    );
                 }
                 let k = header.seq;
                 let cx = battle_context(&self.game_id, k, from, to, &header.prev);
@@ -1879,16 +1915,18 @@ impl Session {
                             act: self.acts.len() - 1,
                         };
                     }
-                    Err(e) => {
-                        self.violation(now, header, &format!("oblivious-transfer request: {e}"))
-                    }
+                    Err(e) => self.violation(now, header, FaultKind::BadRequest(e)),
                 }
             }
             Body::Table(resp) => {
                 let Pending::MyAttack { att, from, to, act } =
                     std::mem::replace(&mut self.pending, Pending::None)
                 else {
-                    return self.violation(now, header, "table without an attack");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("table without an attack".into()),
+                    );
                 };
                 if let Act::Battle { response, .. } = &mut self.acts[act] {
                     *response = Some(resp.clone());
@@ -1909,23 +1947,26 @@ impl Session {
                         }
                         self.apply_battle(now, header, self.me, from, to, &o);
                     }
-                    Err(OtError::NoMatchingLabel) => {
+                    Err(e) => {
                         let seq = header.seq;
                         self.fault(
                             now,
                             peer,
-                            "the defender's oblivious-transfer table is corrupt (my entry opens to no outcome)".into(),
+                            FaultKind::CorruptTable(e),
                             format!("{peer} table, message seq {seq}"),
                         );
                     }
-                    Err(e) => self.violation(now, header, &format!("table: {e}")),
                 }
             }
             Body::Label(reveal) => {
                 let Pending::PeerAttack { def, from, to, act } =
                     std::mem::replace(&mut self.pending, Pending::None)
                 else {
-                    return self.violation(now, header, "label without a battle");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("label without a battle".into()),
+                    );
                 };
                 if let Act::Battle { reveal: r, .. } = &mut self.acts[act] {
                     *r = Some(reveal);
@@ -1937,7 +1978,7 @@ impl Session {
                         self.fault(
                             now,
                             peer,
-                            format!("the attacker announced a false outcome: {e}"),
+                            FaultKind::FalseOutcome(e),
                             format!("{peer} label, message seq {seq}"),
                         );
                     }
@@ -1945,7 +1986,11 @@ impl Session {
             }
             Body::FlagOpen(opening) => {
                 if !matches!(self.pending, Pending::PeerFlag) {
-                    return self.violation(now, header, "flag opening not asked for");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("flag opening not asked for".into()),
+                    );
                 }
                 let commits = &self.peer_commit.as_ref().expect("committed").pieces;
                 let at = slot_point(peer, opening.square);
@@ -1959,8 +2004,7 @@ impl Session {
                     return self.fault(
                         now,
                         peer,
-                        "the flag opening does not match the committed flag in a headquarters"
-                            .into(),
+                        FaultKind::BadFlagOpening,
                         format!("{peer} flag opening, message seq {seq}"),
                     );
                 }
@@ -1976,7 +2020,11 @@ impl Session {
                 if let Some(mine) = self.deferred_flag.take() {
                     let view = self.view.as_mut().expect("playing");
                     if let Err(err) = view.apply(&e) {
-                        return self.violation(now, header, &err.to_string());
+                        return self.violation(
+                            now,
+                            header,
+                            FaultKind::IllegalMove(err.to_string()),
+                        );
                     }
                     self.events.push_back(AppEvent::Game(e));
                     self.apply_event(now, mine, true);
@@ -1986,10 +2034,14 @@ impl Session {
             }
             Body::Flip { at } => {
                 if !peer_turn || !matches!(self.pending, Pending::None) {
-                    return self.violation(now, header, "flip out of turn");
+                    return self.violation(now, header, FaultKind::OutOfTurn("flip"));
                 }
                 if self.rules.mode != Mode::Flip {
-                    return self.violation(now, header, "flip outside a flip game");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("flip outside a flip game".into()),
+                    );
                 }
                 self.peer_flip_move(now, header, Move::Flip { at: Point(at) });
             }
@@ -2003,11 +2055,7 @@ impl Session {
                     && d.due != Due::Move
                     && self.clock_passed(now, d.since + self.move_time()));
                 if !overdue {
-                    return self.violation(
-                        now,
-                        header,
-                        "forfeit claimed while this side owed nothing overdue",
-                    );
+                    return self.violation(now, header, FaultKind::BaselessForfeitClaim);
                 }
                 self.finish(
                     now,
@@ -2019,7 +2067,7 @@ impl Session {
             }
             Body::NoMoves => {
                 if !peer_turn || !matches!(self.pending, Pending::None) {
-                    return self.violation(now, header, "no-moves claim out of turn");
+                    return self.violation(now, header, FaultKind::OutOfTurn("no-moves claim"));
                 }
                 let pos = view.determinize(|_| (peer, junqi_game::Rank::Engineer));
                 let can_move = pos.has_legal_move(self.me);
@@ -2032,7 +2080,11 @@ impl Session {
             }
             Body::NoMovesReply { can_move } => {
                 if !matches!(self.pending, Pending::MyNoMoves) {
-                    return self.violation(now, header, "no-moves reply without a claim");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("no-moves reply without a claim".into()),
+                    );
                 }
                 // The audit checks the answer against the opened setups.
                 if let Some(Act::NoMoves { reply, .. }) = self.acts.last_mut() {
@@ -2043,11 +2095,11 @@ impl Session {
             }
             Body::OfferDraw => {
                 if !peer_turn || !matches!(self.pending, Pending::None) {
-                    return self.violation(now, header, "draw offer out of turn");
+                    return self.violation(now, header, FaultKind::OutOfTurn("draw offer"));
                 }
                 // One offer a turn: repeated offers would stall the game.
                 if self.offered[peer.index()] == Some(view.ply()) {
-                    return self.violation(now, header, "a second draw offer in one turn");
+                    return self.violation(now, header, FaultKind::RepeatedDrawOffer);
                 }
                 self.offered[peer.index()] = Some(view.ply());
                 if let Some(g) = self.referee.as_mut() {
@@ -2059,7 +2111,11 @@ impl Session {
             }
             Body::AcceptDraw => {
                 if !matches!(self.pending, Pending::MyDrawOffer) {
-                    return self.violation(now, header, "accepting a draw never offered");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("accepting a draw never offered".into()),
+                    );
                 }
                 self.pending = Pending::None;
                 self.finish(
@@ -2071,7 +2127,11 @@ impl Session {
             }
             Body::DeclineDraw => {
                 if !matches!(self.pending, Pending::MyDrawOffer) {
-                    return self.violation(now, header, "declining a draw never offered");
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::Unexpected("declining a draw never offered".into()),
+                    );
                 }
                 if let Some(g) = self.referee.as_mut() {
                     let _ = g.apply(peer, Action::DeclineDraw);
@@ -2099,7 +2159,7 @@ impl Session {
                 let r: String = reason.chars().take(crate::wire::MAX_REASON).collect();
                 self.events.push_back(AppEvent::Fault {
                     culprit: self.me,
-                    reason: format!("the peer disputes: {r}"),
+                    reason: FaultKind::PeerDisputes(r),
                 });
                 self.finish(
                     now,
@@ -2112,7 +2172,7 @@ impl Session {
             other => self.violation(
                 now,
                 header,
-                &format!("unexpected {} during play", other.kind()),
+                FaultKind::Unexpected(format!("unexpected {} during play", other.kind())),
             ),
         }
     }
@@ -2174,18 +2234,10 @@ impl Session {
         let on_move = crossed
             || matches!(self.debt, Some(d) if d.by == self.me && d.due == Due::Move && d.ply == ply);
         if !on_move {
-            return self.violation(
-                now,
-                header,
-                "timeout claimed while this side was not on move",
-            );
+            return self.violation(now, header, FaultKind::EarlyTimeoutClaim { on_move: false });
         }
         if !self.clock_passed(now, since + self.move_time()) {
-            return self.violation(
-                now,
-                header,
-                "timeout claimed before this side's move clock ran out",
-            );
+            return self.violation(now, header, FaultKind::EarlyTimeoutClaim { on_move: true });
         }
         if crossed {
             match self.pending {
@@ -2261,7 +2313,7 @@ impl Session {
                 self.fault(
                     now,
                     side,
-                    format!("illegal action: {e}"),
+                    FaultKind::IllegalMove(e.to_string()),
                     format!("{side}'s last message"),
                 );
             }
@@ -2292,7 +2344,7 @@ impl Session {
         } else {
             let view = self.view.as_mut().expect("playing");
             if let Err(err) = view.apply(&ev) {
-                return self.violation(now, header, &err.to_string());
+                return self.violation(now, header, FaultKind::IllegalMove(err.to_string()));
             }
             self.events.push_back(AppEvent::Game(ev));
         }
@@ -2360,7 +2412,7 @@ impl Session {
     fn apply_peer_event(&mut self, now: Instant, header: &Header, e: Event) {
         let view = self.view.as_mut().expect("playing");
         if let Err(err) = view.apply(&e) {
-            return self.violation(now, header, &err.to_string());
+            return self.violation(now, header, FaultKind::IllegalMove(err.to_string()));
         }
         self.events.push_back(AppEvent::Game(e));
         self.after_event(now);
@@ -2447,8 +2499,11 @@ impl Session {
         }
     }
 
-    fn check_reveal(&self, seed: &Seed, ranks: &[Rank]) -> Result<(), String> {
-        let pc = self.peer_commit.as_ref().ok_or("no commitment")?;
+    fn check_reveal(&self, seed: &Seed, ranks: &[Rank]) -> Result<(), FaultKind> {
+        let pc = self
+            .peer_commit
+            .as_ref()
+            .ok_or_else(|| FaultKind::Unexpected("reveal without a commitment".into()))?;
         let placement: Vec<(u8, Rank)> = ranks
             .iter()
             .enumerate()
@@ -2462,7 +2517,7 @@ impl Session {
             &placement,
             &pc.pieces,
         )
-        .map_err(|e| format!("the reveal does not match the commitments: {e}"))
+        .map_err(FaultKind::SetupMismatch)
     }
 
     /// Runs the audit once the peer's reveal is in (or a self-evident fault
@@ -2481,17 +2536,22 @@ impl Session {
         // signed evidence behind it (unsigned garbage on the stream, say).
         let fault = self.fault.as_ref().filter(|_| !self.fault_unsupported);
         let (cheater, reason, evidence, record) = match (fault, found) {
-            (_, Err(f)) => (Some(f.culprit), f.reason, f.evidence, None),
-            (Some(f), Ok(_)) => (Some(f.culprit), f.reason.clone(), f.evidence.clone(), None),
+            (_, Err(f)) => (Some(f.culprit), Some(f.reason), f.evidence, None),
+            (Some(f), Ok(_)) => (
+                Some(f.culprit),
+                Some(f.reason.clone()),
+                f.evidence.clone(),
+                None,
+            ),
             (None, Ok(_)) if self.peer_disputed => (
                 Some(peer),
-                "raised a dispute the audit does not support".to_string(),
+                Some(FaultKind::UnsupportedDispute),
                 format!("{peer} dispute message"),
                 None,
             ),
             (None, Ok(record)) => (
                 None,
-                String::new(),
+                None,
                 String::new(),
                 record.map(|r| Box::new(with_ending(r, self.result))),
             ),
@@ -2560,7 +2620,7 @@ impl Session {
         let pc = self.peer_commit.as_ref()?;
         let verifier = self.flip_peer.as_ref()?;
         let mine = self.flip_mine.as_ref()?;
-        let blame = |culprit: Side, reason: String| {
+        let blame = |culprit: Side, reason: FaultKind| {
             Err(Fault {
                 culprit,
                 reason,
@@ -2568,26 +2628,20 @@ impl Session {
             })
         };
         if !peer_ranks.is_empty() {
-            return Some(blame(peer, "revealed ranks in a flip game".into()));
+            return Some(blame(peer, FaultKind::RanksInFlipGame));
         }
         if seed_commitment(&self.game_id, self.peer_seat(), peer_seed) != pc.seed {
             return Some(blame(
                 peer,
-                "the revealed seed does not match its commitment".into(),
+                FaultKind::SetupMismatch(crate::commit::RevealError::Seed),
             ));
         }
         if verifier.audit(peer_seed).is_err() {
-            return Some(blame(
-                peer,
-                "its committed shuffle layer is not the permutation of its seed".into(),
-            ));
+            return Some(blame(peer, FaultKind::BadShuffle));
         }
         let own = FlipLayer::new(&self.seed, &self.game_id, mine.layer());
         if own.commitments() != mine.commitments() {
-            return Some(blame(
-                self.me,
-                "its committed shuffle layer is not the permutation of its seed".into(),
-            ));
+            return Some(blame(self.me, FaultKind::BadShuffle));
         }
         let (host_seed, guest_seed) = match self.seat {
             Seat::Host => (&self.seed, peer_seed),
@@ -2605,10 +2659,11 @@ impl Session {
             if !self.flip_face_down(g, i) && placed != truth[i] {
                 return Some(blame(
                     side_of(Seat::Host),
-                    format!(
-                        "point {i} was opened to piece {placed}, the seeds give {}",
-                        truth[i]
-                    ),
+                    FaultKind::WrongPiece {
+                        point: i,
+                        placed,
+                        truth: truth[i],
+                    },
                 ));
             }
         }
@@ -2642,10 +2697,10 @@ impl Session {
         let peer = self.me.opponent();
         let g = self.referee.as_ref().expect("flip game");
         if g.turn() != peer {
-            return self.violation(now, header, "move out of turn");
+            return self.violation(now, header, FaultKind::OutOfTurn("move"));
         }
         if let Err(e) = g.position().check(m) {
-            return self.violation(now, header, &format!("illegal move: {e}"));
+            return self.violation(now, header, FaultKind::IllegalMove(e.to_string()));
         }
         match self.opened_by(m) {
             Some(at) => self.start_opening(now, peer, m, at),
@@ -2708,10 +2763,18 @@ impl Session {
             slot: None,
         } = self.pending
         else {
-            return self.violation(now, header, "proceed without a move to open");
+            return self.violation(
+                now,
+                header,
+                FaultKind::Unexpected("proceed without a move to open".into()),
+            );
         };
         if self.seat != Seat::Guest || mover != self.me {
-            return self.violation(now, header, "proceed without a move to open");
+            return self.violation(
+                now,
+                header,
+                FaultKind::Unexpected("proceed without a move to open".into()),
+            );
         }
         let slot = Some(self.send_my_opening(index));
         self.pending = Pending::Opening {
@@ -2731,12 +2794,22 @@ impl Session {
             slot,
         } = self.pending
         else {
-            return self.violation(now, header, "flip opening not asked for");
+            return self.violation(
+                now,
+                header,
+                FaultKind::Unexpected("flip opening not asked for".into()),
+            );
         };
         let want = match (self.seat, slot) {
             (Seat::Host, None) => index,
             (Seat::Guest, Some(j)) => j,
-            _ => return self.violation(now, header, "flip opening out of order"),
+            _ => {
+                return self.violation(
+                    now,
+                    header,
+                    FaultKind::Unexpected("flip opening out of order".into()),
+                );
+            }
         };
         let value = match self.flip_peer.as_mut().expect("committed").check(want, o) {
             Ok(v) => v,
@@ -2745,7 +2818,7 @@ impl Session {
                 return self.fault(
                     now,
                     peer,
-                    format!("bad flip opening: {e}"),
+                    FaultKind::BadFlipOpening(e),
                     format!("{peer} flip opening, message seq {seq}"),
                 );
             }
@@ -2781,7 +2854,7 @@ impl Session {
             return self.fault(
                 now,
                 host,
-                format!("piece {piece} opened twice"),
+                FaultKind::PieceOpenedTwice(piece),
                 format!("{host} flip opening"),
             );
         }

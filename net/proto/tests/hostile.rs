@@ -11,7 +11,7 @@ use junqi_proto::envelope::Envelope;
 use junqi_proto::session::{Cheats, Rewrite, Session, Verdict, nonce_commitment, pairing_code};
 use junqi_proto::testing::{Pair, Player, arbitrary_body, random_move};
 use junqi_proto::wire::Body;
-use junqi_proto::{Seat, Seed};
+use junqi_proto::{FaultKind, Seat, Seed};
 use proptest::prelude::*;
 
 const STEPS: usize = 200_000;
@@ -103,6 +103,11 @@ fn a_forfeit_claimed_when_nothing_is_overdue_is_refused_and_blamed() {
                 continue;
             }
             assert_honest_wins_and_blames(&v, honest, &format!("{mode:?} {kind} {adversary}"));
+            assert_eq!(
+                v.reason,
+                Some(FaultKind::BaselessForfeitClaim),
+                "{mode:?} {kind} {adversary}"
+            );
         }
     }
 }
@@ -127,6 +132,12 @@ fn a_timeout_claimed_before_the_deadline_is_refused_and_blamed() {
         }
         let v = p.run_until_verdict(honest, STEPS).unwrap();
         assert_honest_wins_and_blames(&v, honest, &format!("{mode:?}"));
+        // On move, but 0 s into the turn: refused as early.
+        assert_eq!(
+            v.reason,
+            Some(FaultKind::EarlyTimeoutClaim { on_move: true }),
+            "{mode:?}"
+        );
         assert!(
             !p.events[honest].iter().any(|e| matches!(
                 e,
@@ -586,7 +597,7 @@ fn a_lying_no_moves_reply_is_blamed_by_the_audit() {
         let v = p.verdict(0).unwrap();
         if v.cheater.is_some() {
             assert_eq!(v.cheater, Some(Side::North), "{v:?}");
-            assert!(v.reason.contains("no-moves"), "{v:?}");
+            assert_eq!(v.reason, Some(FaultKind::FalseNoMovesReply(false)), "{v:?}");
             caught += 1;
         }
         if caught >= 2 {
@@ -744,7 +755,7 @@ fn adversary_case(seed: u64, mode: usize, n: usize) -> Result<(), TestCaseError>
         assert_ne!(v.cheater, Some(side(honest)), "{:?}", v);
     }
     // A third party reading the honest side's log never blames it either.
-    if let Ok(v) = junqi_proto::log_audit::audit_log(s.log()) {
+    if let Ok(v) = junqi_proto::log_audit::audit_log(s.log(), p.now) {
         assert_ne!(v.cheater, Some(side(honest)), "third party: {:?}", v);
     }
     if let Some(GameResult::Win { winner, reason }) = s.result() {

@@ -16,7 +16,7 @@ fn either_sides_log_gives_the_verdict_both_sides_saw() {
             assert!(p.run(STEPS));
             for i in 0..2 {
                 let seen = p.verdict(i).unwrap().clone();
-                let v = audit_log(p.sessions[i].log()).unwrap();
+                let v = audit_log(p.sessions[i].log(), std::time::Instant::now()).unwrap();
                 assert!(v.is_clean(), "{mode:?} {seed} {i}: {v:?}");
                 assert_eq!(v.result, seen.result, "{mode:?} {seed} {i}");
                 assert_eq!(v.record, seen.record, "{mode:?} {seed} {i}");
@@ -52,7 +52,7 @@ fn the_cheater_is_named_from_the_log_alone() {
         p.sessions[1].set_cheats(c);
         let honest = p.run_until_verdict(0, STEPS).unwrap();
         assert_eq!(honest.cheater, Some(Side::North), "{n}: {honest:?}");
-        let v = audit_log(p.sessions[0].log()).unwrap();
+        let v = audit_log(p.sessions[0].log(), std::time::Instant::now()).unwrap();
         assert_eq!(v.cheater, Some(Side::North), "{n}: {v:?}");
     }
 }
@@ -76,7 +76,10 @@ fn a_refused_early_timeout_claim_is_a_dispute_the_log_cannot_settle() {
     assert_eq!(honest.cheater, Some(Side::North), "{honest:?}");
     // The log has no clock: a third party cannot tell an early claim from a
     // late one, and blames neither side.
-    assert_eq!(audit_log(p.sessions[0].log()), Err(LogError::Undecidable));
+    assert_eq!(
+        audit_log(p.sessions[0].log(), std::time::Instant::now()),
+        Err(LogError::Undecidable)
+    );
 }
 
 #[test]
@@ -94,16 +97,19 @@ fn an_edited_log_is_named_as_edited() {
         *to ^= 1;
     }
     assert!(matches!(
-        audit_log(&edited),
+        audit_log(&edited, std::time::Instant::now()),
         Err(LogError::Tampered { index, .. }) if index == i
     ));
     // Drop a message.
     let mut dropped = log.clone();
     dropped.remove(i);
     assert!(matches!(
-        audit_log(&dropped),
+        audit_log(&dropped, std::time::Instant::now()),
         Err(LogError::Tampered { .. })
     ));
     // A game that never ended.
-    assert!(matches!(audit_log(&log[..8]), Err(LogError::NotOpened)));
+    assert!(matches!(
+        audit_log(&log[..8], std::time::Instant::now()),
+        Err(LogError::NotOpened)
+    ));
 }

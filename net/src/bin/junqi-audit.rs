@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let v = match audit_log(&saved.log) {
+    let v = match audit_log(&saved.log, std::time::Instant::now()) {
         Ok(v) => v,
         Err(e) => {
             println!("not auditable: {e}");
@@ -42,7 +42,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(side) => {
-            println!("audit: {side:?} cheated: {}", v.reason);
+            let reason = v.reason.as_ref().map(ToString::to_string);
+            println!("audit: {side:?} cheated: {}", reason.unwrap_or_default());
             println!("evidence: {}", v.evidence);
             ExitCode::from(1)
         }

@@ -208,7 +208,14 @@ impl Handler for Peer {
                 self.clean = v.is_clean();
                 match v.cheater {
                     None => println!("verdict: clean audit"),
-                    Some(c) => println!("verdict: {c:?} cheated: {} ({})", v.reason, v.evidence),
+                    Some(c) => println!(
+                        "verdict: {c:?} cheated: {} ({})",
+                        v.reason
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default(),
+                        v.evidence
+                    ),
                 }
             }
         }
