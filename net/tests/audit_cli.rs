@@ -1,0 +1,83 @@
+//! `junqi-audit GAME_FILE` on saved games: the verdict both sides saw, a
+//! cheat named with its evidence, an edited file named as edited.
+
+use std::path::Path;
+use std::process::Command;
+
+use junqi_game::Rules;
+use junqi_proto::session::Cheats;
+use junqi_proto::testing::Pair;
+use junqi_proto::wire::Body;
+
+fn audit(path: &Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_junqi-audit"))
+        .arg(path)
+        .output()
+        .expect("junqi-audit runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-audit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_clean_game_a_cheat_and_an_edited_file() {
+    let d = dir("cli");
+    // A clean game, from the guest's file.
+    let mut p = Pair::new(Rules::default(), 41);
+    assert!(p.run(200_000));
+    let seen = p.verdict(1).unwrap().clone();
+    let clean = d.join("clean.bin");
+    junqi_net::resume::save(&p.sessions[1].saved(), &clean).unwrap();
+    let (code, text) = audit(&clean);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("audit: clean"), "{text}");
+    let result = match seen.result.unwrap() {
+        junqi_game::GameResult::Win { winner, reason } => format!("{winner:?} wins ({reason:?})"),
+        junqi_game::GameResult::Draw { reason } => format!("draw ({reason:?})"),
+    };
+    assert!(text.contains(&result), "{text} / {result}");
+
+    // The guest announces false outcomes: named from the host's file.
+    let mut p = Pair::new(Rules::default(), 42);
+    p.sessions[1].set_cheats(Cheats {
+        false_outcome: true,
+        ..Cheats::default()
+    });
+    p.run_until_verdict(0, 200_000).unwrap();
+    let cheat = d.join("cheat.bin");
+    junqi_net::resume::save(&p.sessions[0].saved(), &cheat).unwrap();
+    let (code, text) = audit(&cheat);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("audit: North cheated"), "{text}");
+    assert!(text.contains("evidence: "), "{text}");
+
+    // One move of the clean file changed: the file is named as altered.
+    let mut saved = junqi_net::resume::load(&clean).unwrap();
+    let i = saved
+        .log
+        .iter()
+        .position(|e| matches!(e.body, Body::Step { .. }) && e.header.seq > 5)
+        .unwrap();
+    if let Body::Step { to, .. } = &mut saved.log[i].body {
+        *to ^= 1;
+    }
+    let edited = d.join("edited.bin");
+    junqi_net::resume::save(&saved, &edited).unwrap();
+    let (code, text) = audit(&edited);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("altered"), "{text}");
+
+    // Not a game file at all.
+    let junk = d.join("junk.bin");
+    std::fs::write(&junk, b"not a journal").unwrap();
+    assert_eq!(audit(&junk).0, 2);
+    std::fs::remove_dir_all(&d).unwrap();
+}
