@@ -24,6 +24,19 @@ use bevy::prelude::*;
 /// The full app: window, rendering, egui, every screen.
 pub struct AppPlugin;
 
+/// The window's size: 1280 × 800, or `JUNQI_WINDOW=WxH` (e.g. `720x1600` to look at a phone
+/// held upright).
+fn window_size() -> (u32, u32) {
+    std::env::var("JUNQI_WINDOW")
+        .ok()
+        .and_then(|s| {
+            let (w, h) = s.split_once('x')?;
+            Some((w.parse().ok()?, h.parse().ok()?))
+        })
+        .filter(|&(w, h): &(u32, u32)| (200..=8000).contains(&w) && (200..=8000).contains(&h))
+        .unwrap_or((1280, 800))
+}
+
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins(
@@ -31,7 +44,7 @@ impl Plugin for AppPlugin {
                 .set(WindowPlugin {
                     primary_window: Some(Window {
                         title: "军棋 Junqi".into(),
-                        resolution: (1280, 800).into(),
+                        resolution: window_size().into(),
                         ..default()
                     }),
                     ..default()
