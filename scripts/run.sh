@@ -6,7 +6,11 @@ cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
 if command -v apt-get >/dev/null && ! ldconfig -p 2>/dev/null | grep -q libvulkan.so.1; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends \
-    libvulkan1 mesa-vulkan-drivers libx11-6 libxcursor1 libxi6 libxrandr2 libxkbcommon-x11-0
+  if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends \
+    libvulkan1 mesa-vulkan-drivers libx11-6 libxcursor1 libxi6 libxrandr2 libxkbcommon-x11-0; }; then
+    echo "error: installing the Vulkan runtime (libvulkan1, mesa-vulkan-drivers, X11 libraries) failed;" >&2
+    echo "install them with your package manager and run this again" >&2
+    exit 1
+  fi
 fi
 exec cargo run --release --bin junqi -- "$@"
