@@ -163,6 +163,21 @@ impl Pair {
         self.sessions.iter().all(Session::is_done)
     }
 
+    /// Steps until `done` holds; a test that waits for something that never
+    /// comes fails instead of hanging.
+    ///
+    /// # Panics
+    /// After 200,000 steps.
+    pub fn step_until(&mut self, mut done: impl FnMut(&Pair) -> bool) {
+        for _ in 0..200_000 {
+            if done(self) {
+                return;
+            }
+            self.step();
+        }
+        panic!("the awaited state never came");
+    }
+
     /// Runs until session `i` reaches a verdict.
     pub fn run_until_verdict(&mut self, i: usize, max_steps: usize) -> Option<Verdict> {
         for _ in 0..max_steps {

@@ -162,7 +162,10 @@ fn no_two_attacks_share_a_secret_even_across_a_voided_attack() {
         // The host plays by hand until it has an attack to make, then waits
         // for the guest's timeout claim and attacks across it (as on a
         // network slower than the grace).
+        let mut steps = 0;
         let attack = loop {
+            steps += 1;
+            assert!(steps < STEPS, "seed {seed}: no attack came up");
             p.step();
             if !p.sessions[0].my_turn() {
                 continue;
@@ -180,11 +183,10 @@ fn no_two_attacks_share_a_secret_even_across_a_voided_attack() {
             let m = random_move(&v, &mut rng).unwrap();
             p.sessions[0].play(p.now, m).unwrap();
         };
-        while !bodies(p.sessions[1].log(), Seat::Guest)
-            .any(|e| matches!(e.body, Body::ClaimTimeout { .. }))
-        {
-            p.step();
-        }
+        p.step_until(|p| {
+            bodies(p.sessions[1].log(), Seat::Guest)
+                .any(|e| matches!(e.body, Body::ClaimTimeout { .. }))
+        });
         p.sessions[0].play_unchecked(p.now, attack).unwrap();
         p.players[0] = Player::Random;
         assert!(p.run(STEPS));
@@ -242,7 +244,10 @@ fn a_voided_flip_sends_no_opening() {
         let mut p = Pair::new(Rules::for_mode(Mode::Flip), 4000 + seed);
         let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(seed);
         p.players[1] = Player::Idle;
+        let mut steps = 0;
         let flip = loop {
+            steps += 1;
+            assert!(steps < STEPS, "seed {seed}: no flip came up");
             p.step();
             if !p.sessions[1].my_turn() {
                 continue;
@@ -260,11 +265,10 @@ fn a_voided_flip_sends_no_opening() {
             p.sessions[1].play(p.now, m).unwrap();
         };
         // The guest flips across the host's timeout claim.
-        while !bodies(p.sessions[0].log(), Seat::Host)
-            .any(|e| matches!(e.body, Body::ClaimTimeout { .. }))
-        {
-            p.step();
-        }
+        p.step_until(|p| {
+            bodies(p.sessions[0].log(), Seat::Host)
+                .any(|e| matches!(e.body, Body::ClaimTimeout { .. }))
+        });
         p.sessions[1].play_unchecked(p.now, flip).unwrap();
         p.players[1] = Player::Random;
         assert!(p.run(STEPS));
@@ -501,9 +505,7 @@ fn a_flood_after_the_end_is_not_logged_for_ever() {
         ..Cheats::default()
     });
     // Play until the honest host has finished and waits for the reveal.
-    while p.sessions[0].result().is_none() {
-        p.step();
-    }
+    p.step_until(|p| p.sessions[0].result().is_some());
     let before = p.sessions[0].log().len();
     for _ in 0..50_000 {
         let f = p.sessions[1].forge(Body::OfferDraw).unwrap();

@@ -61,14 +61,10 @@ fn the_cheater_is_named_from_the_log_alone() {
 fn a_refused_early_timeout_claim_is_a_dispute_the_log_cannot_settle() {
     let mut p = Pair::new(Rules::default(), 400);
     // The guest claims a timeout the moment the host is on move.
-    while p.sessions[0].view().is_none_or(|v| v.ply() < 4) {
-        p.step();
-    }
+    p.step_until(|p| p.sessions[0].view().is_some_and(|v| v.ply() >= 4));
     let ply = p.sessions[0].view().unwrap().ply();
     p.players[0] = junqi_proto::testing::Player::Idle;
-    while !p.sessions[0].my_turn() {
-        p.step();
-    }
+    p.step_until(|p| p.sessions[0].my_turn());
     let ply = ply.max(p.sessions[0].view().unwrap().ply());
     let f = p.sessions[1].forge(Body::ClaimTimeout { ply }).unwrap();
     p.inject(1, f);

@@ -495,15 +495,11 @@ fn draw_offers_and_resignation() {
             n += 1;
         }
         p.sessions[0].offer_draw(p.now).unwrap();
-        while !p.events[1].contains(&AppEvent::DrawOffered) {
-            p.step();
-        }
+        p.step_until(|p| p.events[1].contains(&AppEvent::DrawOffered));
         p.events[1].clear();
         if round == 0 {
             p.sessions[1].decline_draw(p.now).unwrap();
-            while !p.sessions[0].my_turn() {
-                p.step();
-            }
+            p.step_until(|p| p.sessions[0].my_turn());
             // Still the host's turn: it plays on.
             let v = p.sessions[0].view().unwrap().clone();
             let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(1);
@@ -722,9 +718,7 @@ fn non_permutation_layer_is_blamed_at_the_audit() {
             flip_values: Some(values),
             ..Cheats::default()
         });
-        while p.sessions[1 - cheater].view().is_none_or(|v| v.ply() < 4) {
-            p.step();
-        }
+        p.step_until(|p| p.sessions[1 - cheater].view().is_some_and(|v| v.ply() >= 4));
         let honest = 1 - cheater;
         p.sessions[honest].resign(p.now).unwrap();
         let v = p.run_until_verdict(honest, STEPS).unwrap();
@@ -802,9 +796,7 @@ fn a_move_crossing_a_timeout_claim_is_void_in_every_mode() {
                     .iter()
                     .any(|e| matches!(e.body, Body::ClaimTimeout { .. }))
             };
-            while !claimed(&p) {
-                p.step();
-            }
+            p.step_until(|p| claimed(p));
             let v = p.sessions[0].view().unwrap().clone();
             let m = junqi_proto::testing::random_move(&v, &mut rng).unwrap();
             p.sessions[0].play_unchecked(p.now, m).unwrap();
