@@ -510,6 +510,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "The file is damaged and cannot be read",
     ),
     ("err.missing", "文件不存在", "The file does not exist"),
+    (
+        "err.moved_aside",
+        "文件已损坏，原文件已保留为",
+        "The file was damaged; it is kept as",
+    ),
     ("err.io", "读写文件失败", "Could not read or write the file"),
     (
         "err.name",

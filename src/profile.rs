@@ -100,9 +100,10 @@ impl Profile {
         }
     }
 
-    /// Loads the profile (a missing file is an empty profile; a damaged one is reported).
+    /// Loads the profile (a missing file is an empty profile; a damaged one is moved aside and
+    /// reported, so the next save cannot overwrite the player's record).
     pub fn load(dir: &DataDir) -> Result<Self, storage::StoreError> {
-        match storage::load_json(&dir.profile_file()) {
+        match storage::load_or_move_aside(&dir.profile_file()) {
             Err(storage::StoreError::Missing(_)) => Ok(Self::default()),
             other => other,
         }

@@ -98,7 +98,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn load_settings(mut commands: Commands, dir: Res<DataDir>, mut status: ResMut<SettingsStatus>) {
-    let settings = match storage::load_json::<Settings>(&dir.settings_file()) {
+    let settings = match storage::load_or_move_aside::<Settings>(&dir.settings_file()) {
         Ok(s) => s,
         Err(storage::StoreError::Missing(_)) => Settings::default(),
         Err(e) => {

@@ -85,6 +85,14 @@ pub enum StoreError {
     },
     /// A name that cannot be used as a file name.
     BadName(String),
+    /// The file was damaged; it was moved aside (kept, never overwritten) and the game starts
+    /// from defaults.
+    MovedAside {
+        /// Where the damaged file is now.
+        to: PathBuf,
+        /// What the parser said.
+        detail: String,
+    },
 }
 
 impl StoreError {
@@ -99,6 +107,9 @@ impl StoreError {
                 format!("{}: {} ({detail})", lang.t("err.io"), path.display())
             }
             StoreError::BadName(n) => format!("{}: \"{n}\"", lang.t("err.name")),
+            StoreError::MovedAside { to, detail } => {
+                format!("{}: {} ({detail})", lang.t("err.moved_aside"), to.display())
+            }
         }
     }
 }
@@ -156,6 +167,37 @@ pub fn load_json<T: DeserializeOwned>(path: &Path) -> Result<T, StoreError> {
         path: path.to_owned(),
         detail: e.to_string(),
     })
+}
+
+/// Loads a file the app rewrites (the profile, the settings): a damaged one is moved aside
+/// first, so that the next save cannot overwrite what the player had.
+pub fn load_or_move_aside<T: DeserializeOwned>(path: &Path) -> Result<T, StoreError> {
+    match load_json(path) {
+        Err(StoreError::Corrupt { detail, .. }) => {
+            let to = move_aside(path)?;
+            Err(StoreError::MovedAside { to, detail })
+        }
+        other => other,
+    }
+}
+
+/// Renames `name.json` to `name.damaged-N.json` with the first free N; returns the new path.
+pub fn move_aside(path: &Path) -> Result<PathBuf, StoreError> {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "file".into(), |s| s.to_string_lossy().into_owned());
+    let to = (1..10_000)
+        .map(|n| path.with_file_name(format!("{stem}.damaged-{n}.json")))
+        .find(|p| !p.exists())
+        .ok_or_else(|| StoreError::Io {
+            path: path.to_owned(),
+            detail: "too many damaged copies".into(),
+        })?;
+    fs::rename(path, &to).map_err(|e| StoreError::Io {
+        path: path.to_owned(),
+        detail: e.to_string(),
+    })?;
+    Ok(to)
 }
 
 /// Writes a value as pretty JSON: to `path.tmp` first, then renamed over `path`.
@@ -237,6 +279,36 @@ mod tests {
         assert!(matches!(
             load_json::<Vec<u32>>(&path),
             Err(StoreError::Corrupt { .. })
+        ));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_file_is_moved_aside_never_overwritten() {
+        let dir = temp_dir("aside");
+        let path = named_file(&dir, "profile").unwrap();
+        fs::create_dir_all(&dir).unwrap();
+        for n in 1..=2 {
+            let damaged = format!("{{\"games\": {n}, oops");
+            fs::write(&path, &damaged).unwrap();
+            let err = load_or_move_aside::<Vec<u32>>(&path).unwrap_err();
+            let StoreError::MovedAside { to, .. } = &err else {
+                panic!("{err:?}")
+            };
+            assert_eq!(*to, dir.join(format!("profile.damaged-{n}.json")));
+            assert_eq!(fs::read_to_string(to).unwrap(), damaged, "kept as it was");
+            assert!(!path.exists());
+            assert!(err.message(Lang::En).contains("profile.damaged"));
+            // The next save writes a fresh file and leaves the damaged copy alone.
+            save_json(&path, &vec![7u32]).unwrap();
+            assert_eq!(fs::read_to_string(to).unwrap(), damaged);
+        }
+        // A good file loads as before; a missing one is still Missing.
+        assert_eq!(load_or_move_aside::<Vec<u32>>(&path).unwrap(), vec![7]);
+        fs::remove_file(&path).unwrap();
+        assert!(matches!(
+            load_or_move_aside::<Vec<u32>>(&path),
+            Err(StoreError::Missing(_))
         ));
         let _ = fs::remove_dir_all(&dir);
     }

@@ -66,7 +66,7 @@ fn settings_are_saved_and_loaded() {
 }
 
 #[test]
-fn corrupt_settings_file_is_reported_not_fatal_and_kept() {
+fn corrupt_settings_and_profile_are_reported_not_fatal_and_moved_aside() {
     let dir = temp_dir("corrupt");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("settings.json"), "{ this is not json").unwrap();
@@ -82,9 +82,21 @@ fn corrupt_settings_file_is_reported_not_fatal_and_kept() {
             .0
             .is_some()
     );
-    // The damaged files are left as they were.
+    // The damaged files are moved aside as they were, so no later save overwrites them.
     assert_eq!(
-        std::fs::read_to_string(dir.join("profile.json")).unwrap(),
+        std::fs::read_to_string(dir.join("profile.damaged-1.json")).unwrap(),
+        "[1, 2"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("settings.damaged-1.json")).unwrap(),
+        "{ this is not json"
+    );
+    // A finished game's profile save then writes a fresh file beside the damaged copy.
+    let dir_res = junqi::storage::DataDir(dir.clone());
+    junqi::profile::Profile::default().save(&dir_res).unwrap();
+    assert!(dir.join("profile.json").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("profile.damaged-1.json")).unwrap(),
         "[1, 2"
     );
     let _ = std::fs::remove_dir_all(&dir);
