@@ -131,6 +131,13 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("game.your_turn", "轮到你走", "Your move"),
     ("game.ai_turn", "电脑思考中…", "The computer is thinking…"),
     ("game.resign", "认输", "Resign"),
+    (
+        "game.resign_confirm",
+        "确定认输？认输后本局判负，不能撤回",
+        "Resign? The game is lost and this cannot be taken back",
+    ),
+    ("game.resign_yes", "确定认输", "Resign"),
+    ("game.resign_no", "继续下棋", "Keep playing"),
     ("game.draw", "求和", "Offer draw"),
     ("game.hint", "提示", "Hint"),
     ("game.log", "棋谱", "Move log"),

@@ -9,7 +9,7 @@ use junqi::{
     demo::demo_session,
     screens::{
         Navigate, Screen,
-        game::{ActiveGame, LastGame},
+        game::{ActiveGame, GameAction, LastGame},
         setup::{SetupAction, SetupState, load_layout, save_layout},
     },
     storage::{DataDir, StoreError},
@@ -272,5 +272,35 @@ fn layouts_save_load_and_corrupt_files() {
     let (msg, err) = state.message.clone().unwrap();
     assert!(err && msg.contains("损坏"), "{msg}");
     assert_eq!(state.saved, vec!["bad".to_owned(), "我的 布阵".to_owned()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resigning_asks_for_confirmation_first() {
+    let dir = temp_dir("resign");
+    let mut app = app_with_step(&dir, 50);
+    let session = demo_session(Some(24), 3);
+    assert!(session.plies() >= 20, "resigning is allowed");
+    app.insert_resource(ActiveGame::new(session, 1));
+    app.world_mut().write_message(Navigate(Screen::Game));
+    app.update();
+    app.update();
+    let state = |app: &App| {
+        let g = app.world().resource::<ActiveGame>();
+        (g.confirm_resign, g.session.result().is_some())
+    };
+    // 认输 only asks; 继续下棋 takes it back; nothing is given up.
+    app.world_mut().write_message(GameAction::AskResign);
+    app.update();
+    assert_eq!(state(&app), (true, false));
+    app.world_mut().write_message(GameAction::CancelResign);
+    app.update();
+    assert_eq!(state(&app), (false, false));
+    // Asked and confirmed: the game is lost.
+    app.world_mut().write_message(GameAction::AskResign);
+    app.update();
+    app.world_mut().write_message(GameAction::Resign);
+    app.update();
+    assert_eq!(state(&app), (false, true));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -84,6 +84,8 @@ pub struct ActiveGame {
     pub ended: Option<f32>,
     /// Whether the record has been saved (and the profile updated).
     pub saved: bool,
+    /// 认输 was pressed: the player is asked to confirm before the game is given up.
+    pub confirm_resign: bool,
 }
 
 impl ActiveGame {
@@ -109,6 +111,7 @@ impl ActiveGame {
             thinking: None,
             ended: None,
             saved: false,
+            confirm_resign: false,
         }
     }
 
@@ -562,7 +565,11 @@ const MARKERS: [Rank; 12] = Rank::ALL;
 /// What the game panel's buttons ask for.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameAction {
-    /// Resign (refused in the first moves).
+    /// The 认输 button: ask the player to confirm (a resignation cannot be taken back).
+    AskResign,
+    /// The player thought better of it.
+    CancelResign,
+    /// Resign, confirmed (refused in the first moves).
     Resign,
     /// Offer a draw; the computer answers at once.
     OfferDraw,
@@ -584,6 +591,14 @@ fn actions(
     let lang = *lang;
     for a in reader.read() {
         let me = game.session.me();
+        match *a {
+            GameAction::AskResign | GameAction::CancelResign => {
+                game.confirm_resign = *a == GameAction::AskResign;
+                continue;
+            }
+            GameAction::Resign => game.confirm_resign = false,
+            _ => {}
+        }
         if game.session.is_remote() {
             lan_action(&mut game, *a, link.as_deref(), lang);
             if !matches!(a, GameAction::Hint | GameAction::Mark(_)) {
@@ -645,7 +660,7 @@ fn actions(
                     }
                 }
             }
-            GameAction::AnswerDraw(_) => {}
+            GameAction::AnswerDraw(_) | GameAction::AskResign | GameAction::CancelResign => {}
         }
     }
 }
@@ -680,7 +695,10 @@ fn lan_action(game: &mut ActiveGame, a: GameAction, link: Option<&LanLink>, lang
                 });
             }
         }
-        GameAction::Hint | GameAction::Mark(_) => {}
+        GameAction::Hint
+        | GameAction::Mark(_)
+        | GameAction::AskResign
+        | GameAction::CancelResign => {}
     }
 }
 
@@ -828,9 +846,23 @@ fn ui(
                 lang.t("game.enemy"),
                 s.view.timeouts(me.opponent()),
             ));
+            if g.confirm_resign {
+                ui.colored_label(
+                    egui::Color32::from_rgb(240, 170, 80),
+                    lang.t("game.resign_confirm"),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button(lang.t("game.resign_yes")).clicked() {
+                        actions.write(GameAction::Resign);
+                    }
+                    if ui.button(lang.t("game.resign_no")).clicked() {
+                        actions.write(GameAction::CancelResign);
+                    }
+                });
+            }
             ui.horizontal(|ui| {
                 if ui.button(lang.t("game.resign")).clicked() {
-                    actions.write(GameAction::Resign);
+                    actions.write(GameAction::AskResign);
                 }
                 if ui.button(lang.t("game.draw")).clicked() {
                     actions.write(GameAction::OfferDraw);
