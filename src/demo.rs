@@ -40,6 +40,8 @@ pub struct Demo {
     pub lan: bool,
     /// `lan-pairing`: join, and stay at the pairing code (never confirm).
     pub hold_pairing: bool,
+    /// `game-resign`: the game screen with 认输 pressed (its confirmation shown).
+    pub ask_resign: bool,
 }
 
 impl Demo {
@@ -48,8 +50,11 @@ impl Demo {
         let demo = std::env::var("JUNQI_DEMO").unwrap_or_default();
         let hold_pairing = demo == "lan-pairing";
         let lan = demo == "lan-game" || hold_pairing;
+        let ask_resign = demo == "game-resign";
         let screen = if lan {
             Some(Screen::Lobby)
+        } else if ask_resign {
+            Some(Screen::Game)
         } else {
             Screen::from_slug(&demo)
         };
@@ -67,6 +72,7 @@ impl Demo {
                 .unwrap_or(default_frames),
             lan,
             hold_pairing,
+            ask_resign,
         }
     }
 }
@@ -133,6 +139,7 @@ fn drive(
                         _ => None,
                     });
                 game.selected = pick;
+                game.confirm_resign = demo.ask_resign;
                 let enemy = game
                     .session
                     .view
