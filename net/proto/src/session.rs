@@ -2190,15 +2190,21 @@ impl Session {
                 if let Some(snap) = self.snapshot.take()
                     && snap.ply + 1 == ply
                 {
-                    self.view = Some(snap.view);
-                    self.acts.truncate(snap.acts);
-                    if let Some((g, arrangement)) = snap.referee {
-                        self.referee = Some(g);
-                        self.flip_arrangement = arrangement;
-                    }
+                    self.roll_back(snap);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Puts the view, the acts and the local referee back as they were
+    /// before this side's voided move.
+    fn roll_back(&mut self, snap: Snapshot) {
+        self.view = Some(snap.view);
+        self.acts.truncate(snap.acts);
+        if let Some((g, arrangement)) = snap.referee {
+            self.referee = Some(g);
+            self.flip_arrangement = arrangement;
         }
     }
 
@@ -2253,12 +2259,7 @@ impl Session {
             if let Some(snap) = self.snapshot.take()
                 && snap.ply == ply
             {
-                self.view = Some(snap.view);
-                self.acts.truncate(snap.acts);
-                if let Some((g, arrangement)) = snap.referee {
-                    self.referee = Some(g);
-                    self.flip_arrangement = arrangement;
-                }
+                self.roll_back(snap);
             }
         }
         self.snapshot = None;
