@@ -70,6 +70,7 @@ impl Plugin for LogicPlugin {
             settings::plugin,
             profile::plugin,
             board::plugin,
+            lan::plugin,
             screens::plugin,
         ));
     }

@@ -237,6 +237,31 @@ impl Session {
         announce(&events)
     }
 
+    /// LAN: applies the network session's public events, in order, to the player's view.
+    ///
+    /// # Errors
+    /// An event the view cannot take (the view is then unchanged: ask for the whole view).
+    pub fn follow(
+        &mut self,
+        events: &[Event],
+        my_turn: bool,
+    ) -> Result<Option<Announcement>, junqi_game::ViewError> {
+        let mut view = self.view.clone();
+        for e in events {
+            view.apply(e)?;
+        }
+        Ok(self.update_view(view, my_turn))
+    }
+
+    /// LAN: the network session's whole view replaces the player's (after a voided move): the
+    /// log and removed pieces are rebuilt from it; the player's markers stay.
+    pub fn resync(&mut self, view: PlayerView, my_turn: bool) {
+        let mut fresh = Self::remote(view, std::mem::take(&mut self.opponent), self.started);
+        fresh.markers = std::mem::take(&mut self.markers);
+        fresh.update_view(fresh.view.clone(), my_turn);
+        *self = fresh;
+    }
+
     /// LAN: the game ended as the network session says.
     pub fn set_result(&mut self, result: GameResult) {
         if let Referee::Remote(r) = &mut self.referee {

@@ -14,7 +14,7 @@ use bevy::prelude::*;
 use junqi::{
     board::BoardClick,
     i18n::Lang,
-    lan::{LanCmd, LanLink},
+    lan::{LanCmd, LanLink, LanRequest},
     screens::{
         Navigate, Screen,
         game::{ActiveGame, GameAction, LastGame},
@@ -394,7 +394,9 @@ fn lan_game(mode: Mode) {
         }
         plies(a[0]) >= 6 && plies(a[0]) == plies(a[1])
     });
-    guest.world().resource::<LanLink>().send(LanCmd::Disconnect);
+    guest
+        .world_mut()
+        .write_message(LanRequest::Send(LanCmd::Disconnect));
     let lan = |app: &App| {
         app.world()
             .resource::<ActiveGame>()

@@ -1,8 +1,9 @@
 //! A game against the computer or a LAN peer ([`Opponent`]): click a piece to see its legal targets, click a target (or drag
 //! the piece) to move; battles announced on the board and in the log; the last move highlighted;
 //! the per-move clock; resign, offer a draw, hint; private markers on enemy pieces; removed
-//! pieces; the computer thinks on the async compute pool; a LAN peer's moves arrive through
-//! [`crate::lan`] (the lobby's `pump` feeds them to the session).
+//! pieces; the computer thinks on the async compute pool; in a LAN game the player's decisions
+//! go to the LAN plugin as [`LanRequest`]s and the peer's moves arrive as its events
+//! ([`crate::lan::play`]).
 
 use bevy::{
     prelude::*,
@@ -17,7 +18,7 @@ use crate::{
     ai::{self, Thought},
     board::{BoardArea, BoardClick, BoardDrag, BoardEffect, BoardScene, Colour, Face, Tile},
     i18n::Lang,
-    lan::{LanCmd, LanLink},
+    lan::{LanCmd, LanRequest},
     profile::{Outcome, Profile},
     session::{LogEntry, SavedGame, Session, log_text},
     settings::{PieceColour, Settings},
@@ -250,19 +251,23 @@ fn play(
     game: &mut ActiveGame,
     mv: Move,
     effects: &mut MessageWriter<BoardEffect>,
-    link: Option<&LanLink>,
+    lan: &mut MessageWriter<LanRequest>,
 ) -> bool {
     if game.session.is_remote() {
-        let Some(link) = link else { return false };
         if !game.session.my_turn() || !game.session.view.legal_moves().contains(&mv) {
             return false;
         }
-        link.send(LanCmd::Play(mv));
+        lan.write(LanRequest::Send(LanCmd::Play(mv)));
         game.session.sent_move();
         game.hint = None;
         game.selected = None;
         return true;
     }
+    play_local(game, mv, effects)
+}
+
+/// Plays a move through the local referee (the player's or the computer's) and announces it.
+fn play_local(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<BoardEffect>) -> bool {
     match game.session.play(mv) {
         Some(a) => {
             game.hint = None;
@@ -284,12 +289,11 @@ fn input(
     mut clicks: MessageReader<BoardClick>,
     mut drags: MessageReader<BoardDrag>,
     mut effects: MessageWriter<BoardEffect>,
-    link: Option<Res<LanLink>>,
+    mut lan: MessageWriter<LanRequest>,
 ) {
-    let link = link.as_deref();
     for BoardClick(p) in clicks.read() {
         if let Some(mv) = game.click(*p) {
-            play(&mut game, mv, &mut effects, link);
+            play(&mut game, mv, &mut effects, &mut lan);
         }
     }
     for d in drags.read() {
@@ -301,7 +305,7 @@ fn input(
             && game.thinking.is_none()
             && game.session.moves_from(d.from).contains(&mv)
         {
-            play(&mut game, mv, &mut effects, link);
+            play(&mut game, mv, &mut effects, &mut lan);
         }
     }
 }
@@ -352,7 +356,7 @@ fn poll_ai(
                 if s.result().is_none() && s.turn() != s.me() {
                     match mv {
                         Some(mv) => {
-                            play(&mut game, mv, &mut effects, None);
+                            play_local(&mut game, mv, &mut effects);
                         }
                         None => {
                             let side = game.session.turn();
@@ -586,7 +590,7 @@ fn actions(
     mut game: ResMut<ActiveGame>,
     mut reader: MessageReader<GameAction>,
     lang: Res<Lang>,
-    link: Option<Res<LanLink>>,
+    mut lan: MessageWriter<LanRequest>,
 ) {
     let lang = *lang;
     for a in reader.read() {
@@ -600,7 +604,7 @@ fn actions(
             _ => {}
         }
         if game.session.is_remote() {
-            lan_action(&mut game, *a, link.as_deref(), lang);
+            lan_action(&mut game, *a, &mut lan, lang);
             if !matches!(a, GameAction::Hint | GameAction::Mark(_)) {
                 continue;
             }
@@ -666,21 +670,28 @@ fn actions(
 }
 
 /// Resign, draw offers and answers in a LAN game go to the network session.
-fn lan_action(game: &mut ActiveGame, a: GameAction, link: Option<&LanLink>, lang: Lang) {
-    let Some(link) = link else { return };
+fn lan_action(
+    game: &mut ActiveGame,
+    a: GameAction,
+    lan: &mut MessageWriter<LanRequest>,
+    lang: Lang,
+) {
+    let mut send = |cmd| {
+        lan.write(LanRequest::Send(cmd));
+    };
     match a {
         GameAction::Resign => {
             let n = game.session.rules().resign_after_plies;
             if game.session.plies() < n {
                 game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
             } else {
-                link.send(LanCmd::Resign);
+                send(LanCmd::Resign);
                 game.status = None;
             }
         }
         GameAction::OfferDraw => {
             if game.session.my_turn() {
-                link.send(LanCmd::OfferDraw);
+                send(LanCmd::OfferDraw);
                 game.status = Some(lang.t("lan.draw_sent").to_owned());
             }
         }
@@ -688,7 +699,7 @@ fn lan_action(game: &mut ActiveGame, a: GameAction, link: Option<&LanLink>, lang
             if let Some(l) = game.lan_state_mut()
                 && std::mem::take(&mut l.draw_offered)
             {
-                link.send(if yes {
+                send(if yes {
                     LanCmd::AcceptDraw
                 } else {
                     LanCmd::DeclineDraw

@@ -1,6 +1,7 @@
 //! The LAN lobby: hosts discovered by mDNS (live), hosting a game with the setup screen's options,
-//! joining a listed host. [`pump`] carries the network thread's reports ([`LanMsg`]) to the lobby
-//! and, once play begins, to the game screen (the same one as against the computer).
+//! joining a listed host, comparing the pairing code, resuming an unfinished game. It asks the
+//! LAN plugin ([`crate::lan`]) for what it needs and follows its reports up to the start of play;
+//! the game screen takes over from there.
 
 use std::sync::{Mutex, mpsc};
 
@@ -8,16 +9,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use junqi_net::discovery::{Discovery, HostInfo, browse};
 
-use super::{
-    Navigate, Screen,
-    game::{ActiveGame, LanGame, LastGame},
-    setup::SetupState,
-};
+use super::{Navigate, Screen, setup::SetupState};
 use crate::{
-    board::BoardEffect,
     i18n::Lang,
-    lan::{LanCmd, LanLink, LanMsg, Role, default_name},
-    session::Session,
+    lan::{LanCmd, LanEvent, LanLink, LanMsg, LanRequest, Role, default_name},
     storage::DataDir,
     theme,
 };
@@ -160,14 +155,18 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Title), leave)
         .add_systems(
             Update,
-            (discover.run_if(in_state(Screen::Lobby)), actions, pump).chain(),
+            (discover.run_if(in_state(Screen::Lobby)), actions, follow).chain(),
         );
     super::add_ui(app, Screen::Lobby, ui);
 }
 
 /// Back at the title: any LAN game is over (or abandoned).
-fn leave(mut commands: Commands, mut lobby: ResMut<LobbyState>, mut setup: ResMut<SetupState>) {
-    commands.remove_resource::<LanLink>();
+fn leave(
+    mut lan: MessageWriter<LanRequest>,
+    mut lobby: ResMut<LobbyState>,
+    mut setup: ResMut<SetupState>,
+) {
+    lan.write(LanRequest::Leave);
     lobby.phase = LobbyPhase::Browsing;
     setup.lan_host = false;
 }
@@ -217,15 +216,13 @@ fn discover(mut lobby: ResMut<LobbyState>) {
     }
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn actions(
-    mut commands: Commands,
     mut reader: MessageReader<LobbyAction>,
     mut lobby: ResMut<LobbyState>,
     mut setup: ResMut<SetupState>,
     lang: Res<Lang>,
     dir: Res<DataDir>,
-    link: Option<Res<LanLink>>,
+    mut lan: MessageWriter<LanRequest>,
     mut nav: MessageWriter<Navigate>,
 ) {
     for a in reader.read() {
@@ -246,16 +243,13 @@ fn actions(
                     setup.message = Some((reasons.join("；"), true));
                     continue;
                 }
-                commands.insert_resource(LanLink::start(
-                    Role::Host {
-                        rules,
-                        layout: setup.layout,
-                        name: lobby.name.clone(),
-                        port: 0,
-                        mdns: lobby.mdns,
-                    },
-                    dir.lan(),
-                ));
+                lan.write(LanRequest::Start(Role::Host {
+                    rules,
+                    layout: setup.layout,
+                    name: lobby.name.clone(),
+                    port: 0,
+                    mdns: lobby.mdns,
+                }));
                 // A new game replaces the unfinished one.
                 lobby.unfinished = None;
                 lobby.ended = None;
@@ -276,25 +270,21 @@ fn actions(
                     continue;
                 };
                 let host = h.name.clone();
-                commands.insert_resource(LanLink::start(
-                    Role::Join {
-                        addr,
-                        layout: setup.layout,
-                        name: lobby.name.clone(),
-                    },
-                    dir.lan(),
-                ));
+                lan.write(LanRequest::Start(Role::Join {
+                    addr,
+                    layout: setup.layout,
+                    name: lobby.name.clone(),
+                }));
                 lobby.unfinished = None;
                 lobby.ended = None;
                 lobby.error = None;
                 lobby.phase = LobbyPhase::Joining { host };
             }
             LobbyAction::ConfirmPairing => {
-                if let (Some(link), LobbyPhase::Pairing { confirmed, .. }) =
-                    (link.as_deref(), &mut lobby.phase)
+                if let LobbyPhase::Pairing { confirmed, .. } = &mut lobby.phase
                     && !*confirmed
                 {
-                    link.send(LanCmd::ConfirmPairing);
+                    lan.write(LanRequest::Send(LanCmd::ConfirmPairing));
                     *confirmed = true;
                 }
             }
@@ -302,7 +292,7 @@ fn actions(
                 let Some(u) = lobby.unfinished.take() else {
                     continue;
                 };
-                commands.insert_resource(LanLink::start(Role::Resume, dir.lan()));
+                lan.write(LanRequest::Start(Role::Resume));
                 lobby.ended = None;
                 lobby.error = None;
                 lobby.phase = LobbyPhase::Resuming { peer: u.peer };
@@ -312,148 +302,51 @@ fn actions(
                 lobby.unfinished = None;
             }
             LobbyAction::Cancel => {
-                commands.remove_resource::<LanLink>();
+                lan.write(LanRequest::Leave);
                 lobby.phase = LobbyPhase::Browsing;
             }
         }
     }
 }
 
-/// Carries the network thread's reports to the lobby and the game screen.
-#[allow(clippy::too_many_arguments)]
-pub fn pump(
-    mut commands: Commands,
-    link: Option<Res<LanLink>>,
+/// Follows the LAN session up to the start of play (the game screen takes over from there).
+fn follow(
+    mut reader: MessageReader<LanEvent>,
     mut lobby: ResMut<LobbyState>,
-    mut game: Option<ResMut<ActiveGame>>,
-    mut last: Option<ResMut<LastGame>>,
-    mut effects: MessageWriter<BoardEffect>,
-    mut nav: MessageWriter<Navigate>,
-    lang: Res<Lang>,
+    mut lan: MessageWriter<LanRequest>,
 ) {
-    let Some(link) = link else { return };
-    // The game resource belongs to this LAN game only once it was created from it.
-    let mut lan_game = game.as_deref_mut().filter(|g| g.lan_state().is_some());
-    while let Some(msg) = link.next() {
+    for LanEvent(msg) in reader.read() {
         match msg {
             LanMsg::Listening { port } => {
                 if let LobbyPhase::Hosting { port: p, .. } = &mut lobby.phase {
-                    *p = Some(port);
+                    *p = Some(*port);
                 }
             }
-            LanMsg::Connected => {
-                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
-                    l.connected = true;
-                }
-            }
-            LanMsg::Dropped(e) => {
-                info!("LAN connection dropped: {e}");
-                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
-                    l.connected = false;
-                    l.drops += 1;
-                }
-            }
-            LanMsg::RulesOffered { .. } => {}
             LanMsg::PairingCode { code, peer } => {
                 lobby.phase = LobbyPhase::Pairing {
-                    code,
-                    peer,
+                    code: code.clone(),
+                    peer: peer.clone(),
                     confirmed: false,
                 };
             }
             LanMsg::Started { code, peer, .. } => {
-                lobby.phase = LobbyPhase::Paired { code, peer };
+                lobby.phase = LobbyPhase::Paired {
+                    code: code.clone(),
+                    peer: peer.clone(),
+                };
             }
-            LanMsg::View { view, my_turn } => match lan_game.as_deref_mut() {
-                Some(g) => {
-                    if let Some(a) = g.session.update_view(*view, my_turn) {
-                        g.hint = None;
-                        if !a.text.is_empty() {
-                            effects.write(BoardEffect {
-                                at: a.at,
-                                text: a.text,
-                            });
-                        }
-                    }
-                    if g.session.my_turn() {
-                        g.status = None;
-                    }
-                }
-                None => {
-                    let LobbyPhase::Paired { code, peer } = lobby.phase.clone() else {
-                        continue;
-                    };
-                    let started = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map(|d| d.as_secs())
-                        .unwrap_or(0);
-                    let mut session = Session::remote(*view, format!("lan:{peer}"), started);
-                    session.update_view(session.view.clone(), my_turn);
-                    let g = ActiveGame::lan(
-                        session,
-                        LanGame {
-                            peer,
-                            code,
-                            connected: true,
-                            ..default()
-                        },
-                    );
-                    commands.insert_resource(g);
-                    nav.write(Navigate(Screen::Game));
-                    // Later messages in this batch wait for the resource.
-                    break;
-                }
-            },
-            LanMsg::DrawOffered => {
-                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
-                    l.draw_offered = true;
-                }
-            }
-            LanMsg::TimeExpired => {}
-            LanMsg::Refused(e) => {
-                if let Some(g) = lan_game.as_deref_mut() {
-                    g.status = Some(crate::lan_text::refusal_text(&e, *lang));
-                }
-            }
-            LanMsg::Fault { culprit, reason } => {
-                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
-                    l.fault = Some((culprit, reason));
-                }
-            }
-            LanMsg::Finished(r) => {
-                if let Some(g) = lan_game.as_deref_mut() {
-                    g.session.set_result(r);
-                }
-            }
-            LanMsg::Verdict(v) if lan_game.is_none() && lobby.before_play() => {
+            LanMsg::Verdict(v) if lobby.before_play() => {
                 // The session ended before play began (the peer broke off the handshake, or
                 // cheated in it): back to the list, saying why.
-                lobby.ended = v.reason;
+                lobby.ended = v.reason.clone();
                 lobby.phase = LobbyPhase::Browsing;
-                commands.remove_resource::<LanLink>();
-                break;
-            }
-            LanMsg::Verdict(v) => {
-                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
-                    l.verdict = Some(v.clone());
-                }
-                if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
-                    l.verdict = Some(v);
-                }
-            }
-            LanMsg::Kept(path) => {
-                if let Some(l) = lan_game.as_deref_mut().and_then(|g| g.lan_state_mut()) {
-                    l.journal = Some(path.clone());
-                }
-                if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
-                    l.journal = Some(path);
-                }
+                lan.write(LanRequest::Leave);
             }
             LanMsg::Error(e) => {
-                lobby.error = Some(e);
+                lobby.error = Some(e.clone());
                 lobby.phase = LobbyPhase::Browsing;
-                commands.remove_resource::<LanLink>();
             }
+            _ => {}
         }
     }
 }

@@ -1,33 +1,29 @@
-//! LAN play: the network side of a game runs on a tokio runtime in a background thread and talks
-//! to Bevy through channels ([`LanLink`]); the protocol itself is `junqi_net::session::Session`'s
-//! state machine, run by junqi-net's one driver (`junqi_net::transport::play`, the same as
-//! `junqi-peer`'s). The thread hosts (advertising by mDNS) or joins over QUIC, forwards every
-//! view and event ([`LanMsg`]), takes the player's decisions ([`LanCmd`]), appends every message
-//! to a journal in the data directory before sending anything, and on a dropped connection keeps
-//! the session and reconnects (the host listens again, the guest retries), resuming where the
-//! stream stopped. After a crash of the app itself the lobby offers the journal's game again
-//! ([`unfinished`], [`Role::Resume`]). When a played game ends, its whole signed log is kept
-//! ([`LanMsg::Kept`]) and moved next to the saved record ([`keep_journal`]), from where the
-//! replay screen exports it for `junqi-audit` ([`export_for_audit`]).
+//! The network thread: a LAN game's `junqi_net::session::Session` runs on a tokio runtime in a
+//! background thread, driven by junqi-net's one driver (`junqi_net::transport::play`, the same
+//! as `junqi-peer`'s), and talks to Bevy through channels ([`LanLink`], owned by the LAN plugin).
+//! The thread hosts (advertising by mDNS) or joins over QUIC, reports the session's events
+//! ([`LanMsg`]: the view once at the start, then each public event as it happens), takes the
+//! player's decisions ([`LanCmd`]), appends every message to a journal in the data directory
+//! before sending anything, and on a dropped connection keeps the session and reconnects (the
+//! host listens again, the guest retries), resuming where the stream stopped.
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::Resource;
-use junqi_game::{GameResult, Layout, Mode, Move, PlayerView, Rules, Side};
+use junqi_game::{Event, GameResult, Layout, Mode, Move, PlayerView, Rules, Side};
 use junqi_net::Seed;
 use junqi_net::discovery::{Advert, rules_summary};
-use junqi_net::envelope::Envelope;
 use junqi_net::resume::Journal;
 use junqi_net::session::{AppEvent, Session, SessionError, Verdict};
 use junqi_net::transport::{Control, Dial, Ended, Handler, Identity, endpoint, play};
-use junqi_net::wire::Body;
-use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use super::files::{JOURNAL, LINK, Link, hello_name, read_link};
 
 /// What to do on the LAN.
 #[derive(Clone, Debug)]
@@ -54,7 +50,7 @@ pub enum Role {
         /// Display name.
         name: String,
     },
-    /// Resume the unfinished game saved in the LAN folder ([`unfinished`]): a host listens
+    /// Resume the unfinished game saved in the LAN folder ([`super::unfinished`]): a host listens
     /// again on its port, a guest connects again to its host.
     Resume,
 }
@@ -74,6 +70,8 @@ pub enum LanCmd {
     Resign,
     /// The player saw the same pairing code on both screens: commit to the setup.
     ConfirmPairing,
+    /// The app's view could not follow an event: send the whole view again.
+    Resync,
     /// Break the connection as a failing network would (the session stays; both sides
     /// reconnect and resume). For tests of the reconnection.
     Disconnect,
@@ -106,7 +104,7 @@ pub enum LanMsg {
         /// The host's name.
         peer: String,
     },
-    /// Both setups are committed: play begins.
+    /// Both setups are committed: play begins (or a saved game resumes) from this view.
     Started {
         /// This side.
         me: Side,
@@ -114,9 +112,21 @@ pub enum LanMsg {
         code: String,
         /// The peer's name.
         peer: String,
+        /// The player's view: the events that follow apply to it.
+        view: Box<PlayerView>,
+        /// Whether the session accepts a move now.
+        my_turn: bool,
     },
-    /// The player's view after the session's latest events.
-    View {
+    /// Public events since the last report, in order, and whose turn it is now.
+    Events {
+        /// The events, to apply to the view in order.
+        events: Vec<Event>,
+        /// Whether the session accepts a move now.
+        my_turn: bool,
+    },
+    /// The whole view again: this side's move was voided (it crossed the peer's timeout claim)
+    /// and rolled back, or the app asked ([`LanCmd::Resync`]).
+    Resync {
         /// The view.
         view: Box<PlayerView>,
         /// Whether the session accepts a move now.
@@ -148,7 +158,8 @@ pub enum LanMsg {
     Error(String),
 }
 
-/// The Bevy side's handle on the network thread.
+/// The Bevy side's handle on the network thread: a resource of the LAN plugin only (screens
+/// write [`super::LanRequest`]s and read [`super::LanEvent`]s). It exists while a LAN session runs.
 #[derive(Resource)]
 pub struct LanLink {
     cmd: UnboundedSender<LanCmd>,
@@ -158,10 +169,11 @@ pub struct LanLink {
 impl LanLink {
     /// Starts the network thread, keeping the identity and the game's journal in `dir` (the
     /// data directory's LAN folder), so that the game can resume after a crash of the app.
-    pub fn start(role: Role, dir: PathBuf) -> LanLink {
+    pub(super) fn start(role: Role, dir: PathBuf) -> LanLink {
         let (cmd, cmd_rx) = unbounded_channel();
         let (tx, msgs) = mpsc::channel();
-        std::thread::Builder::new()
+        let report = tx.clone();
+        let spawned = std::thread::Builder::new()
             .name("junqi-lan".into())
             .spawn(move || {
                 let rt = match tokio::runtime::Builder::new_current_thread()
@@ -177,8 +189,10 @@ impl LanLink {
                 if let Err(e) = rt.block_on(run(role, dir, cmd_rx, tx.clone())) {
                     let _ = tx.send(LanMsg::Error(e.to_string()));
                 }
-            })
-            .expect("spawn the LAN thread");
+            });
+        if let Err(e) = spawned {
+            let _ = report.send(LanMsg::Error(e.to_string()));
+        }
         LanLink {
             cmd,
             msgs: Mutex::new(msgs),
@@ -186,12 +200,12 @@ impl LanLink {
     }
 
     /// Sends a decision to the network thread.
-    pub fn send(&self, cmd: LanCmd) {
+    pub(super) fn send(&self, cmd: LanCmd) {
         let _ = self.cmd.send(cmd);
     }
 
     /// The next report, if one came.
-    pub fn next(&self) -> Option<LanMsg> {
+    pub(super) fn next(&self) -> Option<LanMsg> {
         self.msgs.lock().expect("not poisoned").try_recv().ok()
     }
 }
@@ -219,128 +233,6 @@ pub fn default_name() -> String {
     }
 }
 
-/// The journal of the game in progress, in the LAN folder ([`crate::storage::DataDir::lan`]).
-pub const JOURNAL: &str = "game.bin";
-/// How to reach the peer again after a crash, next to the journal.
-pub const LINK: &str = "link.json";
-
-/// How to reach the peer of the saved game again: the host listens on the
-/// same port, the guest connects to the same address.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Link {
-    host: bool,
-    /// Host: the port it listened on.
-    port: u16,
-    /// Host: whether it advertised by mDNS (and listened on every interface).
-    mdns: bool,
-    /// Guest: the host's address.
-    addr: Option<SocketAddr>,
-    /// Display name.
-    name: String,
-}
-
-/// An unfinished LAN game found in the LAN folder: the lobby offers to resume it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unfinished {
-    /// The peer's name.
-    pub peer: String,
-    /// The game's mode.
-    pub mode: Mode,
-    /// Whether this side hosted.
-    pub host: bool,
-    /// Messages saved so far.
-    pub messages: usize,
-}
-
-/// The unfinished game saved in `dir`, if there is one that both sides had
-/// joined (a game nobody joined is not worth offering). A damaged journal is
-/// reported as an error rather than silently ignored.
-///
-/// # Errors
-/// An unreadable link file, or a journal that is not one or is damaged
-/// (`junqi_net::resume::JournalError`, as an `InvalidData` error).
-pub fn unfinished(dir: &Path) -> io::Result<Option<Unfinished>> {
-    let (journal, link) = (dir.join(JOURNAL), dir.join(LINK));
-    if !journal.exists() || !link.exists() {
-        return Ok(None);
-    }
-    let link = read_link(dir)?;
-    let saved = junqi_net::resume::load(&journal)?;
-    let me = junqi_net::wire::side_of(saved.seat);
-    let Some(peer) = hello_name(&saved.log, me) else {
-        return Ok(None);
-    };
-    Ok(Some(Unfinished {
-        peer,
-        mode: saved.rules.mode,
-        host: link.host,
-        messages: saved.log.len(),
-    }))
-}
-
-/// Where a saved LAN record's signed log is kept: `game-N.journal` next to `game-N.json`.
-pub fn record_journal(record: &Path) -> PathBuf {
-    record.with_extension("journal")
-}
-
-/// Moves a finished game's kept journal ([`LanMsg::Kept`]) next to its saved record
-/// ([`record_journal`]), where the replay screen finds it.
-///
-/// # Errors
-/// The journal cannot be moved or copied.
-pub fn keep_journal(journal: &Path, record: &Path) -> io::Result<PathBuf> {
-    let to = record_journal(record);
-    // A rename is atomic; the data directory could still span file systems.
-    if std::fs::rename(journal, &to).is_err() {
-        std::fs::copy(journal, &to)?;
-        let _ = std::fs::remove_file(journal);
-    }
-    Ok(to)
-}
-
-/// Exports the signed log of the saved LAN record `record` (a `*.json` in the records folder)
-/// to the exports folder, as a file `junqi-audit` reads; returns its path. The journal is
-/// checked first, so a damaged one is reported here rather than handed on.
-///
-/// # Errors
-/// No journal kept for this record (`NotFound`), a damaged one (`InvalidData`), or a write
-/// error.
-pub fn export_for_audit(dir: &crate::storage::DataDir, record: &Path) -> io::Result<PathBuf> {
-    let from = record_journal(record);
-    let bytes = std::fs::read(&from)?;
-    junqi_net::resume::load(&from)?;
-    let stem = record
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a record file"))?;
-    let out = dir.exports();
-    std::fs::create_dir_all(&out)?;
-    let to = out.join(format!("{stem}-audit.bin"));
-    junqi_net::resume::write_atomic(&to, &bytes)?;
-    Ok(to)
-}
-
-/// Deletes the saved game in `dir` (the player chose not to resume it).
-pub fn discard(dir: &Path) {
-    let _ = std::fs::remove_file(dir.join(JOURNAL));
-    let _ = std::fs::remove_file(dir.join(LINK));
-}
-
-fn read_link(dir: &Path) -> io::Result<Link> {
-    let text = std::fs::read_to_string(dir.join(LINK))?;
-    serde_json::from_str(&text).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-}
-
-/// The name in the other side's hello.
-fn hello_name(log: &[Envelope<Body>], me: Side) -> Option<String> {
-    log.iter().find_map(|e| match &e.body {
-        Body::Hello { name, .. } if junqi_net::wire::side_of(e.header.sender) != me => {
-            Some(name.clone())
-        }
-        _ => None,
-    })
-}
-
 /// The app's side of the driver: turns the session's events into [`LanMsg`]s
 /// and the player's [`LanCmd`]s into session calls.
 struct AppSide {
@@ -348,9 +240,15 @@ struct AppSide {
     /// The LAN folder (where a finished game's journal is kept).
     dir: PathBuf,
     layout: Layout,
-    sent_view: Option<(usize, u16, bool, bool)>,
-    /// Play began (so leaving keeps the journal for a later resume).
+    /// Play began (so leaving keeps the journal for a later resume), and the app has the view.
     started: bool,
+    /// The view's events the app has: their number and the last one (a voided move rolls the
+    /// session's view back, and the app's must follow).
+    forwarded: (usize, Option<Event>),
+    /// The turn flag last reported.
+    sent_turn: Option<bool>,
+    /// The app asked for the whole view.
+    resync: bool,
 }
 
 impl AppSide {
@@ -358,17 +256,29 @@ impl AppSide {
         let _ = self.out.send(msg);
     }
 
-    /// Sends the player's view when it changed.
-    fn view(&mut self, s: &Session) {
-        if let Some(v) = s.view() {
-            let my_turn = s.my_turn();
-            let key = (v.events().len(), v.ply(), my_turn, v.result().is_some());
-            if self.sent_view != Some(key) {
-                self.sent_view = Some(key);
-                let view = Box::new(v.clone());
-                self.report(LanMsg::View { view, my_turn });
-            }
+    /// Reports what changed in the view since the last report: its new events, the turn, or the
+    /// whole view when the app's copy no longer leads to the session's.
+    fn sync(&mut self, s: &Session) {
+        let Some(v) = s.view() else { return };
+        if !self.started {
+            return;
         }
+        let my_turn = s.my_turn();
+        let events = v.events();
+        let (n, last) = self.forwarded;
+        let extends = events.len() >= n && (n == 0 || events.get(n - 1) == last.as_ref());
+        if self.resync || !extends {
+            self.resync = false;
+            let view = Box::new(v.clone());
+            self.report(LanMsg::Resync { view, my_turn });
+        } else if events.len() > n || self.sent_turn != Some(my_turn) {
+            let events = events[n..].to_vec();
+            self.report(LanMsg::Events { events, my_turn });
+        } else {
+            return;
+        }
+        self.forwarded = (events.len(), events.last().copied());
+        self.sent_turn = Some(my_turn);
     }
 
     /// Keeps a finished game's whole signed log in the LAN folder before the live journal is
@@ -390,12 +300,19 @@ impl AppSide {
         }
     }
 
+    /// Play began (or resumed): the app gets the view the events will apply to.
     fn started(&mut self, s: &Session) {
+        let Some(v) = s.view() else { return };
         self.started = true;
+        let my_turn = s.my_turn();
+        self.forwarded = (v.events().len(), v.events().last().copied());
+        self.sent_turn = Some(my_turn);
         self.report(LanMsg::Started {
             me: s.side(),
             code: s.pairing().unwrap_or_default(),
             peer: hello_name(s.log(), s.side()).unwrap_or_default(),
+            view: Box::new(v.clone()),
+            my_turn,
         });
     }
 }
@@ -431,7 +348,7 @@ impl Handler for AppSide {
                 self.report(LanMsg::Fault { culprit, reason });
             }
             AppEvent::Finished(r) => {
-                self.view(s);
+                self.sync(s);
                 self.report(LanMsg::Finished(r));
             }
             AppEvent::Verdict(v) => {
@@ -450,19 +367,24 @@ impl Handler for AppSide {
             LanCmd::DeclineDraw => s.decline_draw(now),
             LanCmd::Resign => s.resign(now),
             LanCmd::ConfirmPairing => s.confirm_pairing(now),
+            LanCmd::Resync => {
+                self.resync = true;
+                self.sync(s);
+                return Control::Continue;
+            }
             LanCmd::Disconnect => return Control::Disconnect,
             LanCmd::Quit => return Control::Quit,
         };
         if let Err(e) = r {
             self.report(LanMsg::Refused(e));
             // Let the app know the turn is still its own.
-            self.sent_view = None;
+            self.sent_turn = None;
         }
         Control::Continue
     }
 
     fn settled(&mut self, s: &Session) {
-        self.view(s);
+        self.sync(s);
     }
 
     fn connected(&mut self, _s: &Session) {
@@ -567,8 +489,10 @@ async fn run(
         out,
         dir: dir.clone(),
         layout,
-        sent_view: None,
         started: false,
+        forwarded: (0, None),
+        sent_turn: None,
+        resync: false,
     };
     if resumed
         && session.is_done()
@@ -580,7 +504,6 @@ async fn run(
     } else if resumed && session.view().is_some() {
         // The restored session does not announce the start again.
         side.started(&session);
-        side.view(&session);
     }
     let dial = match link.addr {
         Some(a) if !link.host => Dial::Connect(a),
@@ -621,42 +544,86 @@ fn getrandom_nonce(nonce: &mut [u8; 32]) {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use junqi_net::testing::{Pair, Player};
+
     use super::*;
-    use crate::storage::DataDir;
+    use crate::session::Session as Board;
 
-    fn temp(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("junqi-lan-unit-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(d.join("records")).unwrap();
-        d
-    }
-
+    /// The app's board, following only the forwarded reports, always shows the network
+    /// session's view: through battles, timeouts and, with latency above the grace, moves that
+    /// crossed a timeout claim and were voided (the whole view is sent again then).
     #[test]
-    fn a_record_without_a_journal_or_with_a_damaged_one_is_not_exported() {
-        let root = temp("export");
-        let dir = DataDir(root.clone());
-        let record = dir.records().join("game-1.json");
-        // No journal kept (a game against the computer, say).
-        let e = export_for_audit(&dir, &record).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::NotFound);
-        // A damaged one is refused, and nothing is written.
-        std::fs::write(record_journal(&record), b"not a journal").unwrap();
-        let e = export_for_audit(&dir, &record).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
-        assert!(!dir.exports().join("game-1-audit.bin").exists());
-        let _ = std::fs::remove_dir_all(root);
-    }
-
-    #[test]
-    fn a_kept_journal_moves_next_to_its_record() {
-        let root = temp("keep");
-        let kept = root.join("finished-00.bin");
-        std::fs::write(&kept, b"bytes").unwrap();
-        let record = root.join("records/game-7.json");
-        let at = keep_journal(&kept, &record).unwrap();
-        assert_eq!(at, root.join("records/game-7.journal"));
-        assert_eq!(std::fs::read(&at).unwrap(), b"bytes");
-        assert!(!kept.exists(), "moved, not copied");
-        let _ = std::fs::remove_dir_all(root);
+    fn the_apps_view_follows_the_session_through_events_alone() {
+        let mut resyncs = 0;
+        for (seed, mode) in [
+            (7100u64, Mode::Dark),
+            (7101, Mode::Flip),
+            (7102, Mode::Open),
+        ] {
+            let mut p = Pair::new(Rules::for_mode(mode), seed);
+            for s in &mut p.sessions {
+                s.set_grace(Duration::from_secs(2));
+            }
+            p.latency = Duration::from_millis(2100);
+            p.jitter = Duration::from_millis(1500);
+            p.players = [Player::Slow, Player::Slow];
+            let (tx, rx) = mpsc::channel();
+            let mut side = AppSide {
+                out: tx,
+                dir: std::env::temp_dir(),
+                layout: junqi_net::testing::preset(0),
+                started: false,
+                forwarded: (0, None),
+                sent_turn: None,
+                resync: false,
+            };
+            let mut board: Option<Board> = None;
+            for _ in 0..20_000 {
+                if p.verdict(0).is_some() {
+                    break;
+                }
+                p.step();
+                let s = &p.sessions[0];
+                if !side.started && s.view().is_some() {
+                    side.started(s);
+                }
+                side.sync(s);
+                for msg in rx.try_iter() {
+                    match msg {
+                        LanMsg::Started { view, my_turn, .. } => {
+                            let mut b = Board::remote(*view, "lan:peer".into(), 0);
+                            b.update_view(b.view.clone(), my_turn);
+                            board = Some(b);
+                        }
+                        LanMsg::Events { events, my_turn } => {
+                            let b = board.as_mut().expect("started first");
+                            b.follow(&events, my_turn)
+                                .expect("the view takes every event");
+                        }
+                        LanMsg::Resync { view, my_turn } => {
+                            resyncs += 1;
+                            board
+                                .as_mut()
+                                .expect("started first")
+                                .resync(*view, my_turn);
+                        }
+                        other => panic!("unexpected report {other:?}"),
+                    }
+                }
+                if let (Some(b), Some(v)) = (&board, s.view()) {
+                    assert_eq!(format!("{:?}", b.view), format!("{v:?}"), "{mode:?}");
+                    assert_eq!(b.my_turn(), s.my_turn() && v.result().is_none(), "{mode:?}");
+                }
+            }
+            assert!(p.verdict(0).is_some(), "{mode:?}: the game did not end");
+            assert!(
+                board.is_some_and(|b| b.plies() > 0),
+                "{mode:?}: nothing was played"
+            );
+        }
+        // Late moves crossed claims: the rolled-back view was sent whole.
+        assert!(resyncs > 0);
     }
 }
