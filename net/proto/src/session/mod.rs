@@ -67,6 +67,11 @@ pub const DEFAULT_GRACE: Duration = Duration::from_secs(2);
 /// are read before the peer is blamed for flooding.
 pub const MAX_AFTER_END: u32 = 16;
 
+/// How long the players have to compare the pairing codes: from the code
+/// shown until both commitments are in. Then the game ends before it began,
+/// with no winner and nobody blamed ([`FaultKind::PairingTimeout`]).
+pub const PAIRING_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
 /// What the app learns from the session.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AppEvent {
@@ -717,6 +722,7 @@ impl Session {
     fn on_timer(&mut self, now: Instant, timer: Timer) {
         match timer {
             Timer::Handshake => self.conclude(Verdict::not_begun(FaultKind::NoHandshake)),
+            Timer::Pairing => self.conclude(Verdict::not_begun(FaultKind::PairingTimeout)),
             Timer::ClaimPeer => {
                 self.in_play(now, |p, c| p.claim_overdue(c, now));
             }
@@ -755,6 +761,9 @@ impl Session {
                 }
             }
             Stage::Setup(s) => {
+                if s.awaits_pairing() {
+                    keep(&mut t, Timer::Pairing, now + PAIRING_TIMEOUT);
+                }
                 match s.handshake_wait() {
                     // The other player compares the codes: allow a person's time.
                     Some(setup::HandshakeWait::Person) => {

@@ -99,6 +99,11 @@ impl Setup {
         matches!(self.step, Step::Pairing { .. })
     }
 
+    /// Whether both players have yet to confirm (the pairing timer runs).
+    pub(super) fn awaits_pairing(&self) -> bool {
+        matches!(self.step, Step::Pairing { .. } | Step::Commit { .. })
+    }
+
     /// Whether this side opened its setup (an open game's reveal).
     pub(super) fn revealed(&self) -> bool {
         matches!(self.step, Step::OpenReveal { .. })

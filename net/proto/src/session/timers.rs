@@ -10,6 +10,8 @@ use std::time::Instant;
 pub(super) enum Timer {
     /// The peer's next handshake message (hello, nonce, commitment, open reveal).
     Handshake,
+    /// The players' comparison of the pairing codes, until both commitments are in.
+    Pairing,
     /// This side's own debt in play: its move clock, its draw answer.
     MyClock,
     /// The peer's debt in play, overdue by the claim margin: claim.
@@ -22,8 +24,9 @@ pub(super) enum Timer {
 pub(super) const COUNT: usize = Timer::ALL.len();
 
 impl Timer {
-    const ALL: [Timer; 4] = [
+    const ALL: [Timer; 5] = [
         Timer::Handshake,
+        Timer::Pairing,
         Timer::MyClock,
         Timer::ClaimPeer,
         Timer::PeerReveal,
