@@ -220,14 +220,17 @@ impl Session {
             return;
         };
         let layout = s.layout;
-        match std::mem::replace(&mut s.step, Step::Pairing { peer: None }) {
-            Step::Commit { mine } => self.after_commitments(now, layout, mine, peer, layer),
-            _ => {
-                s.step = Step::Pairing {
-                    peer: Some((peer, layer)),
-                }
-            }
+        if let Step::Pairing { peer: slot } = &mut s.step {
+            // Kept until the player confirms.
+            *slot = Some((peer, layer));
+            return;
         }
+        // Committed already (`on_setup` lets a commitment through in no other step).
+        let Step::Commit { mine } = std::mem::replace(&mut s.step, Step::Pairing { peer: None })
+        else {
+            return;
+        };
+        self.after_commitments(now, layout, mine, peer, layer);
     }
 
     /// Both commitments are in (and the pairing confirmed): an open game
