@@ -387,21 +387,15 @@ impl Core {
     }
 }
 
-/// Whether the rules play a committed setup (not a shuffled flip board).
-fn has_layout(rules: &Rules) -> bool {
-    match rules.mode {
-        RulesMode::Dark | RulesMode::Open => true,
-        RulesMode::Flip => false,
-    }
-}
-
+/// Checks a layout against the rules (a flip game shuffles the board and ignores it).
 fn validate(rules: &Rules, layout: &Layout) -> Result<(), SessionError> {
-    if has_layout(rules) {
-        layout
+    match rules.mode {
+        RulesMode::Dark | RulesMode::Open => layout
             .validate(rules)
-            .map_err(|e| SessionError::BadLayout(e.to_string()))?;
+            .map(|_| ())
+            .map_err(|e| SessionError::BadLayout(e.to_string())),
+        RulesMode::Flip => Ok(()),
     }
-    Ok(())
 }
 
 impl Session {
