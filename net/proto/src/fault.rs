@@ -13,7 +13,8 @@ use crate::flip::FlipError;
 use crate::frame::FrameError;
 use crate::ot::{BattleCheat, OtError};
 
-/// Why a side is blamed (or, for [`FaultKind::NoHandshake`], why a game never began).
+/// Why a side is blamed (or, for [`FaultKind::NoHandshake`] and
+/// [`FaultKind::PairingTimeout`], why a game never began).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum FaultKind {
@@ -41,6 +42,10 @@ pub enum FaultKind {
     /// The peer went away before the game began (nobody is blamed).
     #[error("the peer did not complete the handshake")]
     NoHandshake,
+    /// The pairing codes were not confirmed on both sides in time
+    /// ([`crate::session::PAIRING_TIMEOUT`]): the game never began, nobody is blamed.
+    #[error("the pairing code was not confirmed in time")]
+    PairingTimeout,
     /// The guest's hello proposes other rules than the host's.
     #[error("guest hello with other rules")]
     OtherRules,

@@ -397,9 +397,8 @@ fn a_relay_cannot_make_the_two_codes_match() {
 fn the_host_opens_its_nonce_only_after_the_guests_and_commits_only_after_confirmation() {
     let mut p = Pair::new(Rules::default(), 5);
     p.auto_confirm = false;
-    for _ in 0..200 {
-        p.step();
-    }
+    // Until both show the code (idling on would run into the pairing deadline).
+    p.step_until(|p| p.sessions.iter().all(|s| s.pairing().is_some()));
     let host_log = p.sessions[0].log();
     let hello_nonce = bodies(host_log, Seat::Host)
         .find_map(|e| match &e.body {
@@ -432,6 +431,78 @@ fn the_host_opens_its_nonce_only_after_the_guests_and_commits_only_after_confirm
     }
     assert!(p.run(STEPS));
     assert!(p.verdict(0).unwrap().is_clean());
+}
+
+/// A game that ended unplayed on the pairing deadline: no result, nobody
+/// blamed, nothing about the setup sent by the side that never confirmed.
+fn assert_pairing_timed_out(p: &Pair, i: usize) {
+    use junqi_proto::session::AppEvent;
+    let v = p.verdict(i).expect("a verdict");
+    assert_eq!(v.reason, Some(FaultKind::PairingTimeout), "{v:?}");
+    assert_eq!((v.cheater, v.result), (None, None), "{v:?}");
+    assert!(p.sessions[i].view().is_none());
+    assert!(
+        p.events[i]
+            .iter()
+            .any(|e| matches!(e, AppEvent::Verdict(w) if w == v))
+    );
+}
+
+#[test]
+fn a_pairing_code_nobody_confirms_ends_the_game_unplayed_and_unblamed() {
+    use junqi_proto::session::PAIRING_TIMEOUT;
+    let mut p = Pair::new(Rules::default(), 7);
+    p.auto_confirm = false;
+    p.step_until(|p| p.sessions.iter().all(|s| s.pairing().is_some()));
+    let shown = p.now;
+    assert!(p.run(STEPS));
+    // On the deadline, not before (the guest saw its code a one-way trip
+    // after the host).
+    assert!(p.now >= shown + PAIRING_TIMEOUT - Duration::from_secs(5));
+    assert!(p.now <= shown + PAIRING_TIMEOUT, "{:?}", p.now - shown);
+    for i in 0..2 {
+        assert_pairing_timed_out(&p, i);
+        let sent: Vec<_> = bodies(
+            p.sessions[i].log(),
+            junqi_proto::wire::seat_of(p.sessions[i].side()),
+        )
+        .map(|e| e.body.kind())
+        .collect();
+        assert!(!sent.contains(&"commit"), "{sent:?}");
+    }
+}
+
+#[test]
+fn a_side_whose_player_never_confirms_ends_unblamed_on_the_pairing_deadline() {
+    // A move clock long enough that the side that confirmed waits for the
+    // commitment longer than the pairing deadline: both end on the deadline.
+    let rules = Rules {
+        move_seconds: 600,
+        ..Rules::default()
+    };
+    let mut p = Pair::new(rules, 8);
+    p.auto_confirm = false;
+    p.step_until(|p| p.sessions.iter().all(|s| s.pairing().is_some()));
+    let now = p.clock(1);
+    p.sessions[1].confirm_pairing(now).unwrap();
+    assert!(p.run(STEPS));
+    for i in 0..2 {
+        assert_pairing_timed_out(&p, i);
+    }
+    // With the default clock the side that confirmed gives up first, as a
+    // handshake the peer never completed; still nobody is blamed.
+    let mut p = Pair::new(Rules::default(), 9);
+    p.auto_confirm = false;
+    p.step_until(|p| p.sessions.iter().all(|s| s.pairing().is_some()));
+    let now = p.clock(0);
+    p.sessions[0].confirm_pairing(now).unwrap();
+    assert!(p.run(STEPS));
+    assert_pairing_timed_out(&p, 1);
+    let v = p.verdict(0).unwrap();
+    assert_eq!(
+        (v.cheater, v.reason.clone()),
+        (None, Some(FaultKind::NoHandshake))
+    );
 }
 
 #[test]

@@ -1,0 +1,947 @@
+//! The play stage: what is owed next, by whom and since when ([`Play::owed`],
+//! the one place that decides it), moves, draws, claims and resignations.
+//! Dark battles and flip openings are in [`super::battle`] and
+//! [`super::opening`].
+
+use std::time::{Duration, Instant};
+
+use junqi_game::{
+    Action, DrawReason, Event, GameResult, Move, PlayerView, Point, Seen, Side, WinReason,
+};
+
+use super::mode::{Mode, RefereeSnapshot};
+use super::setup::PeerCommit;
+use super::timers::Timer;
+use super::{AppEvent, Core, SessionError};
+use crate::audit::Act;
+use crate::envelope::Header;
+use crate::fault::FaultKind;
+use crate::ot::{Attacker, Defender, battle_context};
+use crate::wire::{Body, rank_from_game};
+
+#[derive(Clone)]
+pub(super) struct Play {
+    pub(super) view: PlayerView,
+    pub(super) pending: Pending,
+    /// What is owed now, and since when.
+    pub(super) debt: Debt,
+    /// Which step of an action the debt belongs to (a new step, a new debt).
+    debt_step: u8,
+    /// When this side's latest turn began: a timeout claim that crossed this
+    /// side's move is judged from it.
+    turn_since: Instant,
+    my_time_expired: bool,
+    /// The ply of each side's last draw offer (one offer a turn).
+    offered: [Option<u16>; 2],
+    /// This side's timeout claim: moves sent before the peer saw it are void.
+    claim_seq: Option<u64>,
+    snapshot: Option<Snapshot>,
+    pub(super) acts: Vec<Act>,
+    pub(super) peer: PeerCommit,
+    pub(super) mode: Mode,
+    /// Set when the game ends; the session then moves to the audit.
+    pub(super) end: Option<GameResult>,
+}
+
+/// An action under way: what the peer (or this side's player) owes next.
+#[derive(Clone)]
+pub(super) enum Pending {
+    None,
+    MyAttack {
+        att: Attacker,
+        from: Point,
+        to: Point,
+        act: usize,
+    },
+    PeerAttack {
+        def: Defender,
+        from: Point,
+        to: Point,
+        act: usize,
+    },
+    PeerFlag,
+    /// Flip games: a move that turns a face-down piece over waits for the
+    /// shuffle openings of its point (`index`): the guest's entry gives
+    /// `slot`, the host's entry of `slot` gives the piece. The guest opens
+    /// for its own move only after the host's [`Body::Proceed`].
+    Opening {
+        mover: Side,
+        m: Move,
+        index: u8,
+        slot: Option<u8>,
+    },
+    MyDrawOffer,
+    PeerDrawOffer,
+    MyNoMoves,
+}
+
+/// The state before this side's last plain move, to roll it back if it
+/// crossed the peer's timeout claim.
+#[derive(Clone)]
+struct Snapshot {
+    ply: u16,
+    /// When this side's turn at `ply` began (its move clock).
+    since: Instant,
+    view: PlayerView,
+    acts: usize,
+    referee: RefereeSnapshot,
+}
+
+/// What is owed next in play: the only messages accepted from the peer are
+/// those it owes (plus a resignation or a dispute at any time), and a claim
+/// against a side is valid only once what it owes is overdue on its own clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Due {
+    /// A move (or a draw offer, a no-moves claim) on its turn: the move clock.
+    Move,
+    /// An answer to a draw offer: the move clock.
+    Answer,
+    /// An automatic reply inside an action (a table, a label, a flag or flip
+    /// opening, a no-moves reply): an honest side sends it at once.
+    Reply,
+}
+
+/// A debt and when it began on this side's clock: for the peer's debts when
+/// this side sent what caused it, for its own when that arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Debt {
+    pub(super) by: Side,
+    pub(super) due: Due,
+    ply: u16,
+    since: Instant,
+}
+
+impl Play {
+    pub(super) fn new(
+        now: Instant,
+        me: Side,
+        view: PlayerView,
+        peer: PeerCommit,
+        mode: Mode,
+    ) -> Play {
+        let mut play = Play {
+            debt: Debt {
+                by: view.turn(),
+                due: Due::Move,
+                ply: view.ply(),
+                since: now,
+            },
+            view,
+            pending: Pending::None,
+            debt_step: 0,
+            turn_since: now,
+            my_time_expired: false,
+            offered: [None; 2],
+            claim_seq: None,
+            snapshot: None,
+            acts: Vec::new(),
+            peer,
+            mode,
+            end: None,
+        };
+        let (by, due, step) = play.owed(me);
+        play.debt = Debt {
+            by,
+            due,
+            ply: play.view.ply(),
+            since: now,
+        };
+        play.debt_step = step;
+        play
+    }
+
+    pub(super) fn view(&self) -> &PlayerView {
+        &self.view
+    }
+
+    pub(super) fn into_view(self) -> PlayerView {
+        self.view
+    }
+
+    pub(super) fn my_turn(&self, me: Side) -> bool {
+        self.end.is_none()
+            && matches!(self.pending, Pending::None)
+            && self.view.turn() == me
+            && self.view.result().is_none()
+    }
+
+    /// What is owed now, by whom: the one place that decides it.
+    pub(super) fn owed(&self, me: Side) -> (Side, Due, u8) {
+        let peer = me.opponent();
+        match self.pending {
+            Pending::None => (self.view.turn(), Due::Move, 0),
+            Pending::MyAttack { .. } => (peer, Due::Reply, 1),
+            Pending::PeerAttack { .. } => (peer, Due::Reply, 2),
+            Pending::PeerFlag => (peer, Due::Reply, 3),
+            Pending::Opening { slot, .. } => (peer, Due::Reply, 4 + u8::from(slot.is_some())),
+            Pending::MyNoMoves => (peer, Due::Reply, 6),
+            Pending::MyDrawOffer => (peer, Due::Answer, 7),
+            Pending::PeerDrawOffer => (me, Due::Answer, 8),
+        }
+    }
+
+    /// A new debt starts its clock now; the same debt keeps its start.
+    pub(super) fn update_debt(&mut self, c: &Core, now: Instant) {
+        let (by, due, step) = self.owed(c.me);
+        let ply = self.view.ply();
+        let d = self.debt;
+        if (d.by, d.due, d.ply) != (by, due, ply) || self.debt_step != step {
+            if by == c.me && due == Due::Move {
+                self.my_time_expired = false;
+                self.turn_since = now;
+            }
+            self.debt = Debt {
+                by,
+                due,
+                ply,
+                since: now,
+            };
+        }
+        self.debt_step = step;
+    }
+
+    /// The play timer the debt arms: this side's own clock for its own debt
+    /// (none for an automatic reply, sent at once), the claim against the
+    /// peer's once it is overdue by the claim margin.
+    pub(super) fn timer(&self, c: &Core) -> Option<(Timer, Instant)> {
+        let d = self.debt;
+        let move_time = c.move_time();
+        if d.by != c.me {
+            return Some((
+                Timer::ClaimPeer,
+                d.since + move_time + claim_margin(c.grace, d.due),
+            ));
+        }
+        match d.due {
+            Due::Move => (!self.my_time_expired).then_some((Timer::MyClock, d.since + move_time)),
+            Due::Answer => Some((Timer::MyClock, d.since + move_time)),
+            Due::Reply => None,
+        }
+    }
+
+    /// The peer's debt is overdue by the claim margin: claim it.
+    pub(super) fn claim_overdue(&mut self, c: &mut Core, now: Instant) {
+        match self.debt.due {
+            Due::Move => self.claim_timeout(c, now),
+            Due::Answer | Due::Reply => self.claim_forfeit(c),
+        }
+    }
+
+    /// This side's own debt fell due.
+    pub(super) fn my_clock_ran_out(&mut self, c: &mut Core, now: Instant) {
+        match self.debt.due {
+            Due::Move => {
+                self.my_time_expired = true;
+                c.events.push_back(AppEvent::TimeExpired);
+            }
+            // An unanswered offer is declined when the answer falls due,
+            // so the offerer never has to claim.
+            Due::Answer => {
+                let _ = self.decline_draw(c, now);
+            }
+            Due::Reply => {}
+        }
+    }
+
+    pub(super) fn claim_timeout(&mut self, c: &mut Core, now: Instant) {
+        let ply = self.view.ply();
+        c.send(Body::ClaimTimeout { ply });
+        self.claim_seq = Some(c.transcript.counts().0 - 1);
+        self.apply_timeout(c, now, c.peer());
+    }
+
+    pub(super) fn claim_forfeit(&mut self, c: &mut Core) {
+        c.send(Body::ClaimForfeit);
+        self.finish(GameResult::Win {
+            winner: c.me,
+            reason: WinReason::Forfeit,
+        });
+    }
+
+    /// The game is over; the first ending stands.
+    pub(super) fn finish(&mut self, result: GameResult) {
+        if self.end.is_none() {
+            self.end = Some(result);
+        }
+    }
+
+    /// A fault in play: this side disputes and wins by forfeit.
+    pub(super) fn fault(
+        &mut self,
+        c: &mut Core,
+        culprit: Side,
+        reason: FaultKind,
+        evidence: String,
+    ) {
+        c.record_fault(culprit, reason.clone(), evidence);
+        if self.end.is_some() {
+            // After the end it only goes into the verdict.
+            return;
+        }
+        c.dispute(&reason);
+        self.finish(GameResult::Win {
+            winner: culprit.opponent(),
+            reason: WinReason::Forfeit,
+        });
+    }
+
+    pub(super) fn violation(&mut self, c: &mut Core, header: &Header, kind: FaultKind) {
+        let peer = c.peer();
+        let seq = header.seq;
+        self.fault(c, peer, kind, format!("{peer} message seq {seq}"));
+    }
+
+    // ----- this side's decisions ---------------------------------------------
+
+    pub(super) fn play(&mut self, c: &mut Core, now: Instant, m: Move) -> Result<(), SessionError> {
+        if !self.my_turn(c.me) {
+            return Err(SessionError::NotYourTurn);
+        }
+        if self.my_time_expired {
+            return Err(SessionError::TimeExpired);
+        }
+        if !self.view.legal_moves().contains(&m) {
+            return Err(SessionError::Illegal);
+        }
+        self.play_inner(c, now, m)
+    }
+
+    pub(super) fn play_inner(
+        &mut self,
+        c: &mut Core,
+        now: Instant,
+        m: Move,
+    ) -> Result<(), SessionError> {
+        match &self.mode {
+            Mode::Flip(flip) => {
+                // The local referee is the authority: never send a move it refuses.
+                let g = &flip.referee;
+                if g.turn() != c.me || g.position().check(m).is_err() {
+                    return Err(SessionError::Illegal);
+                }
+                let opened = flip.opened_by(m);
+                c.send(match m {
+                    Move::Flip { at } => Body::Flip { at: at.0 },
+                    Move::Step { from, to } => Body::Step {
+                        from: from.0,
+                        to: to.0,
+                    },
+                });
+                match opened {
+                    Some(at) => {
+                        self.snapshot = None;
+                        self.start_opening(c, now, c.me, m, at);
+                    }
+                    None => {
+                        self.take_snapshot();
+                        self.referee_action(c, now, c.me, Action::Move(m));
+                    }
+                }
+            }
+            Mode::Open(_) => {
+                let Move::Step { from, to } = m else {
+                    return Err(SessionError::Illegal);
+                };
+                c.send(Body::Step {
+                    from: from.0,
+                    to: to.0,
+                });
+                self.take_snapshot();
+                self.referee_action(c, now, c.me, Action::Move(m));
+            }
+            Mode::Dark(_) => {
+                let Move::Step { from, to } = m else {
+                    return Err(SessionError::Illegal);
+                };
+                if self.view.at(to).is_some() {
+                    self.start_attack(c, from, to)?;
+                } else {
+                    self.take_snapshot();
+                    c.send(Body::Step {
+                        from: from.0,
+                        to: to.0,
+                    });
+                    self.acts.push(Act::Step {
+                        side: c.me,
+                        from: from.0,
+                        to: to.0,
+                    });
+                    self.apply_event(
+                        c,
+                        now,
+                        Event::Moved {
+                            side: c.me,
+                            from,
+                            to,
+                        },
+                        true,
+                    );
+                }
+            }
+        }
+        self.update_debt(c, now);
+        Ok(())
+    }
+
+    /// Dark games: this side attacks `to`; the peer owes its table.
+    fn start_attack(&mut self, c: &mut Core, from: Point, to: Point) -> Result<(), SessionError> {
+        let Some(Seen::Piece {
+            rank: Some(rank), ..
+        }) = self.view.at(from)
+        else {
+            return Err(SessionError::Illegal);
+        };
+        // `k` is the attack's own sequence number: never used twice, not
+        // across a voided attack nor a reconnection (FAIRPLAY pitfall 3).
+        let k = c.transcript.counts().0;
+        let prev = c.transcript.last_sent();
+        let cx = battle_context(&c.game_id, k, from.0, to.0, &prev);
+        let (att, req) = Attacker::start(&c.seed, k, rank_from_game(rank), &self.peer.ot, cx)
+            .map_err(|_| SessionError::Illegal)?;
+        c.send(Body::Attack {
+            from: from.0,
+            to: to.0,
+            r: req.r,
+        });
+        self.acts.push(Act::Battle {
+            side: c.me,
+            from: from.0,
+            to: to.0,
+            k,
+            ctx: cx,
+            request: req,
+            response: None,
+            reveal: None,
+        });
+        self.pending = Pending::MyAttack {
+            att,
+            from,
+            to,
+            act: self.acts.len() - 1,
+        };
+        self.snapshot = None;
+        Ok(())
+    }
+
+    pub(super) fn offer_draw(&mut self, c: &mut Core, now: Instant) -> Result<(), SessionError> {
+        if !self.my_turn(c.me) {
+            return Err(SessionError::NotYourTurn);
+        }
+        let ply = self.view.ply();
+        if self.offered[c.me.index()] == Some(ply) {
+            return Err(SessionError::AlreadyOffered);
+        }
+        self.offered[c.me.index()] = Some(ply);
+        self.take_snapshot();
+        c.send(Body::OfferDraw);
+        self.mode.note(c.me, Action::OfferDraw);
+        self.pending = Pending::MyDrawOffer;
+        self.apply_event(c, now, Event::DrawOffered { side: c.me }, false);
+        self.update_debt(c, now);
+        Ok(())
+    }
+
+    pub(super) fn accept_draw(&mut self, c: &mut Core) -> Result<(), SessionError> {
+        if !matches!(self.pending, Pending::PeerDrawOffer) || self.end.is_some() {
+            return Err(SessionError::WrongPhase);
+        }
+        c.send(Body::AcceptDraw);
+        self.pending = Pending::None;
+        self.finish(GameResult::Draw {
+            reason: DrawReason::Agreed,
+        });
+        Ok(())
+    }
+
+    pub(super) fn decline_draw(&mut self, c: &mut Core, now: Instant) -> Result<(), SessionError> {
+        if !matches!(self.pending, Pending::PeerDrawOffer) || self.end.is_some() {
+            return Err(SessionError::WrongPhase);
+        }
+        c.send(Body::DeclineDraw);
+        self.mode.note(c.me, Action::DeclineDraw);
+        self.pending = Pending::None;
+        self.apply_event(c, now, Event::DrawDeclined { side: c.me }, false);
+        self.update_debt(c, now);
+        Ok(())
+    }
+
+    pub(super) fn resign(&mut self, c: &mut Core) -> Result<(), SessionError> {
+        if self.end.is_some() {
+            return Err(SessionError::WrongPhase);
+        }
+        if self.view.ply() < c.rules.resign_after_plies {
+            return Err(SessionError::ResignTooEarly);
+        }
+        c.send(Body::Resign);
+        self.finish(GameResult::Win {
+            winner: c.me.opponent(),
+            reason: WinReason::Resignation,
+        });
+        Ok(())
+    }
+
+    // ----- the peer's messages --------------------------------------------------
+
+    #[allow(clippy::too_many_lines)]
+    pub(super) fn on_body(&mut self, c: &mut Core, now: Instant, header: &Header, body: Body) {
+        let peer = c.peer();
+        let peer_turn = self.view.turn() == peer;
+        let board_len = self.view.board().len();
+        // A move sent before the peer saw our timeout claim is void.
+        if matches!(
+            body,
+            Body::Step { .. }
+                | Body::Attack { .. }
+                | Body::Flip { .. }
+                | Body::FlipOpen(_)
+                | Body::OfferDraw
+                | Body::NoMoves
+        ) && let Some(claim) = self.claim_seq
+            && header.ack_seq <= claim
+        {
+            return;
+        }
+        // Points off the board never reach the engine.
+        if let Body::Step { from, to } | Body::Attack { from, to, .. } = body
+            && (usize::from(from) >= board_len || usize::from(to) >= board_len)
+        {
+            return self.violation(
+                c,
+                header,
+                FaultKind::IllegalMove("a point off the board".into()),
+            );
+        }
+        if let Body::Flip { at } = body
+            && usize::from(at) >= board_len
+        {
+            return self.violation(
+                c,
+                header,
+                FaultKind::IllegalMove("a point off the board".into()),
+            );
+        }
+        let idle = matches!(self.pending, Pending::None);
+        match body {
+            Body::Step { from, to } => {
+                if !peer_turn || !idle {
+                    return self.violation(c, header, FaultKind::OutOfTurn("move"));
+                }
+                let (from, to) = (Point(from), Point(to));
+                let m = Move::Step { from, to };
+                match self.mode {
+                    Mode::Flip(_) => self.peer_flip_move(c, now, header, m),
+                    Mode::Open(_) => self.referee_action(c, now, peer, Action::Move(m)),
+                    Mode::Dark(_) => {
+                        if self.view.at(to).is_some() {
+                            return self.violation(
+                                c,
+                                header,
+                                FaultKind::IllegalMove("a step onto an occupied point".into()),
+                            );
+                        }
+                        self.acts.push(Act::Step {
+                            side: peer,
+                            from: from.0,
+                            to: to.0,
+                        });
+                        self.apply_peer_event(
+                            c,
+                            now,
+                            header,
+                            Event::Moved {
+                                side: peer,
+                                from,
+                                to,
+                            },
+                        );
+                    }
+                }
+            }
+            Body::Attack { from, to, r } => {
+                // Only dark games battle by attack messages.
+                if !peer_turn || !idle || !matches!(self.mode, Mode::Dark(_)) {
+                    return self.violation(c, header, FaultKind::OutOfTurn("attack"));
+                }
+                self.on_attack(c, header, from, to, r);
+            }
+            Body::Table(resp) => self.on_table(c, now, header, resp),
+            Body::Label(reveal) => self.on_label(c, now, header, reveal),
+            Body::FlagOpen(opening) => self.on_flag_open(c, now, header, opening),
+            Body::Flip { at } => {
+                if !peer_turn || !idle {
+                    return self.violation(c, header, FaultKind::OutOfTurn("flip"));
+                }
+                match self.mode {
+                    Mode::Flip(_) => {
+                        self.peer_flip_move(c, now, header, Move::Flip { at: Point(at) })
+                    }
+                    Mode::Dark(_) | Mode::Open(_) => self.violation(
+                        c,
+                        header,
+                        FaultKind::Unexpected("flip outside a flip game".into()),
+                    ),
+                }
+            }
+            Body::FlipOpen(opening) => self.on_flip_open(c, now, header, &opening),
+            Body::Proceed => self.on_proceed(c, header),
+            Body::ClaimTimeout { ply } => self.on_claim_timeout(c, now, header, ply),
+            Body::ClaimForfeit => {
+                // Only a reply or an answer this side owes, overdue on its own
+                // clock, can be forfeited (a move is claimed as a timeout).
+                let d = self.debt;
+                let overdue = d.by == c.me
+                    && d.due != Due::Move
+                    && c.clock_passed(now, d.since + c.move_time());
+                if !overdue {
+                    return self.violation(c, header, FaultKind::BaselessForfeitClaim);
+                }
+                self.finish(GameResult::Win {
+                    winner: peer,
+                    reason: WinReason::Forfeit,
+                });
+            }
+            Body::NoMoves => {
+                if !peer_turn || !idle {
+                    return self.violation(c, header, FaultKind::OutOfTurn("no-moves claim"));
+                }
+                let pos = self
+                    .view
+                    .determinize(|_| (peer, junqi_game::Rank::Engineer));
+                let can_move = pos.has_legal_move(c.me);
+                c.send(Body::NoMovesReply { can_move });
+                self.acts.push(Act::NoMoves {
+                    side: peer,
+                    reply: Some(can_move),
+                });
+                self.finish(no_moves_result(peer, can_move));
+            }
+            Body::NoMovesReply { can_move } => {
+                if !matches!(self.pending, Pending::MyNoMoves) {
+                    return self.violation(
+                        c,
+                        header,
+                        FaultKind::Unexpected("no-moves reply without a claim".into()),
+                    );
+                }
+                // The audit checks the answer against the opened setups.
+                if let Some(Act::NoMoves { reply, .. }) = self.acts.last_mut() {
+                    *reply = Some(can_move);
+                }
+                self.pending = Pending::None;
+                self.finish(no_moves_result(c.me, can_move));
+            }
+            Body::OfferDraw => {
+                if !peer_turn || !idle {
+                    return self.violation(c, header, FaultKind::OutOfTurn("draw offer"));
+                }
+                // One offer a turn: repeated offers would stall the game.
+                let ply = self.view.ply();
+                if self.offered[peer.index()] == Some(ply) {
+                    return self.violation(c, header, FaultKind::RepeatedDrawOffer);
+                }
+                self.offered[peer.index()] = Some(ply);
+                self.mode.note(peer, Action::OfferDraw);
+                self.pending = Pending::PeerDrawOffer;
+                self.apply_peer_event(c, now, header, Event::DrawOffered { side: peer });
+                c.events.push_back(AppEvent::DrawOffered);
+            }
+            Body::AcceptDraw => {
+                if !matches!(self.pending, Pending::MyDrawOffer) {
+                    return self.violation(
+                        c,
+                        header,
+                        FaultKind::Unexpected("accepting a draw never offered".into()),
+                    );
+                }
+                self.pending = Pending::None;
+                self.finish(GameResult::Draw {
+                    reason: DrawReason::Agreed,
+                });
+            }
+            Body::DeclineDraw => {
+                if !matches!(self.pending, Pending::MyDrawOffer) {
+                    return self.violation(
+                        c,
+                        header,
+                        FaultKind::Unexpected("declining a draw never offered".into()),
+                    );
+                }
+                self.mode.note(peer, Action::DeclineDraw);
+                self.pending = Pending::None;
+                self.apply_peer_event(c, now, header, Event::DrawDeclined { side: peer });
+            }
+            Body::Resign => {
+                // A resignation that crossed this side's move ends the game
+                // before that move, as the resigning side saw it: both keep
+                // the same record.
+                if header.ack_seq < c.transcript.counts().0 {
+                    self.void_crossing_move(c.me);
+                }
+                self.finish(GameResult::Win {
+                    winner: c.me,
+                    reason: WinReason::Resignation,
+                });
+            }
+            Body::Dispute { reason } => {
+                c.peer_disputed = true;
+                let r: String = reason.chars().take(crate::wire::MAX_REASON).collect();
+                c.events.push_back(AppEvent::Fault {
+                    culprit: c.me,
+                    reason: FaultKind::PeerDisputes(r),
+                });
+                self.finish(GameResult::Win {
+                    winner: c.me,
+                    reason: WinReason::Forfeit,
+                });
+            }
+            other => self.violation(
+                c,
+                header,
+                FaultKind::Unexpected(format!("unexpected {} during play", other.kind())),
+            ),
+        }
+    }
+
+    /// Voids this side's latest move, which the peer had not seen.
+    fn void_crossing_move(&mut self, me: Side) {
+        match self.pending {
+            Pending::MyAttack { act, .. } => {
+                self.acts.truncate(act);
+                self.pending = Pending::None;
+            }
+            Pending::Opening { mover, .. } if mover == me => {
+                self.pending = Pending::None;
+            }
+            Pending::None => {
+                let ply = self.view.ply();
+                if let Some(snap) = self.snapshot.take()
+                    && snap.ply + 1 == ply
+                {
+                    self.roll_back(snap);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Puts the view, the acts and the local referee back as they were
+    /// before this side's voided move.
+    fn roll_back(&mut self, snap: Snapshot) {
+        self.view = snap.view;
+        self.acts.truncate(snap.acts);
+        self.mode.restore(snap.referee);
+    }
+
+    fn take_snapshot(&mut self) {
+        self.snapshot = Some(Snapshot {
+            ply: self.view.ply(),
+            since: self.turn_since,
+            view: self.view.clone(),
+            acts: self.acts.len(),
+            referee: self.mode.save(),
+        });
+    }
+
+    fn on_claim_timeout(&mut self, c: &mut Core, now: Instant, header: &Header, ply: u16) {
+        let sent = c.transcript.counts().0;
+        // The claim did not see this side's latest message: it may have
+        // crossed this side's move at `ply`, which is then void (both sides
+        // apply the same rule: the claim stands, the crossing move does not).
+        let unseen = header.ack_seq < sent;
+        let crossed = unseen
+            && self.view.ply() == ply
+            && match self.pending {
+                Pending::MyAttack { .. } | Pending::MyNoMoves => true,
+                Pending::Opening { mover, .. } => mover == c.me,
+                _ => false,
+            }
+            || unseen && self.snapshot.as_ref().is_some_and(|s| s.ply == ply);
+        let since = match (crossed, &self.snapshot) {
+            (true, Some(s)) if s.ply == ply => s.since,
+            _ => self.turn_since,
+        };
+        let d = self.debt;
+        let on_move = crossed || d.by == c.me && d.due == Due::Move && d.ply == ply;
+        if !on_move {
+            return self.violation(c, header, FaultKind::EarlyTimeoutClaim { on_move: false });
+        }
+        if !c.clock_passed(now, since + c.move_time()) {
+            return self.violation(c, header, FaultKind::EarlyTimeoutClaim { on_move: true });
+        }
+        if crossed {
+            match self.pending {
+                // The battle counter stays where it is: a voided attack's
+                // `x` is never used again.
+                Pending::MyAttack { act, .. } => self.acts.truncate(act),
+                Pending::MyNoMoves => {
+                    self.acts.pop();
+                }
+                _ => {}
+            }
+            self.pending = Pending::None;
+            if let Some(snap) = self.snapshot.take()
+                && snap.ply == ply
+            {
+                self.roll_back(snap);
+            }
+        }
+        self.snapshot = None;
+        self.apply_timeout(c, now, c.me);
+    }
+
+    fn apply_timeout(&mut self, c: &mut Core, now: Instant, side: Side) {
+        self.acts.push(Act::Timeout { side });
+        match self.mode {
+            Mode::Open(_) | Mode::Flip(_) => self.referee_action(c, now, side, Action::Timeout),
+            Mode::Dark(_) => {
+                let count = self.view.timeouts(side) + 1;
+                self.apply_event(c, now, Event::TimedOut { side, count }, false);
+                if self.end.is_none() && count > c.rules.max_timeouts {
+                    self.finish(GameResult::Win {
+                        winner: side.opponent(),
+                        reason: WinReason::Timeouts,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Open and flip games: the local referee applies an action.
+    pub(super) fn referee_action(
+        &mut self,
+        c: &mut Core,
+        now: Instant,
+        side: Side,
+        action: Action,
+    ) {
+        let applied = match &mut self.mode {
+            Mode::Open(o) => o.referee.apply(side, action),
+            Mode::Flip(f) => f.referee.apply(side, action),
+            // No referee: nothing calls this in a dark game.
+            Mode::Dark(_) => return,
+        };
+        match applied {
+            Ok(events) => {
+                if let Action::Move(Move::Step { from, to }) = action {
+                    self.acts.push(Act::Step {
+                        side,
+                        from: from.0,
+                        to: to.0,
+                    });
+                }
+                for e in events {
+                    if let Event::GameOver { result } = e {
+                        self.finish(result);
+                        return;
+                    }
+                    if self.view.apply(&e).is_ok() {
+                        c.events.push_back(AppEvent::Game(e));
+                    }
+                }
+                self.after_event(c, now);
+            }
+            Err(e) => {
+                // The side whose action it was, not always the peer.
+                self.fault(
+                    c,
+                    side,
+                    FaultKind::IllegalMove(e.to_string()),
+                    format!("{side}'s last message"),
+                );
+            }
+        }
+    }
+
+    /// Applies an event caused by the peer; one that does not fit the view is a
+    /// protocol violation.
+    pub(super) fn apply_peer_event(
+        &mut self,
+        c: &mut Core,
+        now: Instant,
+        header: &Header,
+        e: Event,
+    ) {
+        if let Err(err) = self.view.apply(&e) {
+            return self.violation(c, header, FaultKind::IllegalMove(err.to_string()));
+        }
+        c.events.push_back(AppEvent::Game(e));
+        self.after_event(c, now);
+    }
+
+    pub(super) fn apply_event(&mut self, c: &mut Core, now: Instant, e: Event, check: bool) {
+        if self.view.apply(&e).is_ok() {
+            c.events.push_back(AppEvent::Game(e));
+        }
+        if check
+            || matches!(
+                e,
+                Event::Moved { .. } | Event::TimedOut { .. } | Event::DrawDeclined { .. }
+            )
+        {
+            self.after_event(c, now);
+        }
+    }
+
+    /// After each completed turn: draws by quiet moves, no-move claims, turn notice.
+    pub(super) fn after_event(&mut self, c: &mut Core, now: Instant) {
+        if self.end.is_some() || !matches!(self.pending, Pending::None) {
+            return;
+        }
+        let v = &self.view;
+        match self.mode {
+            // The local referee ends the game itself (quiet moves, no move left).
+            Mode::Open(_) | Mode::Flip(_) => {
+                if v.turn() == c.me {
+                    c.events.push_back(AppEvent::YourTurn);
+                }
+            }
+            Mode::Dark(_) => {
+                if v.quiet_plies() >= c.rules.quiet_draw_plies {
+                    return self.finish(GameResult::Draw {
+                        reason: DrawReason::QuietMoves,
+                    });
+                }
+                if v.turn() == c.me {
+                    if v.legal_moves().is_empty() {
+                        c.send(Body::NoMoves);
+                        self.acts.push(Act::NoMoves {
+                            side: c.me,
+                            reply: None,
+                        });
+                        self.pending = Pending::MyNoMoves;
+                    } else {
+                        c.events.push_back(AppEvent::YourTurn);
+                    }
+                }
+            }
+        }
+        self.update_debt(c, now);
+    }
+}
+
+/// How long after the other side's deadline this side waits before it
+/// claims. A move: a round trip (two graces), so an honest move sent on
+/// time has arrived whenever one-way latency is below the grace, and
+/// below two graces a crossing claim still arrives after the mover's own
+/// deadline (the crossing rule then voids the move on both sides). An
+/// answer or a reply: two round trips, so nothing honest ever crosses
+/// such a claim while one-way latency is below two graces.
+fn claim_margin(grace: Duration, due: Due) -> Duration {
+    match due {
+        Due::Move => grace * 2,
+        Due::Answer | Due::Reply => grace * 4,
+    }
+}
+
+pub(super) fn no_moves_result(stuck: Side, other_can_move: bool) -> GameResult {
+    if other_can_move {
+        GameResult::Win {
+            winner: stuck.opponent(),
+            reason: WinReason::NoLegalMove,
+        }
+    } else {
+        GameResult::Draw {
+            reason: DrawReason::NoMovesEither,
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Saving and resuming: a side is rebuilt from its signed log (after a
+//! crash, or by a third party from a finished game's log), and a new stream
+//! resends what the other side missed.
+
+use std::time::Instant;
+
+use ed25519_dalek::{SigningKey, VerifyingKey};
+use junqi_game::{Layout, Move, Point};
+
+use super::play::Due;
+use super::{AppEvent, Session, SessionError, Stage, pairing_code};
+use crate::crypto::ZERO_DIGEST;
+use crate::envelope::{Envelope, Transcript};
+use crate::fault::FaultKind;
+use crate::frame::{FrameDecoder, encode_frame};
+use crate::rank::Seat;
+use crate::wire::Body;
+
+impl Session {
+    /// What to save after every message (see [`crate::saved`]).
+    #[must_use]
+    pub fn saved(&self) -> crate::saved::SavedGame {
+        crate::saved::SavedGame {
+            seat: self.core.seat,
+            rules: self.core.rules,
+            layout: self.core.layout,
+            name: self.core.name.clone(),
+            seed: self.core.seed.clone(),
+            nonce: self.core.nonce,
+            log: self.core.log.clone(),
+        }
+    }
+
+    /// Rebuilds a session after a crash by replaying its saved log: received
+    /// messages are handled again and this side's own decisions are taken
+    /// again from its signed messages, which must come out byte-identical
+    /// (the protocol is deterministic given the seed). Nothing is queued for
+    /// sending; exchange [`Session::stream_start`] frames on the new
+    /// connection ([`Session::handle_stream_start`]) to resend what each side missed.
+    ///
+    /// # Errors
+    /// A log that does not replay to the same messages.
+    pub fn restore(
+        now: Instant,
+        key: &SigningKey,
+        saved: &crate::saved::SavedGame,
+    ) -> Result<Session, String> {
+        let t = Transcript::new(saved.seat, key);
+        let mut s = Session::rebuild(now, t, saved, &saved.log).map_err(|e| e.to_string())?;
+        s.core.out.clear();
+        s.core.events.clear();
+        if matches!(&s.stage, Stage::Setup(setup) if setup.unconfirmed()) {
+            // Not confirmed before the crash: ask again.
+            s.core.events.push_back(AppEvent::PairingCode {
+                code: pairing_code(&s.core.game_id),
+            });
+        }
+        s.rearm(now);
+        if s.my_turn() {
+            s.core.events.push_back(AppEvent::YourTurn);
+        }
+        Ok(s)
+    }
+
+    /// Rebuilds one side of a finished game from a signed log, as a third
+    /// party can: with no signing key (its signatures come from the log,
+    /// checked against its public key), from the seed and setup it opened
+    /// at the end. The peer's messages are handled as that side received
+    /// them (its acknowledgements say when); its own messages must come out
+    /// exactly as logged, or it did not follow the protocol there.
+    ///
+    /// # Errors
+    /// Where the side's logged messages leave the protocol.
+    pub fn witness(
+        now: Instant,
+        public: VerifyingKey,
+        saved: &crate::saved::SavedGame,
+    ) -> Result<Session, ReplayError> {
+        let own: Vec<[u8; 64]> = {
+            let mut mine: Vec<&Envelope<Body>> = saved
+                .log
+                .iter()
+                .filter(|e| e.header.sender == saved.seat)
+                .collect();
+            mine.sort_by_key(|e| e.header.seq);
+            mine.iter().map(|e| e.sig).collect()
+        };
+        let order = processing_order(&saved.log, saved.seat);
+        let t = Transcript::witness(saved.seat, public, own);
+        // `now` only stamps the rebuilt debts: a third party has no clock,
+        // and the side's own logged answers show which claims it refused.
+        Session::rebuild(now, t, saved, &order)
+    }
+
+    /// Replays `log` (in this side's processing order) into a new session.
+    fn rebuild(
+        now: Instant,
+        transcript: Transcript,
+        saved: &crate::saved::SavedGame,
+        log: &[Envelope<Body>],
+    ) -> Result<Session, ReplayError> {
+        let seat = saved.seat;
+        let fail = |index: usize, what: String| ReplayError { seat, index, what };
+        let layout = saved
+            .layout
+            .ok_or_else(|| fail(0, "no layout saved".into()))?;
+        let mut s = match seat {
+            Seat::Host => Session::host_with(
+                now,
+                saved.rules,
+                layout,
+                transcript,
+                saved.seed.clone(),
+                saved.nonce,
+                &saved.name,
+            )
+            .map_err(|e| fail(0, e.to_string()))?,
+            Seat::Guest => Session::join_with(
+                now,
+                transcript,
+                saved.seed.clone(),
+                saved.nonce,
+                &saved.name,
+            ),
+        };
+        s.core.replaying = true;
+        for (i, env) in log.iter().enumerate() {
+            if s.is_done() {
+                // What the other side sent after this side's verdict was
+                // not read by it (a third party's log may hold it).
+                break;
+            }
+            if env.header.sender != s.core.seat {
+                // Whether this side refused what comes now: its next own
+                // message is a dispute.
+                s.core.replay_refuses = log[i + 1..]
+                    .iter()
+                    .find(|e| e.header.sender == seat)
+                    .is_some_and(|e| matches!(e.body, Body::Dispute { .. }));
+                s.handle_envelope(now, env.clone());
+            } else if s.core.log.len() <= i {
+                s.replay_decision(now, &env.body, &layout)
+                    .map_err(|e| fail(i, e))?;
+            }
+            if s.core.log.get(i) != Some(env) {
+                return Err(fail(
+                    i,
+                    format!("its {} does not follow from the log", env.body.kind()),
+                ));
+            }
+        }
+        s.core.replaying = false;
+        s.core.replay_refuses = false;
+        Ok(s)
+    }
+
+    fn replay_decision(
+        &mut self,
+        now: Instant,
+        body: &Body,
+        layout: &Layout,
+    ) -> Result<(), String> {
+        let r = match *body {
+            Body::Hello { .. } => self.accept(now, *layout),
+            Body::Commit { .. } => self.confirm_pairing(now),
+            // Checked as a live move is: a log may come from a cheater.
+            Body::Step { from, to } | Body::Attack { from, to, .. } => self.play(
+                now,
+                Move::Step {
+                    from: Point(from),
+                    to: Point(to),
+                },
+            ),
+            Body::Flip { at } => self.play(now, Move::Flip { at: Point(at) }),
+            Body::OfferDraw => self.offer_draw(now),
+            Body::AcceptDraw => self.accept_draw(now),
+            Body::DeclineDraw => self.decline_draw(now),
+            Body::Resign => self.resign(now),
+            // Only what the peer owed can have been claimed (when, only the
+            // claimant's clock knew).
+            Body::ClaimTimeout { .. } => self
+                .in_play(now, |p, c| {
+                    if p.debt.by == c.me || p.debt.due != Due::Move {
+                        return Err(SessionError::WrongPhase);
+                    }
+                    p.claim_timeout(c, now);
+                    Ok(())
+                })
+                .unwrap_or(Err(SessionError::WrongPhase)),
+            Body::ClaimForfeit => self
+                .in_play(now, |p, c| {
+                    if p.debt.by == c.me || p.debt.due == Due::Move {
+                        return Err(SessionError::WrongPhase);
+                    }
+                    p.claim_forfeit(c);
+                    Ok(())
+                })
+                .unwrap_or(Err(SessionError::WrongPhase)),
+            Body::Dispute { ref reason } => {
+                let peer = self.core.peer();
+                self.core.fault_unsupported |= self.core.fault.is_none();
+                self.fault(
+                    now,
+                    peer,
+                    FaultKind::OwnDispute(reason.clone()),
+                    "replayed dispute".into(),
+                );
+                Ok(())
+            }
+            ref other => return Err(format!("cannot replay a {}", other.kind())),
+        };
+        r.map_err(|e| e.to_string())
+    }
+
+    /// The first frame to write on a new stream.
+    #[must_use]
+    pub fn stream_start(&self) -> Vec<u8> {
+        let s = crate::saved::StreamStart {
+            game: self.core.game_id,
+            have: self.core.transcript.counts().1,
+        };
+        encode_frame(&s).expect("small")
+    }
+
+    /// Handles the peer's first frame on a new stream: queues every own
+    /// message it has not received, and starts a fresh frame decoder.
+    pub fn handle_stream_start(&mut self, now: Instant, start: crate::saved::StreamStart) {
+        self.decoder = FrameDecoder::new();
+        self.core.out.clear();
+        if start.game != self.core.game_id
+            && start.game != ZERO_DIGEST
+            && self.core.game_id != ZERO_DIGEST
+        {
+            let peer = self.core.peer();
+            return self.fault(now, peer, FaultKind::OtherGame, "stream start".into());
+        }
+        let resend: Vec<Vec<u8>> = self
+            .core
+            .log
+            .iter()
+            .filter(|e| e.header.sender == self.core.seat && e.header.seq >= start.have)
+            .filter_map(|e| encode_frame(e).ok())
+            .collect();
+        self.core.out.extend(resend);
+    }
+}
+
+/// Where rebuilding a side from a log failed: its message at `index` of the
+/// log is not what the protocol gives.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{seat:?} message {index} of the log: {what}")]
+pub struct ReplayError {
+    /// The side whose message it is.
+    pub seat: Seat,
+    /// Its place in the log.
+    pub index: usize,
+    /// What differs.
+    pub what: String,
+}
+
+/// `seat`'s processing order of a log: each of its own messages comes after
+/// exactly the peer messages it acknowledges, in sequence order.
+fn processing_order(log: &[Envelope<Body>], seat: Seat) -> Vec<Envelope<Body>> {
+    let mut own: Vec<&Envelope<Body>> = log.iter().filter(|e| e.header.sender == seat).collect();
+    let mut peer: Vec<&Envelope<Body>> = log.iter().filter(|e| e.header.sender != seat).collect();
+    own.sort_by_key(|e| e.header.seq);
+    peer.sort_by_key(|e| e.header.seq);
+    let mut out = Vec::with_capacity(log.len());
+    let mut p = peer.into_iter().peekable();
+    for m in own {
+        while let Some(e) = p.next_if(|e| e.header.seq < m.header.ack_seq) {
+            out.push(e.clone());
+        }
+        out.push(m.clone());
+    }
+    out.extend(p.cloned());
+    out
+}
