@@ -24,6 +24,7 @@ fn fault_key(kind: &FaultKind) -> &'static str {
         FaultKind::Malformed { .. } => "fault.malformed",
         FaultKind::OtherGame => "fault.other_game",
         FaultKind::NoHandshake => "fault.handshake",
+        FaultKind::PairingTimeout => "fault.pairing_timeout",
         FaultKind::OtherRules => "fault.other_rules",
         FaultKind::NonceMismatch => "fault.nonce",
         FaultKind::BadCommitment(_) => "fault.bad_commit",
@@ -94,6 +95,7 @@ fn fault_detail(kind: &FaultKind) -> Option<String> {
         FaultKind::BadKey
         | FaultKind::OtherGame
         | FaultKind::NoHandshake
+        | FaultKind::PairingTimeout
         | FaultKind::OtherRules
         | FaultKind::NonceMismatch
         | FaultKind::RepeatedDrawOffer
@@ -153,6 +155,7 @@ mod tests {
             },
             FaultKind::OtherGame,
             FaultKind::NoHandshake,
+            FaultKind::PairingTimeout,
             FaultKind::OtherRules,
             FaultKind::NonceMismatch,
             FaultKind::BadCommitment("wrong shape".into()),

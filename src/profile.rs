@@ -75,29 +75,24 @@ pub struct Tally {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Profile {
-    /// Cumulative score (+1 a win, −1 a loss; a win in under 30 moves scores nothing).
+    /// Cumulative room score (RULES.md §8, the engine's [`junqi_game::room_score`]: +1 / −1 in
+    /// two-player games, +2 / −2 in four-player ones, nothing for a quick win).
     pub score: i32,
     /// Results by opponent (e.g. `ai-1`, `ai-2`, `lan:NAME`).
     pub opponents: BTreeMap<String, Tally>,
 }
 
 impl Profile {
-    /// Records one finished two-player game of `moves` moves.
-    pub fn record(&mut self, opponent: &str, outcome: Outcome, moves: u32) {
+    /// Records one finished game against `opponent` (`ai-N`, `lan:NAME`, `four:…` for a
+    /// four-player table) and the room score it earned.
+    pub fn record(&mut self, opponent: &str, outcome: Outcome, score: i8) {
         let tally = self.opponents.entry(opponent.to_owned()).or_default();
         match outcome {
-            Outcome::Win => {
-                tally.wins += 1;
-                if moves >= 30 {
-                    self.score += 1;
-                }
-            }
-            Outcome::Loss => {
-                tally.losses += 1;
-                self.score -= 1;
-            }
+            Outcome::Win => tally.wins += 1,
+            Outcome::Loss => tally.losses += 1,
             Outcome::Draw => tally.draws += 1,
         }
+        self.score += i32::from(score);
     }
 
     /// Loads the profile (a missing file is an empty profile; a damaged one is moved aside and
@@ -152,11 +147,12 @@ mod tests {
     #[test]
     fn scoring() {
         let mut p = Profile::default();
-        p.record("ai-1", Outcome::Win, 50);
-        p.record("ai-1", Outcome::Win, 12);
-        p.record("ai-1", Outcome::Loss, 80);
-        p.record("ai-2", Outcome::Draw, 80);
-        assert_eq!(p.score, 0);
+        p.record("ai-1", Outcome::Win, 1);
+        p.record("ai-1", Outcome::Win, 0);
+        p.record("ai-1", Outcome::Loss, -1);
+        p.record("ai-2", Outcome::Draw, 0);
+        p.record("four:4-2-2", Outcome::Win, 2);
+        assert_eq!(p.score, 2);
         assert_eq!(
             p.opponents["ai-1"],
             Tally {

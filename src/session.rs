@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 
 use junqi_game::{
-    Action, ActionError, Board, DrawReason, Event, Game, GameResult, Move, Outcome, PieceId,
-    PlayerView, Point, Rank, Record, Seen, SetupError, Side, WinReason,
+    Action, ActionError, DrawReason, Event, Game, GameResult, Move, Outcome, PieceId, PlayerView,
+    Point, Rank, Record, Seen, SetupError, Side, TableEvent, WinReason,
 };
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +97,13 @@ pub enum LogEntry {
     DrawDeclined {
         /// Who declined.
         side: Side,
+    },
+    /// Four-player games: a player is out (出局), its pieces gone from the board.
+    Out {
+        /// Who.
+        side: Side,
+        /// Why.
+        reason: WinReason,
     },
 }
 
@@ -350,8 +357,20 @@ impl Session {
             return Err(ActionError::GameOver);
         };
         let before = self.view.clone();
-        let events = game.apply(side, action)?;
+        let table = game.apply_table(side, action)?;
         self.view = game.view(me);
+        let mut events = Vec::with_capacity(table.len());
+        for e in table {
+            match e {
+                TableEvent::Event(e) => events.push(e),
+                TableEvent::PlayerOut { side, reason } => {
+                    self.absorb_with(&before, &events);
+                    events.clear();
+                    self.log.push(LogEntry::Out { side, reason });
+                }
+                TableEvent::DrawAccepted { .. } => {}
+            }
+        }
         self.absorb_with(&before, &events);
         if matches!(action, Action::Move(_) | Action::Timeout) {
             self.clock = self.rules().move_seconds as f32;
@@ -398,6 +417,11 @@ impl Session {
             Some(Seen::Piece { rank, .. }) => rank,
             _ => None,
         };
+        // Whose piece stood there (four players: not always the attacker's opponent).
+        let owner = |p: Point, attacker: Side| match before.at(p) {
+            Some(Seen::Piece { side, .. }) => side,
+            _ => attacker.opponent(),
+        };
         for e in events {
             let ply = before.ply() + 1;
             match *e {
@@ -428,7 +452,7 @@ impl Session {
                         self.removed.push((side, seen.attacker));
                     }
                     if seen.outcome != Outcome::DefenderWins {
-                        self.removed.push((side.opponent(), seen.defender));
+                        self.removed.push((owner(to, side), seen.defender));
                     }
                     self.log.push(LogEntry::Move {
                         ply,
@@ -534,10 +558,29 @@ pub fn rank_name(r: Option<Rank>, lang: Lang) -> &'static str {
     }
 }
 
-/// The text of a log entry for the player `me` in `lang`.
-pub fn log_text(entry: &LogEntry, me: Side, lang: Lang) -> String {
-    let who = |s: Side| lang.t(if s == me { "game.you" } else { "game.enemy" });
-    let board = Board::classic();
+/// How the player `me` calls the seat `side`: 我方 / 对方 in two-player games; in four-player
+/// games (`four`) 我方, 下家 (who moves after the player), 对家 (the partner), 上家 (who moves
+/// before), as players do round a table.
+pub fn seat_key(side: Side, me: Side, four: bool, clockwise: bool) -> &'static str {
+    if side == me {
+        "game.you"
+    } else if !four {
+        "game.enemy"
+    } else if side == me.partner() {
+        "seat.partner"
+    } else if side == me.next(clockwise) {
+        "seat.next"
+    } else {
+        "seat.previous"
+    }
+}
+
+/// The text of a log entry for the player `me` in `lang`, on `view`'s board and table.
+pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
+    let me = view.me();
+    let (four, clockwise) = (view.is_team_game(), view.rules().clockwise);
+    let who = |s: Side| lang.t(seat_key(s, me, four, clockwise));
+    let board = view.board();
     match entry {
         LogEntry::Move {
             ply,
@@ -596,6 +639,13 @@ pub fn log_text(entry: &LogEntry, me: Side, lang: Lang) -> String {
         LogEntry::DrawOffered { side } => format!("{}: {}", who(*side), lang.t("game.draw")),
         LogEntry::DrawDeclined { side } => {
             format!("{}: {}", who(*side), lang.t("game.draw_declined"))
+        }
+        LogEntry::Out { side, reason } => {
+            let why = lang.t(reason_key(&GameResult::Win {
+                winner: *side,
+                reason: *reason,
+            }));
+            format!("{} {} ({why})", who(*side), lang.t("seat.out"))
         }
     }
 }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 mod four;
 mod scores;
+pub use scores::room_score;
 
 /// Something a player does on the clock.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]

@@ -21,6 +21,7 @@ pub use board::{
 };
 pub use game::{
     Action, ActionError, Event, Game, Record, Setup, SetupError, TableEvent, public_events,
+    room_score,
 };
 pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,

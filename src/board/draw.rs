@@ -3,9 +3,12 @@
 //! the halves; piece tiles in two colours; highlights; short battle effects.
 
 use bevy::{prelude::*, window::PrimaryWindow};
-use junqi_game::{Board, Point, PointKind};
+use junqi_game::{Point, PointKind, Side};
 
 use super::{BoardArea, BoardScene, BoardView, Colour, Face, window_rect_to_world};
+
+/// Segments a curved corner railway is drawn with.
+const ARC_STEPS: usize = 8;
 use crate::{settings::Settings, theme::Fonts};
 
 /// A short effect on the board: a burst and a caption at a point (a battle, a flip…).
@@ -73,6 +76,7 @@ fn redraw(
         BoardView::fit(
             window_rect_to_world(rect, size),
             scene.bottom.unwrap_or(junqi_game::Side::South),
+            scene.four,
         )
     });
     let key = (scene.clone(), view, settings.clone());
@@ -196,14 +200,10 @@ impl Drawer<'_, '_, '_> {
         );
     }
 
-    fn draw(&mut self, scene: &BoardScene) {
-        let board = Board::classic();
+    /// The classic board's ground: one board with the mountain line between the halves.
+    fn classic_ground(&mut self, scene: &BoardScene, board_col: Color, line_col: Color) {
         let v = self.view;
-        let (_, board_rgb, line_rgb) = self.settings.theme.colours();
-        let (board_col, line_col) = (srgb(board_rgb), srgb(line_rgb));
         let s = v.sy;
-
-        // The board itself, with a darker border.
         let top = v.grid_to_world(Vec2::new(4.0, BoardView::ROWS));
         let bottom = v.grid_to_world(Vec2::new(0.0, 0.0));
         let size = (top - bottom).abs() + Vec2::new(v.sx * 1.2, s * 1.1);
@@ -237,6 +237,88 @@ impl Drawer<'_, '_, '_> {
             let x = v.grid_to_world(Vec2::new(gx, 0.0)).x;
             self.text(Vec2::new(x, band_y), 0.3, "山 界", s * 0.34, line_col, true);
         }
+    }
+
+    /// The four-player board's ground: a cross of four halves, each tinted in its seat's
+    /// colour (dimmed when nobody plays it or its player is out), and the 九宫 centre.
+    fn four_ground(&mut self, scene: &BoardScene, board_col: Color, line_col: Color) {
+        let v = self.view;
+        let s = v.sy;
+        let board = v.board();
+        for side in Side::FOUR {
+            let pts: Vec<Vec2> = board
+                .setup_points(side)
+                .iter()
+                .map(|&p| v.world(p))
+                .collect();
+            let (min, max) = pts.iter().fold(
+                (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+                |(a, b), &p| (a.min(p), b.max(p)),
+            );
+            let mid = (min + max) / 2.0;
+            let size = max - min + Vec2::splat(s * 0.95);
+            let tint = srgb(Colour::of_seat(side).rgb());
+            let ground = board_col.mix(&tint, 0.12);
+            self.frame(mid, size, s * 0.06, 0.0, line_col);
+            self.rect(mid, size - Vec2::splat(s * 0.06), 0.1, ground);
+            let dim = scene.dim_halves.contains(&side)
+                || (scene.dim_enemy_half && Some(side) != scene.bottom);
+            if dim {
+                self.rect(mid, size, 0.15, Color::srgba(0.0, 0.0, 0.0, 0.3));
+            }
+        }
+        // The centre: the square between the halves' front rows.
+        let c = v.grid_to_world(Vec2::splat(BoardView::FOUR / 2.0));
+        let size = Vec2::splat(s * 5.0);
+        self.frame(c, size, s * 0.06, 0.0, line_col);
+        self.rect(c, size - Vec2::splat(s * 0.06), 0.1, board_col.darker(0.04));
+    }
+
+    /// The points a railway edge is drawn through: a straight edge is its two ends; a curved
+    /// corner rail (弧形线, the only edges between diagonal neighbours) is a quarter arc round
+    /// the inner corner of the empty square it turns about (BOARD4.md §1.3).
+    fn rail_path(&self, a: Point, b: Point) -> Vec<Vec2> {
+        let v = self.view;
+        let (ga, gb) = (v.grid(a), v.grid(b));
+        let d = gb - ga;
+        if d.x.abs() < 0.01 || d.y.abs() < 0.01 {
+            return vec![v.world(a), v.world(b)];
+        }
+        // Of the two corners of the pair, the one farther from the board's centre.
+        let centre = v.extent() / 2.0;
+        let (c1, c2) = (Vec2::new(ga.x, gb.y), Vec2::new(gb.x, ga.y));
+        let pivot = if c1.distance(centre) > c2.distance(centre) {
+            c1
+        } else {
+            c2
+        };
+        let (r, a0) = ((ga - pivot).length(), (ga - pivot).to_angle());
+        let mut turn = (gb - pivot).to_angle() - a0;
+        if turn > std::f32::consts::PI {
+            turn -= std::f32::consts::TAU;
+        } else if turn < -std::f32::consts::PI {
+            turn += std::f32::consts::TAU;
+        }
+        (0..=ARC_STEPS)
+            .map(|i| {
+                let t = a0 + turn * i as f32 / ARC_STEPS as f32;
+                v.grid_to_world(pivot + Vec2::from_angle(t) * r)
+            })
+            .collect()
+    }
+
+    fn draw(&mut self, scene: &BoardScene) {
+        let v = self.view;
+        let board = v.board();
+        let (_, board_rgb, line_rgb) = self.settings.theme.colours();
+        let (board_col, line_col) = (srgb(board_rgb), srgb(line_rgb));
+        let s = v.sy;
+
+        if v.four {
+            self.four_ground(scene, board_col, line_col);
+        } else {
+            self.classic_ground(scene, board_col, line_col);
+        }
 
         // Roads: thin lines.
         let road_w = (s * 0.04).max(1.5);
@@ -245,17 +327,43 @@ impl Drawer<'_, '_, '_> {
         }
         // Railways: thick black lines with white dashes.
         let rail_w = (s * 0.13).max(4.0);
+        let mut drawn = std::collections::HashSet::new();
         for line in board.rail_lines() {
             for w in line.windows(2) {
-                let (a, b) = (v.world(w[0]), v.world(w[1]));
-                self.line(a, b, rail_w, 1.1, Color::srgb(0.08, 0.08, 0.08));
-                let d = b - a;
-                let n = ((d.length() / (s * 0.45)).round() as i32).max(2);
-                for i in 0..n {
-                    if i % 2 == 1 {
-                        let p0 = a + d * (i as f32 / n as f32);
-                        let p1 = a + d * ((i as f32 + 1.0) / n as f32);
-                        self.line(p0, p1, rail_w * 0.5, 1.2, Color::srgb(0.95, 0.95, 0.95));
+                // Lines through the centre share edges: draw each once.
+                if !drawn.insert((w[0].min(w[1]), w[0].max(w[1]))) {
+                    continue;
+                }
+                let path = self.rail_path(w[0], w[1]);
+                let curved = path.len() > 2;
+                for seg in path.windows(2) {
+                    let (a, b) = (seg[0], seg[1]);
+                    // Arc segments overlap a little so the curve has no gaps.
+                    let (a, b) = if curved {
+                        let e = (b - a).normalize_or_zero() * rail_w * 0.25;
+                        (a - e, b + e)
+                    } else {
+                        (a, b)
+                    };
+                    self.line(a, b, rail_w, 1.1, Color::srgb(0.08, 0.08, 0.08));
+                }
+                for (i, seg) in path.windows(2).enumerate() {
+                    let (a, b) = (seg[0], seg[1]);
+                    if curved {
+                        // Every other arc segment white: the same dashes as a straight rail.
+                        if i % 2 == 1 {
+                            self.line(a, b, rail_w * 0.5, 1.2, Color::srgb(0.95, 0.95, 0.95));
+                        }
+                        continue;
+                    }
+                    let d = b - a;
+                    let n = ((d.length() / (s * 0.45)).round() as i32).max(2);
+                    for i in 0..n {
+                        if i % 2 == 1 {
+                            let p0 = a + d * (i as f32 / n as f32);
+                            let p1 = a + d * ((i as f32 + 1.0) / n as f32);
+                            self.line(p0, p1, rail_w * 0.5, 1.2, Color::srgb(0.95, 0.95, 0.95));
+                        }
                     }
                 }
             }
@@ -311,11 +419,7 @@ impl Drawer<'_, '_, '_> {
         // Pieces.
         for (p, t) in &scene.pieces {
             let at = v.world(*p);
-            let (fill, ink) = match t.colour {
-                Colour::Red => (srgb([196, 40, 36]), Color::WHITE),
-                Colour::Blue => (srgb([34, 78, 170]), Color::WHITE),
-                Colour::Neutral => (srgb([92, 110, 84]), Color::WHITE),
-            };
+            let (fill, ink) = (srgb(t.colour.rgb()), Color::WHITE);
             // Shadow (only where it shows: right and below), edge, face.
             let shadow = Color::srgba(0.0, 0.0, 0.0, 0.35);
             self.rect(

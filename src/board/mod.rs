@@ -33,8 +33,36 @@ pub enum Colour {
     Red,
     /// Blue army.
     Blue,
+    /// Green army (four-player games).
+    Green,
+    /// Purple army (four-player games).
+    Purple,
     /// Face down, no colour yet.
     Neutral,
+}
+
+impl Colour {
+    /// A seat's colour in four-player games, fixed per seat as in the QQ rooms (红 紫 绿 蓝
+    /// round the table), so that every player calls the same army by the same colour.
+    pub fn of_seat(side: Side) -> Colour {
+        match side {
+            Side::South => Colour::Red,
+            Side::East => Colour::Purple,
+            Side::North => Colour::Green,
+            Side::West => Colour::Blue,
+        }
+    }
+
+    /// The fill colour of a tile (sRGB).
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            Colour::Red => [196, 40, 36],
+            Colour::Blue => [34, 78, 170],
+            Colour::Green => [30, 130, 62],
+            Colour::Purple => [118, 52, 150],
+            Colour::Neutral => [92, 110, 84],
+        }
+    }
 }
 
 /// One piece on the board as the player sees it.
@@ -69,8 +97,13 @@ pub struct BoardScene {
     pub warn: Vec<Point>,
     /// Show ranks as 40…32 instead of their names.
     pub show_nicknames: bool,
-    /// Dim the half that is not the player's (setup).
+    /// Dim the half that is not the player's (setup; on the four-player board every other half).
     pub dim_enemy_half: bool,
+    /// The four-player board instead of the classic one.
+    pub four: bool,
+    /// Four-player board: halves nobody plays (two players on the big board) or whose player is
+    /// out, drawn dimmed.
+    pub dim_halves: Vec<Side>,
 }
 
 impl BoardScene {
@@ -109,14 +142,28 @@ pub struct BoardView {
     pub sy: f32,
     /// The side shown at the bottom.
     pub bottom: Side,
+    /// The four-player board (a 17 × 17 grid, the same spacing both ways).
+    pub four: bool,
 }
 
 impl BoardView {
-    /// Board height in rows, mountain gap included.
+    /// Classic board height in rows, mountain gap included.
     pub const ROWS: f32 = 11.0 + GAP;
+    /// The four-player board's size in grid steps (BOARD4.md §1.3).
+    pub const FOUR: f32 = 16.0;
 
     /// The largest view that fits `area` (world coordinates), own `bottom` side down.
-    pub fn fit(area: Rect, bottom: Side) -> Self {
+    pub fn fit(area: Rect, bottom: Side, four: bool) -> Self {
+        if four {
+            let s = (area.height().min(area.width()) / (Self::FOUR + 1.2)).max(6.0);
+            return Self {
+                center: area.center(),
+                sx: s,
+                sy: s,
+                bottom,
+                four,
+            };
+        }
         let sy = (area.height() / (Self::ROWS + 1.3)).min(area.width() / (4.0 + 1.4) / X_RATIO);
         let sy = sy.max(8.0);
         Self {
@@ -124,12 +171,43 @@ impl BoardView {
             sx: sy * X_RATIO,
             sy,
             bottom,
+            four,
         }
     }
 
-    /// Display coordinates of a point in rows/columns: x 0…4, y 0…[`Self::ROWS`].
+    /// The board drawn.
+    pub fn board(&self) -> &'static Board {
+        if self.four {
+            Board::four_player()
+        } else {
+            Board::classic()
+        }
+    }
+
+    /// The grid's size: columns and rows (x 0…w, y 0…h).
+    pub fn extent(&self) -> Vec2 {
+        if self.four {
+            Vec2::splat(Self::FOUR)
+        } else {
+            Vec2::new(4.0, Self::ROWS)
+        }
+    }
+
+    /// Display coordinates of a point in grid steps, the bottom side's half down.
     pub fn grid(&self, p: Point) -> Vec2 {
-        let info = Board::classic().info(p);
+        let info = self.board().info(p);
+        if self.four {
+            let n = Self::FOUR;
+            let (x, y) = (info.x, info.y);
+            // Quarter turns that bring the bottom seat's half down, its left on the left.
+            let (x, y) = match self.bottom {
+                Side::South => (x, y),
+                Side::East => (y, n - x),
+                Side::North => (n - x, n - y),
+                Side::West => (n - y, x),
+            };
+            return Vec2::new(x, y);
+        }
         let (x, y) = if self.bottom == Side::North {
             (4.0 - info.x, 11.0 - info.y)
         } else {
@@ -145,18 +223,22 @@ impl BoardView {
 
     /// World position of display grid coordinates.
     pub fn grid_to_world(&self, g: Vec2) -> Vec2 {
-        self.center + Vec2::new((g.x - 2.0) * self.sx, (g.y - Self::ROWS / 2.0) * self.sy)
+        let half = self.extent() / 2.0;
+        self.center + Vec2::new((g.x - half.x) * self.sx, (g.y - half.y) * self.sy)
     }
 
     /// Tile size in pixels.
     pub fn tile_size(&self) -> Vec2 {
+        if self.four {
+            return Vec2::new(self.sx * 0.9, self.sy * 0.7);
+        }
         Vec2::new(self.sx * 0.78, self.sy * 0.66)
     }
 
     /// The point under a world position, if any (within a tile's size).
     pub fn pick(&self, world: Vec2) -> Option<Point> {
         let half = self.tile_size() / 2.0 + Vec2::splat(2.0);
-        Board::classic().points().find(|&p| {
+        self.board().points().find(|&p| {
             let d = (self.world(p) - world).abs();
             d.x <= half.x && d.y <= half.y
         })
@@ -192,7 +274,7 @@ mod tests {
         let b = Board::classic();
         let area = Rect::from_center_size(Vec2::new(-100.0, 0.0), Vec2::new(700.0, 780.0));
         for bottom in [Side::South, Side::North] {
-            let view = BoardView::fit(area, bottom);
+            let view = BoardView::fit(area, bottom, false);
             let own_back = b.point(bottom, 6, 3).unwrap();
             let enemy_back = b.point(bottom.opponent(), 6, 3).unwrap();
             assert!(view.world(own_back).y < view.world(enemy_back).y);
@@ -207,6 +289,43 @@ mod tests {
                 assert_eq!(view.pick(w + view.tile_size() * 0.4), Some(p));
             }
             assert_eq!(view.pick(area.min), None);
+        }
+    }
+
+    #[test]
+    fn on_the_four_player_board_each_seat_sees_its_half_down_and_its_next_player_on_the_right() {
+        let b = Board::four_player();
+        let area = Rect::from_center_size(Vec2::new(50.0, -20.0), Vec2::new(760.0, 760.0));
+        for bottom in Side::FOUR {
+            let view = BoardView::fit(area, bottom, true);
+            let mid = |side: Side| view.world(b.point(side, 3, 3).unwrap());
+            let centre = view.world(b.parse_point("C:5").unwrap());
+            assert!((mid(bottom).x - centre.x).abs() < 1.0, "{bottom:?}");
+            assert!(mid(bottom).y < centre.y, "{bottom:?}: own half below");
+            assert!(
+                mid(bottom.partner()).y > centre.y,
+                "{bottom:?}: partner on top"
+            );
+            // BOARD4.md §1.1: the half on a player's right is the next player's.
+            assert!(
+                mid(bottom.next(false)).x > centre.x,
+                "{bottom:?}: next player on the right"
+            );
+            assert!(
+                mid(bottom.next(false).partner()).x < centre.x,
+                "{bottom:?}: previous player on the left"
+            );
+            // Column 1 is on the owner's left.
+            let (left, right) = (
+                b.point(bottom, 3, 1).unwrap(),
+                b.point(bottom, 3, 5).unwrap(),
+            );
+            assert!(view.world(left).x < view.world(right).x);
+            for p in b.points() {
+                let w = view.world(p);
+                assert!(area.contains(w), "{p:?} outside the area");
+                assert_eq!(view.pick(w), Some(p), "{p:?}");
+            }
         }
     }
 

@@ -10,7 +10,9 @@ use bevy::{
     tasks::{Task, block_on, futures_lite::future},
 };
 use bevy_egui::{EguiContexts, egui};
-use junqi_game::{Action, ActionError, GameResult, Mode, Move, Point, Rank, Seen, Side, ai::Hint};
+use junqi_game::{
+    Action, ActionError, GameResult, Mode, Move, PlayerView, Point, Rank, Seen, Side, ai::Hint,
+};
 use junqi_net::session::Verdict;
 
 use super::{Navigate, Screen};
@@ -20,7 +22,7 @@ use crate::{
     i18n::Lang,
     lan::{LanCmd, LanRequest},
     profile::{Outcome, Profile},
-    session::{LogEntry, SavedGame, Session, log_text},
+    session::{LogEntry, SavedGame, Session, log_text, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
     theme,
@@ -38,6 +40,23 @@ pub enum Opponent {
     },
     /// A player on the LAN.
     Lan(LanGame),
+    /// Four-player games (四国): the computer at a level in each other seat (by
+    /// [`Side::index`]; the player's own entry is unused).
+    Table {
+        /// The levels.
+        levels: [u8; 4],
+    },
+}
+
+impl Opponent {
+    /// The computer's level in `seat`, if the computer plays it.
+    pub fn level(&self, seat: Side) -> Option<u8> {
+        match self {
+            Opponent::Ai { level } => Some(*level),
+            Opponent::Table { levels } => Some(levels[seat.index()]),
+            Opponent::Lan(_) => None,
+        }
+    }
 }
 
 /// What the player knows of a LAN game beyond the board.
@@ -95,6 +114,11 @@ impl ActiveGame {
         Self::with(session, Opponent::Ai { level })
     }
 
+    /// A four-player game against the computer at `levels` (by seat).
+    pub fn table(session: Session, levels: [u8; 4]) -> Self {
+        Self::with(session, Opponent::Table { levels })
+    }
+
     /// A LAN game (the session has no local referee).
     pub fn lan(session: Session, lan: LanGame) -> Self {
         Self::with(session, Opponent::Lan(lan))
@@ -120,7 +144,7 @@ impl ActiveGame {
     pub fn lan_state(&self) -> Option<&LanGame> {
         match &self.opponent {
             Opponent::Lan(l) => Some(l),
-            Opponent::Ai { .. } => None,
+            Opponent::Ai { .. } | Opponent::Table { .. } => None,
         }
     }
 
@@ -128,7 +152,7 @@ impl ActiveGame {
     pub fn lan_state_mut(&mut self) -> Option<&mut LanGame> {
         match &mut self.opponent {
             Opponent::Lan(l) => Some(l),
-            Opponent::Ai { .. } => None,
+            Opponent::Ai { .. } | Opponent::Table { .. } => None,
         }
     }
 
@@ -312,13 +336,15 @@ fn input(
 
 fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
     let s = &game.session;
-    if let (Opponent::Ai { level }, Some(referee)) = (&game.opponent, s.game())
+    // The computer seats move one at a time, in turn order: the side to move, when it is one.
+    if let Some(referee) = s.game()
+        && let Some(level) = game.opponent.level(referee.turn())
         && s.result().is_none()
         && referee.turn() != s.me()
         && game.thinking.is_none()
     {
-        let view = referee.view(s.me().opponent());
-        let task = ai::think(view, *level, rand::random());
+        let view = referee.view(referee.turn());
+        let task = ai::think(view, level, rand::random());
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
     }
@@ -410,13 +436,19 @@ fn finish(
             Some(saved) => save_record(&dir, saved),
             None => Err("LAN".to_owned()),
         };
+        let me = game.session.me();
+        let team = game.session.view.is_team_game();
         let outcome = match result {
-            GameResult::Win { winner, .. } if winner == game.session.me() => Outcome::Win,
+            GameResult::Win { winner, .. }
+                if winner == me || (team && winner.team() == me.team()) =>
+            {
+                Outcome::Win
+            }
             GameResult::Win { .. } => Outcome::Loss,
             GameResult::Draw { .. } => Outcome::Draw,
         };
-        let moves = game.session.plies() as u32 / 2;
-        profile.record(&game.session.opponent, outcome, moves);
+        let score = junqi_game::room_score(result, game.session.plies(), team, me);
+        profile.record(&game.session.opponent, outcome, score);
         if let Err(e) = profile.save(&dir) {
             warn!("{e}");
         }
@@ -497,23 +529,32 @@ pub fn colours(settings: &Settings) -> (Colour, Colour) {
     }
 }
 
+/// The tile colour of `side`'s pieces for the player `me`: the settings' two colours in
+/// two-player games, each seat's own colour round a four-player table.
+pub fn colour_of(side: Side, me: Side, four: bool, settings: &Settings) -> Colour {
+    if four {
+        return Colour::of_seat(side);
+    }
+    let (mine, theirs) = colours(settings);
+    if side == me { mine } else { theirs }
+}
+
 /// What the player sees of a session as a board scene; `full` shows the referee's whole truth
 /// (finished games in the replay viewer).
 pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
-    let (mine, theirs) = colours(settings);
     let me = s.me();
-    let board = junqi_game::Board::classic();
+    let board = s.view.board();
+    let four = s.view.is_team_game();
+    let colour = |side: Side| colour_of(side, me, four, settings);
     let mut pieces = Vec::new();
     for p in board.points() {
         let tile = if let Some(g) = s.game().filter(|_| full) {
             g.position().at(p).map(|pc| Tile {
                 face: Face::Rank(pc.rank),
-                colour: if !pc.face_up {
-                    Colour::Neutral
-                } else if pc.side == me {
-                    mine
+                colour: if pc.face_up {
+                    colour(pc.side)
                 } else {
-                    theirs
+                    Colour::Neutral
                 },
                 marker: None,
             })
@@ -526,7 +567,7 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
                 },
                 Seen::Piece { side, id, rank } => Tile {
                     face: rank.map(Face::Rank).unwrap_or(Face::Back),
-                    colour: if side == me { mine } else { theirs },
+                    colour: colour(side),
                     marker: (side != me).then(|| s.markers.get(&id).cloned()).flatten(),
                 },
             })
@@ -535,6 +576,21 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
             pieces.push((p, t));
         }
     }
+    // Halves nobody plays (two players on the big board) and players who are out.
+    let dim_halves = if board.sides().len() == 4 {
+        Side::FOUR
+            .into_iter()
+            .filter(|&side| {
+                if four {
+                    !s.view.is_in(side)
+                } else {
+                    side != me && side != me.opponent()
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     BoardScene {
         active: true,
         bottom: Some(me),
@@ -545,6 +601,8 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
             .map(|(a, b)| vec![a, b])
             .unwrap_or_default(),
         show_nicknames: settings.nicknames,
+        four: board.sides().len() == 4,
+        dim_halves,
         ..default()
     }
 }
@@ -717,7 +775,7 @@ fn lan_action(
 /// The move log (棋谱), newest at the bottom. Only the visible lines are laid out, one line
 /// each: laying out the whole log every frame cost a software renderer about a sixth of its
 /// frame rate at move 24, and more as a game goes on.
-pub(crate) fn log_view(ui: &mut egui::Ui, log: &[LogEntry], me: Side, lang: Lang) {
+pub(crate) fn log_view(ui: &mut egui::Ui, log: &[LogEntry], view: &PlayerView, lang: Lang) {
     let row = ui
         .ctx()
         .fonts_mut(|f| f.row_height(&egui::FontId::proportional(15.0)));
@@ -727,7 +785,7 @@ pub(crate) fn log_view(ui: &mut egui::Ui, log: &[LogEntry], me: Side, lang: Lang
         .show_rows(ui, row, log.len(), |ui, rows| {
             for e in &log[rows] {
                 ui.add(
-                    egui::Label::new(egui::RichText::new(log_text(e, me, lang)).size(15.0))
+                    egui::Label::new(egui::RichText::new(log_text(e, view, lang)).size(15.0))
                         .truncate(),
                 );
             }
@@ -766,6 +824,73 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
             ui.weak(format!("{}：{d}", lang.t("lan.detail")));
         }
     }
+}
+
+/// The way a four-player game is played: 四暗, 双明 or 全明.
+pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
+    match (rules.mode, rules.partners_open) {
+        (Mode::Open, _) => "four.open",
+        (_, true) => "four.partners",
+        _ => "four.dark",
+    }
+}
+
+/// The seats of the view's game, the player first, then in turn order.
+pub fn seats_in_order(view: &PlayerView) -> Vec<Side> {
+    let me = view.me();
+    if !view.is_team_game() {
+        return vec![me, me.opponent()];
+    }
+    let clockwise = view.rules().clockwise;
+    let mut out = vec![me];
+    while out.len() < 4 {
+        let last = *out.last().expect("not empty");
+        out.push(last.next(clockwise));
+    }
+    out
+}
+
+/// Four-player games: one row a seat in turn order, the player first: its colour, how the
+/// player calls it, who plays it, its timeouts, and whether it moves now or is out.
+fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
+    let s = &g.session;
+    let me = s.me();
+    let max = s.rules().max_timeouts;
+    egui::Grid::new("seats")
+        .num_columns(4)
+        .spacing([10.0, 2.0])
+        .show(ui, |ui| {
+            for side in seats_in_order(&s.view) {
+                let [r, gr, b] = crate::board::Colour::of_seat(side).rgb();
+                let turn = s.result().is_none() && s.turn() == side;
+                let name = lang.t(seat_key(side, me, true, s.rules().clockwise));
+                ui.label(
+                    egui::RichText::new(if turn {
+                        format!("▶ {name}")
+                    } else {
+                        format!("■ {name}")
+                    })
+                    .strong()
+                    .color(egui::Color32::from_rgb(r, gr, b).gamma_multiply(1.6)),
+                );
+                let who = match g.opponent.level(side) {
+                    Some(level) if side != me => level_name(level, lang),
+                    _ => "",
+                };
+                ui.label(who);
+                ui.label(format!(
+                    "{} {}/{max}",
+                    lang.t("game.timeouts"),
+                    s.view.timeouts(side)
+                ));
+                if s.view.is_in(side) {
+                    ui.label("");
+                } else {
+                    ui.colored_label(theme::palette::WARN, lang.t("seat.out"));
+                }
+                ui.end_row();
+            }
+        });
 }
 
 fn level_name(level: u8, lang: Lang) -> &'static str {
@@ -809,6 +934,12 @@ fn ui(
                 let who = match &g.opponent {
                     Opponent::Ai { level } => level_name(*level, lang).to_owned(),
                     Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
+                    Opponent::Table { .. } => lang.t("four.title").to_owned(),
+                };
+                let mode = if s.view.is_team_game() {
+                    way_key(s.rules())
+                } else {
+                    mode
                 };
                 ui.label(format!("{} · {who}", lang.t(mode)));
             });
@@ -823,6 +954,8 @@ fn ui(
                 lang.t("game.your_turn")
             } else if s.is_remote() {
                 lang.t("lan.peer_turn")
+            } else if s.view.is_team_game() {
+                lang.t(seat_key(s.turn(), me, true, s.rules().clockwise))
             } else {
                 lang.t("game.ai_turn")
             };
@@ -849,14 +982,19 @@ fn ui(
                     .text(format!("{} {:.0} s", lang.t("game.clock"), left.ceil())),
             );
             let max = s.rules().max_timeouts;
-            ui.label(format!(
-                "{} · {} {}/{max} · {} {}/{max}",
-                lang.t("game.move").replace("{}", &s.plies().to_string()),
-                lang.t("game.timeouts"),
-                s.view.timeouts(me),
-                lang.t("game.enemy"),
-                s.view.timeouts(me.opponent()),
-            ));
+            if s.view.is_team_game() {
+                ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
+                seats_table(ui, g, lang);
+            } else {
+                ui.label(format!(
+                    "{} · {} {}/{max} · {} {}/{max}",
+                    lang.t("game.move").replace("{}", &s.plies().to_string()),
+                    lang.t("game.timeouts"),
+                    s.view.timeouts(me),
+                    lang.t("game.enemy"),
+                    s.view.timeouts(me.opponent()),
+                ));
+            }
             if g.confirm_resign {
                 ui.colored_label(
                     egui::Color32::from_rgb(240, 170, 80),
@@ -924,7 +1062,7 @@ fn ui(
             ui.separator();
             // Removed pieces.
             ui.label(egui::RichText::new(lang.t("game.captured")).strong());
-            for side in [me, me.opponent()] {
+            for side in seats_in_order(&s.view) {
                 let names: Vec<String> = s
                     .removed
                     .iter()
@@ -936,7 +1074,12 @@ fn ui(
                     .collect();
                 ui.label(format!(
                     "{}：{}",
-                    lang.t(if side == me { "game.you" } else { "game.enemy" }),
+                    lang.t(seat_key(
+                        side,
+                        me,
+                        s.view.is_team_game(),
+                        s.rules().clockwise
+                    )),
                     if names.is_empty() {
                         "—".to_owned()
                     } else {
@@ -946,7 +1089,7 @@ fn ui(
             }
             ui.separator();
             ui.label(egui::RichText::new(lang.t("game.log")).strong());
-            log_view(ui, &s.log, me, lang);
+            log_view(ui, &s.log, &s.view, lang);
         });
     egui::Panel::top("game_top")
         .frame(

@@ -266,7 +266,7 @@ fn ui(
             }
             ui.separator();
             if let Some(s) = state.session() {
-                super::game::log_view(ui, &s.log, s.me(), lang);
+                super::game::log_view(ui, &s.log, &s.view, lang);
             }
         });
     let r = root.available_rect_before_wrap();

@@ -38,8 +38,22 @@ pub enum First {
     Random,
 }
 
+/// Who plays, on which board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Table {
+    /// Two players on the classic board.
+    #[default]
+    Two,
+    /// Two players on the four-player board (QQ 两人 rooms): South against North through the
+    /// centre, East and West empty.
+    TwoOnBig,
+    /// Four players (四国大战): the player, a computer partner and two computer enemies.
+    Four,
+}
+
 /// The new-game options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GameOptions {
     /// Every rule option.
     pub rules: Rules,
@@ -47,6 +61,12 @@ pub struct GameOptions {
     pub level: u8,
     /// Who moves first.
     pub first: First,
+    /// Who plays, on which board.
+    pub table: Table,
+    /// Four players: the player's seat.
+    pub seat: Side,
+    /// Four players: each computer seat's level, by [`Side::index`] (the player's is unused).
+    pub levels: [u8; 4],
 }
 
 impl Default for GameOptions {
@@ -55,7 +75,58 @@ impl Default for GameOptions {
             rules: Rules::default(),
             level: 2,
             first: First::Me,
+            table: Table::Two,
+            seat: Side::South,
+            levels: [2; 4],
         }
+    }
+}
+
+impl GameOptions {
+    /// Switches to `table` with its default rules (RULES.md §9 for four players: 30 s, 70 quiet
+    /// plies, the last-pieces rule), keeping the way to play where the table has it.
+    pub fn set_table(&mut self, table: Table) {
+        if table == self.table {
+            return;
+        }
+        let mode = match (table, self.rules.mode) {
+            (Table::Four, Mode::Flip) => Mode::Dark,
+            (_, m) => m,
+        };
+        self.rules = match table {
+            Table::Two => Rules::for_mode(mode),
+            Table::TwoOnBig => Rules {
+                four_player_board: true,
+                ..Rules::for_mode(mode)
+            },
+            Table::Four => Rules::four_player(mode),
+        };
+        self.table = table;
+    }
+
+    /// The board the game is played on.
+    pub fn board(&self) -> &'static Board {
+        match self.table {
+            Table::Two => Board::classic(),
+            Table::TwoOnBig | Table::Four => Board::four_player(),
+        }
+    }
+
+    /// The player's side: its seat round a four-player table, South otherwise.
+    pub fn my_side(&self) -> Side {
+        match self.table {
+            Table::Four => self.seat,
+            Table::Two | Table::TwoOnBig => Side::South,
+        }
+    }
+
+    /// The QQ 四国 room's rules for the current way to play (四暗, 双明, 全明).
+    pub fn qq_preset(&mut self) {
+        let partners_open = self.rules.partners_open;
+        self.rules = Rules {
+            partners_open,
+            ..Rules::four_player(self.rules.mode)
+        };
     }
 }
 
@@ -134,6 +205,10 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn enter(mut state: ResMut<SetupState>, dir: Res<DataDir>, settings: Res<Settings>) {
+    // LAN games are two-player games on the classic board.
+    if state.lan_host {
+        state.options.set_table(Table::Two);
+    }
     state.saved = storage::list_names(&dir.layouts());
     state.selected = None;
     state.warn.clear();
@@ -147,9 +222,9 @@ fn exit(mut scene: ResMut<BoardScene>) {
 }
 
 /// The player's half's (row, col) of a board point, if it is on the player's half.
-fn own_rc(p: Point) -> Option<(u8, u8)> {
-    let info = Board::classic().info(p);
-    (info.half == Some(Side::South)).then_some((info.row, info.col))
+fn own_rc(p: Point, o: &GameOptions) -> Option<(u8, u8)> {
+    let info = o.board().info(p);
+    (info.half == Some(o.my_side())).then_some((info.row, info.col))
 }
 
 /// A layout problem in words.
@@ -197,7 +272,7 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
     }
 }
 
-fn problem_point(p: &LayoutProblem) -> Option<Point> {
+fn problem_point(p: &LayoutProblem, o: &GameOptions) -> Option<Point> {
     use LayoutProblem::*;
     let (row, col) = match *p {
         PieceInCamp { row, col, .. }
@@ -207,7 +282,7 @@ fn problem_point(p: &LayoutProblem) -> Option<Point> {
         | EmptyPoint { row, col } => (row, col),
         WrongCount { .. } => return None,
     };
-    Board::classic().point(Side::South, row, col)
+    o.board().point(o.my_side(), row, col)
 }
 
 impl SetupState {
@@ -238,7 +313,10 @@ impl SetupState {
                     self.layout = swapped;
                     return true;
                 }
-                self.warn = new.iter().filter_map(|p| problem_point(p)).collect();
+                self.warn = new
+                    .iter()
+                    .filter_map(|p| problem_point(p, &self.options))
+                    .collect();
                 let reasons: Vec<String> = new.iter().map(|p| problem_text(p, lang)).collect();
                 self.message = Some((
                     format!("{}：{}", lang.t("setup.refused"), reasons.join("；")),
@@ -273,7 +351,9 @@ fn clicks(
     lang: Res<Lang>,
 ) {
     for BoardClick(p) in clicks.read() {
-        let Some(rc) = own_rc(*p) else { continue };
+        let Some(rc) = own_rc(*p, &state.options) else {
+            continue;
+        };
         match state.selected {
             None if state.layout.get(rc.0, rc.1).is_some() => state.selected = Some(rc),
             None => {}
@@ -283,14 +363,25 @@ fn clicks(
         }
     }
     for d in drags.read() {
-        if let (Some(a), Some(b)) = (own_rc(d.from), own_rc(d.to)) {
+        if let (Some(a), Some(b)) = (own_rc(d.from, &state.options), own_rc(d.to, &state.options)) {
             state.try_swap(a, b, *lang);
         }
     }
 }
 
+/// Seconds since 1970.
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
 /// Starts a game against the computer from the options and the player's layout (South).
 pub fn new_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Session> {
+    if options.table == Table::Four {
+        return new_four_session(options, mine, rng);
+    }
     let rules = options.rules;
     let first = match options.first {
         First::Me => Side::South,
@@ -309,16 +400,48 @@ pub fn new_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> 
         let north = Ai::new(ai::level(options.level), rng.random()).choose_layout(&rules);
         Game::new(rules, *mine, north, first).ok()?
     };
-    let started = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
     Some(Session::new(
         game,
         Side::South,
         format!("ai-{}", options.level),
-        started,
+        now_secs(),
     ))
+}
+
+/// A four-player game: the player in `options.seat` with its layout, each other seat's layout
+/// chosen by the computer at that seat's level.
+fn new_four_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Session> {
+    let rules = options.rules;
+    let me = options.seat;
+    let clockwise = rules.clockwise;
+    let first = match options.first {
+        First::Me => me,
+        First::Ai => me.next(clockwise),
+        First::Random => Side::FOUR[rng.random_range(0..4)],
+    };
+    let layouts = Side::FOUR.map(|side| {
+        if side == me {
+            *mine
+        } else {
+            Ai::new(ai::level(options.levels[side.index()]), rng.random()).choose_layout(&rules)
+        }
+    });
+    let game = Game::new_four(rules, layouts, first).ok()?;
+    Some(Session::new(game, me, four_key(options), now_secs()))
+}
+
+/// The profile's name for a four-player table: the levels of the partner, the next and the
+/// previous seat (`four:3-2-2`).
+pub fn four_key(options: &GameOptions) -> String {
+    let me = options.seat;
+    let clockwise = options.rules.clockwise;
+    let level = |s: Side| options.levels[s.index()];
+    format!(
+        "four:{}-{}-{}",
+        level(me.partner()),
+        level(me.next(clockwise)),
+        level(me.next(clockwise).partner())
+    )
 }
 
 fn actions(
@@ -387,10 +510,17 @@ fn actions(
                     lobby.write(super::lobby::LobbyAction::StartHosting);
                     continue;
                 }
-                if let Some(session) = new_session(&state.options, &state.layout, &mut rand::rng())
-                {
-                    commands.insert_resource(ActiveGame::new(session, state.options.level));
-                    nav.write(Navigate(Screen::Game));
+                match new_session(&state.options, &state.layout, &mut rand::rng()) {
+                    Some(session) if state.options.table == Table::Four => {
+                        let levels = state.options.levels;
+                        commands.insert_resource(ActiveGame::table(session, levels));
+                        nav.write(Navigate(Screen::Game));
+                    }
+                    Some(session) => {
+                        commands.insert_resource(ActiveGame::new(session, state.options.level));
+                        nav.write(Navigate(Screen::Game));
+                    }
+                    None => state.message = Some((lang.t("setup.cannot_start").to_owned(), true)),
                 }
             }
         }
@@ -420,8 +550,11 @@ pub fn load_layout(dir: &DataDir, name: &str) -> Result<NamedLayout, StoreError>
 }
 
 fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
-    let board = Board::classic();
+    let board = state.options.board();
+    let me = state.options.my_side();
+    let four = state.options.table == Table::Four;
     let colour = match settings.my_colour {
+        _ if four => Colour::of_seat(me),
         PieceColour::Red => Colour::Red,
         PieceColour::Blue => Colour::Blue,
     };
@@ -429,7 +562,7 @@ fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<Board
     let mut pieces = Vec::new();
     for row in 1..=6u8 {
         for col in 1..=5u8 {
-            let p = board.point(Side::South, row, col).expect("point");
+            let p = board.point(me, row, col).expect("point");
             if flip {
                 if board.kind(p) != junqi_game::PointKind::Camp {
                     pieces.push((
@@ -462,16 +595,22 @@ fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<Board
             }
         }
     }
+    let big = board.sides().len() == 4;
     let new = BoardScene {
         active: true,
-        bottom: Some(Side::South),
+        bottom: Some(me),
         pieces,
-        selected: state
-            .selected
-            .and_then(|(r, c)| board.point(Side::South, r, c)),
+        selected: state.selected.and_then(|(r, c)| board.point(me, r, c)),
         warn: state.warn.clone(),
         show_nicknames: settings.nicknames,
         dim_enemy_half: !flip,
+        four: big,
+        // Two players on the big board: East and West stay empty.
+        dim_halves: if big && !four {
+            vec![Side::East, Side::West]
+        } else {
+            Vec::new()
+        },
         ..default()
     };
     if *scene != new {
@@ -507,7 +646,8 @@ fn ui(
                 theme::heading(ui, lang.t("setup.title"));
             });
             ui.separator();
-            egui::ScrollArea::vertical().show(ui, |ui| options_ui(ui, &mut opts, lang));
+            egui::ScrollArea::vertical()
+                .show(ui, |ui| options_ui(ui, &mut opts, lang, state.lan_host));
         });
     if opts != state.options {
         state.options = opts;
@@ -615,29 +755,49 @@ fn classic_count() -> usize {
 }
 
 /// The options form (also used by the LAN host screen).
-pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
+fn level_text(n: u8, lang: Lang) -> &'static str {
+    let l = ai::level(n);
+    if lang == Lang::Zh {
+        l.zh_name()
+    } else {
+        l.en_name()
+    }
+}
+
+/// The options form (also used by the LAN host screen, `lan`: two-player tables only).
+pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool) {
+    if !lan {
+        ui.strong(lang.t("opt.table"));
+        ui.horizontal_wrapped(|ui| {
+            for (t, key) in [
+                (Table::Two, "opt.table.two"),
+                (Table::Four, "opt.table.four"),
+                (Table::TwoOnBig, "opt.table.two_big"),
+            ] {
+                if ui.selectable_label(o.table == t, lang.t(key)).clicked() {
+                    o.set_table(t);
+                }
+            }
+        });
+    }
+    if o.table == Table::Four && !lan {
+        four_options_ui(ui, o, lang);
+    } else {
+        let r = &mut o.rules;
+        ui.strong(lang.t("opt.mode"));
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut r.mode, Mode::Dark, lang.t("opt.mode.dark"));
+            ui.selectable_value(&mut r.mode, Mode::Open, lang.t("opt.mode.open"));
+            ui.selectable_value(&mut r.mode, Mode::Flip, lang.t("opt.mode.flip"));
+        });
+        ui.strong(lang.t("opt.level"));
+        ui.horizontal_wrapped(|ui| {
+            for n in 1..=4u8 {
+                ui.selectable_value(&mut o.level, n, level_text(n, lang));
+            }
+        });
+    }
     let r = &mut o.rules;
-    ui.strong(lang.t("opt.mode"));
-    ui.horizontal(|ui| {
-        ui.selectable_value(&mut r.mode, Mode::Dark, lang.t("opt.mode.dark"));
-        ui.selectable_value(&mut r.mode, Mode::Open, lang.t("opt.mode.open"));
-        ui.selectable_value(&mut r.mode, Mode::Flip, lang.t("opt.mode.flip"));
-    });
-    ui.strong(lang.t("opt.level"));
-    ui.horizontal_wrapped(|ui| {
-        for n in 1..=4u8 {
-            let l = ai::level(n);
-            ui.selectable_value(
-                &mut o.level,
-                n,
-                if lang == Lang::Zh {
-                    l.zh_name()
-                } else {
-                    l.en_name()
-                },
-            );
-        }
-    });
     ui.strong(lang.t("opt.first"));
     ui.horizontal(|ui| {
         ui.selectable_value(&mut o.first, First::Me, lang.t("opt.first.me"));
@@ -703,4 +863,67 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
         ui.checkbox(&mut r.facedown_immune, lang.t("opt.facedown_immune"));
         ui.checkbox(&mut r.no_suicide, lang.t("opt.no_suicide"));
     }
+    if o.table == Table::Four {
+        ui.checkbox(&mut r.last_pieces, lang.t("opt.last_pieces"));
+        ui.checkbox(&mut r.clockwise, lang.t("opt.clockwise"));
+    }
+}
+
+/// Four players: the way to play, the QQ preset, the player's seat and each computer seat's
+/// level, named as players name them (下家, 对家, 上家).
+fn four_options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
+    ui.strong(lang.t("opt.mode"));
+    ui.horizontal(|ui| {
+        let r = &mut o.rules;
+        for (mode, open, key) in [
+            (Mode::Dark, false, "four.dark"),
+            (Mode::Dark, true, "four.partners"),
+            (Mode::Open, false, "four.open"),
+        ] {
+            let on = r.mode == mode && (mode == Mode::Open || r.partners_open == open);
+            if ui.selectable_label(on, lang.t(key)).clicked() {
+                r.mode = mode;
+                r.partners_open = open;
+            }
+        }
+    });
+    if ui.button(lang.t("opt.qq_preset")).clicked() {
+        o.qq_preset();
+    }
+    ui.strong(lang.t("opt.seat"));
+    ui.horizontal(|ui| {
+        for (side, key) in [
+            (Side::South, "seat.south"),
+            (Side::East, "seat.east"),
+            (Side::North, "seat.north"),
+            (Side::West, "seat.west"),
+        ] {
+            ui.selectable_value(&mut o.seat, side, lang.t(key));
+        }
+    });
+    let me = o.seat;
+    let clockwise = o.rules.clockwise;
+    egui::Grid::new("seat_levels")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for side in [
+                me.partner(),
+                me.next(clockwise),
+                me.next(clockwise).partner(),
+            ] {
+                ui.label(lang.t(crate::session::seat_key(side, me, true, clockwise)));
+                egui::ComboBox::from_id_salt(("seat_level", side.index()))
+                    .selected_text(level_text(o.levels[side.index()], lang))
+                    .show_ui(ui, |ui| {
+                        for n in 1..=4u8 {
+                            ui.selectable_value(
+                                &mut o.levels[side.index()],
+                                n,
+                                level_text(n, lang),
+                            );
+                        }
+                    });
+                ui.end_row();
+            }
+        });
 }

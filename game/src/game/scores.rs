@@ -15,24 +15,38 @@ impl Game {
     /// draws score nothing. Seats that do not play score 0.
     pub fn scores(&self) -> Option<[i8; 4]> {
         let result = self.result?;
-        let mut out = [0i8; 4];
-        let GameResult::Win { winner, .. } = result else {
-            return Some(out);
-        };
-        let ply = self.position.ply();
-        if self.position.is_team_game() {
-            let quick = ply <= 40;
-            for side in Side::FOUR {
-                out[side.index()] = if side.team() == winner.team() {
-                    if quick { 0 } else { 2 }
-                } else {
-                    -2
-                };
-            }
+        let team = self.position.is_team_game();
+        let seats: &[Side] = if team {
+            &Side::FOUR
         } else {
-            out[winner.index()] = if ply < 30 { 0 } else { 1 };
-            out[winner.opponent().index()] = -1;
+            &[Side::South, Side::North]
+        };
+        let mut out = [0i8; 4];
+        for &side in seats {
+            out[side.index()] = room_score(result, self.position.ply(), team, side);
         }
         Some(out)
+    }
+}
+
+/// The room score of `side` for a game that ended in `result` after `plies` plies (see
+/// [`Game::scores`]); `team_game` for four players. The one place the scoring rule lives, for
+/// games whose referee is not local (LAN games) as for the others.
+pub fn room_score(result: GameResult, plies: u16, team_game: bool, side: Side) -> i8 {
+    let GameResult::Win { winner, .. } = result else {
+        return 0;
+    };
+    if team_game {
+        if side.team() != winner.team() {
+            -2
+        } else if plies <= 40 {
+            0
+        } else {
+            2
+        }
+    } else if side == winner {
+        if plies < 30 { 0 } else { 1 }
+    } else {
+        -1
     }
 }
