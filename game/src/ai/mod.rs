@@ -13,6 +13,7 @@ pub mod belief;
 pub mod eval;
 pub mod search;
 pub mod setup;
+pub mod team;
 
 pub use belief::{Belief, HiddenPiece, Sample};
 pub use search::{Analysis, Interior, Scored, SearchParams};
@@ -265,9 +266,8 @@ impl Ai {
         )
     }
 
-    /// Searches the view's position (the side to move should be the view's owner).
-    /// Four-player games and the four-player board are not searched yet (the
-    /// belief and the evaluation know two armies on the classic board): the
+    /// Searches the view's position (the side to move should be the view's
+    /// owner). Two players on the four-player board are not searched: the
     /// analysis has no moves.
     pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
         if !supported(view) {
@@ -281,8 +281,8 @@ impl Ai {
     }
 
     /// The move to play, or `None` when there is none (or it is not our
-    /// turn, or the view is of a four-player game or board, which the AI does
-    /// not play yet).
+    /// turn, or the view is of two players on the four-player board, which
+    /// the AI does not play).
     pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
         if view.turn() != view.me() || view.result().is_some() || !supported(view) {
             return None;
@@ -324,9 +324,11 @@ impl Ai {
 }
 
 /// Whether the searching AI plays this view's game: two armies on the
-/// classic board (the belief, the evaluation and the layouts know no other).
+/// classic board, or a four-player team game (two players on the
+/// four-player board are not searched: its layout prior and evaluation
+/// assume the armies face each other across the classic board's middle).
 fn supported(view: &PlayerView) -> bool {
-    !view.is_team_game() && std::ptr::eq(view.board(), crate::Board::classic())
+    view.is_team_game() || std::ptr::eq(view.board(), crate::Board::classic())
 }
 
 impl Player for Ai {
