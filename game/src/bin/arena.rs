@@ -96,7 +96,7 @@ fn parse_args() -> Args {
         }
     }
     for p in [&args.a, &args.b] {
-        if let Err(e) = make_player(p, 0) {
+        if let Err(e) = make_player(p, 0, args.players == 4) {
             eprintln!("{e}");
             usage();
         }
@@ -111,13 +111,18 @@ fn parse_args() -> Args {
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
-/// (keys: samples, screen, cand, depth, open, q, nodes, full, priors, slip).
-fn make_player(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+/// (keys: samples, screen, cand, depth, open, q, nodes, full, priors, slip),
+/// on top of the level's four-player settings when `four`.
+fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
     let Some((level, overrides)) = name.split_once(':') else {
         return player_by_name(name, seed);
     };
     let level: Level = level.parse()?;
-    let mut p = level.params();
+    let mut p = if four {
+        level.params_four()
+    } else {
+        level.params()
+    };
     for kv in overrides.split(',') {
         let (k, v) = kv
             .split_once('=')
@@ -194,7 +199,8 @@ fn play_four(args: &Args, index: usize) -> Outcome {
         .map(|&s| {
             let is_a = s.team() == a_team;
             let (name, salt) = if is_a { (&args.a, 0xA) } else { (&args.b, 0xB) };
-            let p = make_player(name, seed ^ salt ^ ((s.index() as u64) << 8)).expect("checked");
+            let p =
+                make_player(name, seed ^ salt ^ ((s.index() as u64) << 8), true).expect("checked");
             (p, cap_of(name), is_a)
         })
         .collect();
@@ -268,8 +274,8 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     }
     let game_seed = game_seed(args, index);
     let a_is_south = index.is_multiple_of(2);
-    let mut a = make_player(&args.a, game_seed ^ 0xA).expect("checked");
-    let mut b = make_player(&args.b, game_seed ^ 0xB).expect("checked");
+    let mut a = make_player(&args.a, game_seed ^ 0xA, false).expect("checked");
+    let mut b = make_player(&args.b, game_seed ^ 0xB, false).expect("checked");
     let (cap_a, cap_b) = (cap_of(&args.a), cap_of(&args.b));
     let rules = Rules::for_mode(args.mode);
     let mut game = if args.mode == Mode::Flip {
