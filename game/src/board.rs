@@ -7,9 +7,12 @@
 
 use crate::piece::Side;
 use arrayvec::ArrayVec;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::OnceLock;
+
+mod point_serde;
+pub use point_serde::with_point_names;
 
 /// The most points any board has (the four-player board has 129).
 pub const MAX_POINTS: usize = 129;
@@ -779,53 +782,6 @@ impl fmt::Display for PointName {
         match self.half {
             Some(side) => write!(f, "{}{}{}", side.letter(), self.row, self.col),
             None => write!(f, "C{}", self.col),
-        }
-    }
-}
-
-/// Points serialize by name on the classic board (`"S53"`). A point has no
-/// board of its own, so points beyond the classic board (four-player points
-/// 60…128) are written by index (`"#100"`); four-player records therefore
-/// round-trip, but read with classic names below index 60.
-impl Serialize for Point {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if s.is_human_readable() {
-            let classic = Board::classic();
-            if self.index() < classic.len() {
-                s.collect_str(&classic.name_of(*self))
-            } else {
-                s.collect_str(&format_args!("#{}", self.0))
-            }
-        } else {
-            s.serialize_u8(self.0)
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Point {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        if d.is_human_readable() {
-            let s = String::deserialize(d)?;
-            if let Some(index) = s.strip_prefix('#') {
-                return match index.parse::<u8>() {
-                    Ok(i) if (i as usize) < MAX_POINTS => Ok(Point(i)),
-                    _ => Err(serde::de::Error::custom(format!(
-                        "point {s:?}: expected # and an index below {MAX_POINTS}"
-                    ))),
-                };
-            }
-            Board::classic()
-                .parse_point(&s)
-                .map_err(serde::de::Error::custom)
-        } else {
-            let i = u8::deserialize(d)?;
-            if (i as usize) < MAX_POINTS {
-                Ok(Point(i))
-            } else {
-                Err(serde::de::Error::custom(format!(
-                    "point index {i} out of range"
-                )))
-            }
         }
     }
 }

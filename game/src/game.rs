@@ -12,6 +12,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 mod four;
+mod record_serde;
 mod scores;
 pub use scores::room_score;
 
@@ -249,8 +250,10 @@ pub enum SetupError {
     },
 }
 
-/// A game's full record: rules, setup and every action in order.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+/// A game's full record: rules, setup and every action in order. In JSON
+/// its points are named on the game's board (`"S53"` on the classic board,
+/// `"S:35"` on the four-player board; see `game/record_serde.rs`).
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Record {
     /// The rules.
     pub rules: Rules,

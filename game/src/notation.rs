@@ -47,6 +47,9 @@ use crate::position::{Move, Position};
 use crate::rules::{Announcement, Outcome};
 use std::fmt;
 
+mod replay;
+pub use replay::parse_movetext_in;
+
 /// What the referee announced about a move, as a record shows it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Note {
@@ -259,12 +262,18 @@ impl<'a> Cursor<'a> {
     }
 
     fn point(&mut self) -> Result<Point, NotationError> {
-        // `S53` (half, row, column) or, on the four-player board, `C5`.
-        let chars = if self.rest.starts_with(['C', 'c']) {
-            2
-        } else {
-            3
-        };
+        // `S53` (half, row, column) or, on the four-player board, `C5`; the
+        // four-player board's names may also be written as BOARD4.md does
+        // (`S:35`, `C:5`).
+        let colon = usize::from(
+            self.rest[self.rest.char_indices().nth(1).map_or(0, |(i, _)| i)..].starts_with(':'),
+        );
+        let chars = colon
+            + if self.rest.starts_with(['C', 'c']) {
+                2
+            } else {
+                3
+            };
         let len = self
             .rest
             .char_indices()
@@ -344,7 +353,11 @@ pub fn parse_written_on(
         rest: text,
     };
     let mut side = None;
-    if let Some((s, rest)) = text.split_once(':') {
+    // `S:resign` names the acting side; `S:35-E:31` only names points.
+    let prefixed = text
+        .split_once(':')
+        .filter(|(_, rest)| !rest.starts_with(|c: char| c.is_ascii_digit()));
+    if let Some((s, rest)) = prefixed {
         let mut chars = s.chars();
         match (chars.next().and_then(Side::from_letter), chars.next()) {
             (Some(sd), None) => side = Some(sd),

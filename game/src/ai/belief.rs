@@ -22,11 +22,13 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use std::sync::OnceLock;
 
-/// One hidden enemy piece of a dark game.
+/// One hidden piece of a dark game (an enemy's, or in 四暗 the partner's).
 #[derive(Clone, Debug)]
 pub struct HiddenPiece {
     /// Its identity.
     pub id: PieceId,
+    /// Its owner.
+    pub side: Side,
     /// Where it stands (`None` once removed).
     pub at: Option<Point>,
     /// The ranks it can still have, hard facts and counts together.
@@ -40,21 +42,32 @@ pub struct HiddenPiece {
 pub struct Belief {
     me: Side,
     mode: Mode,
-    /// Dark games: the enemy pieces whose rank is unknown.
+    /// Dark games: the other armies' pieces whose rank is unknown, army by army.
     pieces: Vec<HiddenPiece>,
-    /// Dark games: how many of each rank those pieces hold together.
-    remaining: [u8; 12],
+    /// Dark games: per army with hidden pieces, its owner, the range of its
+    /// pieces in `pieces`, and how many of each rank they hold together.
+    armies: Vec<Army>,
     /// Flip games: face-down points.
     face_down: Vec<Point>,
     /// Flip games: the (colour, rank) of every piece not yet turned over.
     pool: Vec<(Side, Rank)>,
 }
 
+/// The hidden pieces of one army: every army is 25 pieces of its own, so
+/// the counts (and the Hall condition) hold army by army.
+#[derive(Clone, Debug)]
+struct Army {
+    start: usize,
+    end: usize,
+    remaining: [u8; 12],
+}
+
 /// A complete assignment of the hidden identities.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
-    /// Dark games: the rank of every hidden enemy piece, by piece id.
-    pub ranks: [Option<Rank>; 50],
+    /// Dark games: the rank of every hidden piece, by piece id (ids of
+    /// four-player games run to 99).
+    pub ranks: [Option<Rank>; 100],
     /// Flip games: the piece under each face-down point, by point index.
     pub face_down: Vec<(Point, Side, Rank)>,
 }
@@ -133,7 +146,7 @@ impl Belief {
             me,
             mode,
             pieces: Vec::new(),
-            remaining: [0; 12],
+            armies: Vec::new(),
             face_down: Vec::new(),
             pool: Vec::new(),
         };
@@ -175,26 +188,42 @@ impl Belief {
     }
 
     fn build_dark(&mut self, view: &PlayerView, priors: bool) {
-        let enemy = self.me.opponent();
-        let board = view.board();
-        let mut remaining = [0u8; 12];
-        for r in Rank::ALL {
-            remaining[r.index()] = r.count();
-        }
         let behaviour = if priors {
             Behaviour::from_events(view)
         } else {
             Behaviour::default()
         };
+        // Two players: the opponent. Four: everyone else still in (in 双明
+        // and 全明 the partner's pieces are all known and add nothing).
+        let others: Vec<Side> = if view.is_team_game() {
+            Side::FOUR
+                .into_iter()
+                .filter(|&s| s != self.me && view.is_in(s))
+                .collect()
+        } else {
+            vec![self.me.opponent()]
+        };
+        for side in others {
+            self.build_army(view, side, priors, &behaviour);
+        }
+    }
+
+    fn build_army(&mut self, view: &PlayerView, side: Side, priors: bool, behaviour: &Behaviour) {
+        let board = view.board();
+        let mut remaining = [0u8; 12];
+        for r in Rank::ALL {
+            remaining[r.index()] = r.count();
+        }
         let prior = layout_prior();
-        for k in view.pieces().filter(|k| k.side == enemy) {
+        let start = self.pieces.len();
+        for k in view.pieces().filter(|k| k.side == side) {
             if let Some(r) = k.known() {
                 remaining[r.index()] = remaining[r.index()].saturating_sub(1);
                 continue;
             }
             let mut weight = [0f32; 12];
             let slot = k.id.0 as usize % 25;
-            let start = board.setup_points(enemy)[slot];
+            let start = board.setup_points(side)[slot];
             let info = board.info(start);
             for r in ranks_in(k.possible) {
                 weight[r.index()] = if priors {
@@ -206,24 +235,38 @@ impl Belief {
             }
             self.pieces.push(HiddenPiece {
                 id: k.id,
+                side,
                 at: k.at,
                 possible: k.possible,
                 weight,
             });
         }
-        self.remaining = remaining;
-        self.prune();
+        let end = self.pieces.len();
+        if end > start {
+            self.armies.push(Army {
+                start,
+                end,
+                remaining,
+            });
+            self.prune(self.armies.len() - 1);
+        }
     }
 
-    /// Removes every rank that no complete assignment can give a piece.
-    fn prune(&mut self) {
+    /// Removes every rank that no complete assignment can give a piece of
+    /// army `a`.
+    fn prune(&mut self, a: usize) {
+        let Army {
+            start,
+            end,
+            remaining,
+        } = self.armies[a].clone();
         loop {
-            let masks: Vec<RankSet> = self.pieces.iter().map(|p| p.possible).collect();
-            let Some(tight) = tight_sets(&masks, &self.remaining) else {
+            let masks: Vec<RankSet> = self.pieces[start..end].iter().map(|p| p.possible).collect();
+            let Some(tight) = tight_sets(&masks, &remaining) else {
                 return; // inconsistent view: keep the hard facts as they are
             };
             let mut changed = false;
-            for p in &mut self.pieces {
+            for p in &mut self.pieces[start..end] {
                 for r in ranks_in(p.possible) {
                     // Fixing p to r breaks a tight set S with r in S that p
                     // could otherwise leave.
@@ -248,7 +291,7 @@ impl Belief {
         self.me
     }
 
-    /// Dark games: the hidden enemy pieces (alive and removed).
+    /// Dark games: the hidden pieces of the other armies (alive and removed).
     pub fn pieces(&self) -> &[HiddenPiece] {
         &self.pieces
     }
@@ -282,7 +325,7 @@ impl Belief {
     /// Draws one complete assignment consistent with every hard fact.
     pub fn sample(&self, rng: &mut impl Rng) -> Sample {
         let mut out = Sample {
-            ranks: [None; 50],
+            ranks: [None; 100],
             face_down: Vec::new(),
         };
         if self.mode == Mode::Flip {
@@ -296,99 +339,10 @@ impl Belief {
                 .collect();
             return out;
         }
-        if self.pieces.is_empty() {
-            return out;
-        }
-        // Most constrained first, random among equals.
-        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
-        for _attempt in 0..64 {
-            order.shuffle(rng);
-            order.sort_by_key(|&i| self.pieces[i].possible.count_ones());
-            let mut left = self.remaining;
-            let mut ok = true;
-            for &i in &order {
-                let p = &self.pieces[i];
-                let mut total = 0f32;
-                for r in ranks_in(p.possible) {
-                    if left[r.index()] > 0 {
-                        total += p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
-                    }
-                }
-                if total <= 0.0 {
-                    ok = false;
-                    break;
-                }
-                let mut x = rng.random::<f32>() * total;
-                let mut pick = None;
-                for r in ranks_in(p.possible) {
-                    if left[r.index()] > 0 {
-                        pick = Some(r);
-                        x -= p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
-                        if x <= 0.0 {
-                            break;
-                        }
-                    }
-                }
-                let r = pick.expect("total > 0");
-                left[r.index()] -= 1;
-                out.ranks[p.id.0 as usize] = Some(r);
-            }
-            if ok {
-                return out;
-            }
-            out.ranks = [None; 50];
-        }
-        self.sample_by_matching(rng, out)
-    }
-
-    /// Fallback: a random complete matching by augmenting paths (always
-    /// succeeds when the view is consistent).
-    fn sample_by_matching(&self, rng: &mut impl Rng, mut out: Sample) -> Sample {
-        // Rank slots: one per remaining piece of each rank.
-        let mut slots: Vec<Rank> = Vec::new();
-        for r in Rank::ALL {
-            for _ in 0..self.remaining[r.index()] {
-                slots.push(r);
-            }
-        }
-        slots.shuffle(rng);
-        let n = self.pieces.len();
-        let mut slot_owner: Vec<Option<usize>> = vec![None; slots.len()];
-        let mut order: Vec<usize> = (0..n).collect();
-        order.shuffle(rng);
-        fn augment(
-            i: usize,
-            pieces: &[HiddenPiece],
-            slots: &[Rank],
-            owner: &mut [Option<usize>],
-            seen: &mut [bool],
-        ) -> bool {
-            for s in 0..slots.len() {
-                if seen[s] || pieces[i].possible & slots[s].bit() == 0 {
-                    continue;
-                }
-                seen[s] = true;
-                if owner[s].is_none_or(|j| augment(j, pieces, slots, owner, seen)) {
-                    owner[s] = Some(i);
-                    return true;
-                }
-            }
-            false
-        }
-        for &i in &order {
-            let mut seen = vec![false; slots.len()];
-            augment(i, &self.pieces, &slots, &mut slot_owner, &mut seen);
-        }
-        for (s, owner) in slot_owner.iter().enumerate() {
-            if let Some(i) = owner {
-                out.ranks[self.pieces[*i].id.0 as usize] = Some(slots[s]);
-            }
-        }
-        // An inconsistent view (never in a real game) leaves some unmatched: fill them.
-        for p in &self.pieces {
-            let slot = &mut out.ranks[p.id.0 as usize];
-            if slot.is_none() {
-                *slot = ranks_in(p.possible).next().or(Some(Rank::Engineer));
+        for army in &self.armies {
+            let pieces = &self.pieces[army.start..army.end];
+            if !sample_army(pieces, &army.remaining, rng, &mut out) {
+                sample_by_matching(pieces, &army.remaining, rng, &mut out);
             }
         }
         out
@@ -416,20 +370,130 @@ impl Belief {
     }
 }
 
+/// Draws ranks for the hidden pieces of one army holding `remaining`
+/// between them, most constrained first; `false` (and nothing written)
+/// when 64 attempts run into a dead end.
+fn sample_army(
+    pieces: &[HiddenPiece],
+    remaining: &[u8; 12],
+    rng: &mut impl Rng,
+    out: &mut Sample,
+) -> bool {
+    // Most constrained first, random among equals.
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    for _attempt in 0..64 {
+        order.shuffle(rng);
+        order.sort_by_key(|&i| pieces[i].possible.count_ones());
+        let mut left = *remaining;
+        let mut ok = true;
+        for &i in &order {
+            let p = &pieces[i];
+            let mut total = 0f32;
+            for r in ranks_in(p.possible) {
+                if left[r.index()] > 0 {
+                    total += p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
+                }
+            }
+            if total <= 0.0 {
+                ok = false;
+                break;
+            }
+            let mut x = rng.random::<f32>() * total;
+            let mut pick = None;
+            for r in ranks_in(p.possible) {
+                if left[r.index()] > 0 {
+                    pick = Some(r);
+                    x -= p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
+                    if x <= 0.0 {
+                        break;
+                    }
+                }
+            }
+            let r = pick.expect("total > 0");
+            left[r.index()] -= 1;
+            out.ranks[p.id.0 as usize] = Some(r);
+        }
+        if ok {
+            return true;
+        }
+        for p in pieces {
+            out.ranks[p.id.0 as usize] = None;
+        }
+    }
+    false
+}
+
+/// Fallback: a random complete matching of one army's hidden pieces by
+/// augmenting paths (always succeeds when the view is consistent).
+fn sample_by_matching(
+    pieces: &[HiddenPiece],
+    remaining: &[u8; 12],
+    rng: &mut impl Rng,
+    out: &mut Sample,
+) {
+    // Rank slots: one per remaining piece of each rank.
+    let mut slots: Vec<Rank> = Vec::new();
+    for r in Rank::ALL {
+        for _ in 0..remaining[r.index()] {
+            slots.push(r);
+        }
+    }
+    slots.shuffle(rng);
+    let n = pieces.len();
+    let mut slot_owner: Vec<Option<usize>> = vec![None; slots.len()];
+    let mut order: Vec<usize> = (0..n).collect();
+    order.shuffle(rng);
+    fn augment(
+        i: usize,
+        pieces: &[HiddenPiece],
+        slots: &[Rank],
+        owner: &mut [Option<usize>],
+        seen: &mut [bool],
+    ) -> bool {
+        for s in 0..slots.len() {
+            if seen[s] || pieces[i].possible & slots[s].bit() == 0 {
+                continue;
+            }
+            seen[s] = true;
+            if owner[s].is_none_or(|j| augment(j, pieces, slots, owner, seen)) {
+                owner[s] = Some(i);
+                return true;
+            }
+        }
+        false
+    }
+    for &i in &order {
+        let mut seen = vec![false; slots.len()];
+        augment(i, pieces, &slots, &mut slot_owner, &mut seen);
+    }
+    for (s, owner) in slot_owner.iter().enumerate() {
+        if let Some(i) = owner {
+            out.ranks[pieces[*i].id.0 as usize] = Some(slots[s]);
+        }
+    }
+    // An inconsistent view (never in a real game) leaves some unmatched: fill them.
+    for p in pieces {
+        let slot = &mut out.ranks[p.id.0 as usize];
+        if slot.is_none() {
+            *slot = ranks_in(p.possible).next().or(Some(Rank::Engineer));
+        }
+    }
+}
+
 /// Soft evidence from how enemy pieces behaved.
 struct Behaviour {
     /// Per piece id: moves made, attacks made, plies spent in the enemy (my) half.
-    moves: [u16; 50],
-    attacks: [u16; 50],
-    deep: [u16; 50],
+    moves: [u16; 100],
+    attacks: [u16; 100],
+    deep: [u16; 100],
 }
 
 impl Default for Behaviour {
     fn default() -> Behaviour {
         Behaviour {
-            moves: [0; 50],
-            attacks: [0; 50],
-            deep: [0; 50],
+            moves: [0; 100],
+            attacks: [0; 100],
+            deep: [0; 100],
         }
     }
 }
@@ -441,7 +505,12 @@ impl Behaviour {
         let me = view.me();
         // Replay who stands where from the starting points.
         let mut ids: [Option<PieceId>; 129] = [None; 129];
-        for side in Side::TWO {
+        let seats: &[Side] = if view.is_team_game() {
+            &Side::FOUR
+        } else {
+            &Side::TWO
+        };
+        for &side in seats {
             for (slot, &p) in board.setup_points(side).iter().enumerate() {
                 ids[p.index()] = Some(PieceId((side.index() * 25 + slot) as u8));
             }
@@ -455,7 +524,9 @@ impl Behaviour {
                         && let Some(id) = id
                     {
                         b.moves[id.0 as usize] += 1;
-                        if board.info(to).half == Some(me) {
+                        // Deep: in my half (or, four players, my partner's).
+                        let half = board.info(to).half;
+                        if half == Some(me) || (view.is_team_game() && half == Some(me.partner())) {
                             b.deep[id.0 as usize] += 1;
                         }
                     }

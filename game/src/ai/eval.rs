@@ -37,42 +37,49 @@ pub struct Tables {
     pub dist: Vec<[u8; MAX_POINTS]>,
 }
 
-/// The tables of the classic board.
-pub fn tables() -> &'static Tables {
-    static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(|| {
-        let board = Board::classic();
-        let n = board.len();
-        let mut dist = vec![[u8::MAX; MAX_POINTS]; n];
-        for s in board.points() {
-            let d = &mut dist[s.index()];
-            d[s.index()] = 0;
-            let mut queue = vec![s];
-            let mut head = 0;
-            while head < queue.len() {
-                let q = queue[head];
-                head += 1;
-                let dq = d[q.index()];
-                for &nb in board
-                    .road_neighbours(q)
-                    .iter()
-                    .chain(board.rail_neighbours(q))
-                {
-                    if d[nb.index()] == u8::MAX {
-                        d[nb.index()] = dq + 1;
-                        queue.push(nb);
-                    }
+/// The tables of `board` (the classic or the four-player board).
+pub fn tables(board: &Board) -> &'static Tables {
+    static CLASSIC: OnceLock<Tables> = OnceLock::new();
+    static FOUR: OnceLock<Tables> = OnceLock::new();
+    if std::ptr::eq(board, Board::four_player()) {
+        FOUR.get_or_init(|| build_tables(Board::four_player()))
+    } else {
+        CLASSIC.get_or_init(|| build_tables(Board::classic()))
+    }
+}
+
+/// Steps between every pair of points by breadth-first search.
+fn build_tables(board: &Board) -> Tables {
+    let n = board.len();
+    let mut dist = vec![[u8::MAX; MAX_POINTS]; n];
+    for s in board.points() {
+        let d = &mut dist[s.index()];
+        d[s.index()] = 0;
+        let mut queue = vec![s];
+        let mut head = 0;
+        while head < queue.len() {
+            let q = queue[head];
+            head += 1;
+            let dq = d[q.index()];
+            for &nb in board
+                .road_neighbours(q)
+                .iter()
+                .chain(board.rail_neighbours(q))
+            {
+                if d[nb.index()] == u8::MAX {
+                    d[nb.index()] = dq + 1;
+                    queue.push(nb);
                 }
             }
         }
-        Tables { dist }
-    })
+    }
+    Tables { dist }
 }
 
 /// Bonus for a piece `d` steps from the enemy flag.
-const NEAR_FLAG: [i32; 8] = [0, 70, 36, 18, 9, 4, 2, 1];
+pub(crate) const NEAR_FLAG: [i32; 8] = [0, 70, 36, 18, 9, 4, 2, 1];
 /// The stronger levels' penalty for an enemy piece `d` steps from our flag.
-const DEFEND_FLAG: [i32; 8] = [0, 220, 120, 50, 18, 6, 2, 0];
+pub(crate) const DEFEND_FLAG: [i32; 8] = [0, 220, 120, 50, 18, 6, 2, 0];
 
 /// What the root player of a search really knows, for searches that keep
 /// sampled knowledge out of their own later decisions (no strategy fusion).
@@ -105,13 +112,13 @@ impl Guard {
 }
 
 /// Bonus for a piece `d` steps from an enemy piece it beats.
-const HUNT: [i32; 8] = [0, 24, 14, 8, 5, 3, 2, 1];
+pub(crate) const HUNT: [i32; 8] = [0, 24, 14, 8, 5, 3, 2, 1];
 
 /// In thin positions: how close `side`'s pieces are to enemy pieces they
 /// beat (so a stronger army closes in instead of wandering).
 fn hunt(pos: &Position, side: usize) -> i32 {
     let board = pos.board();
-    let t = tables();
+    let t = tables(board);
     let mut mine: arrayvec::ArrayVec<(Point, Rank), 50> = arrayvec::ArrayVec::new();
     let mut theirs: arrayvec::ArrayVec<(Point, Rank), 50> = arrayvec::ArrayVec::new();
     for p in board.points() {
@@ -156,7 +163,12 @@ fn hunt(pos: &Position, side: usize) -> i32 {
 pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     let c = pos.rules().clash(attacker, defender);
     if c.flag_captured {
-        return WIN;
+        // In a team game a flag puts one player out, and the game goes on.
+        return if pos.is_team_game() {
+            super::team::SEAT_OUT
+        } else {
+            WIN
+        };
     }
     match c.outcome {
         Outcome::AttackerWins => value(defender),
@@ -170,9 +182,12 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
 /// closing in on weaker pieces, and the drift towards a quiet-move draw,
 /// which is worth `draw` to the side to move.
 pub fn evaluate(pos: &Position, full: bool, guard: Option<&Guard>, draw: i32) -> i32 {
+    if pos.is_team_game() {
+        return super::team::evaluate(pos, full, guard, draw);
+    }
     let side = pos.turn();
     let board = pos.board();
-    let t = tables();
+    let t = tables(board);
     let flip = pos.rules().mode == Mode::Flip;
     let mut material = [0i32; 2];
     let mut movable = [0u8; 2];

@@ -13,6 +13,7 @@ pub mod belief;
 pub mod eval;
 pub mod search;
 pub mod setup;
+pub mod team;
 
 pub use belief::{Belief, HiddenPiece, Sample};
 pub use search::{Analysis, Interior, Scored, SearchParams};
@@ -169,6 +170,21 @@ impl Level {
     }
 }
 
+impl Level {
+    /// The level's settings for four-player team games: the two-player ones
+    /// with the changes the team arena measured (game/README.md).
+    pub fn params_four(self) -> LevelParams {
+        let mut p = self.params();
+        match self {
+            Level::Novice | Level::Expert | Level::Master => {}
+            // Two enemies strike at two flags: one ply and the exchanges miss
+            // too many flag threats without the full evaluation.
+            Level::Skilled => p.search.full_eval = true,
+        }
+        p
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.zh_name(), self.en_name())
@@ -230,6 +246,8 @@ pub trait Player: Send {
 pub struct Ai {
     level: Level,
     params: LevelParams,
+    /// The settings for four-player team games.
+    params_four: LevelParams,
     rng: Pcg64Mcg,
     last: (u64, u8),
 }
@@ -237,14 +255,17 @@ pub struct Ai {
 impl Ai {
     /// An AI of `level` whose choices follow from `seed`.
     pub fn new(level: Level, seed: u64) -> Ai {
-        Ai::with_params(level, level.params(), seed)
+        let mut ai = Ai::with_params(level, level.params(), seed);
+        ai.params_four = level.params_four();
+        ai
     }
 
-    /// An AI with custom settings (for tuning).
+    /// An AI with custom settings (for tuning), the same in every game.
     pub fn with_params(level: Level, params: LevelParams, seed: u64) -> Ai {
         Ai {
             level,
             params,
+            params_four: params,
             rng: Pcg64Mcg::seed_from_u64(seed ^ 0x4a55_4e51_4941_4931),
             last: (0, 0),
         }
@@ -255,7 +276,18 @@ impl Ai {
         self.level
     }
 
-    /// Picks a layout for a new game.
+    /// The settings for the game `view` is of.
+    fn params_for(&self, view: &PlayerView) -> LevelParams {
+        if view.is_team_game() {
+            self.params_four
+        } else {
+            self.params
+        }
+    }
+
+    /// Picks a layout for a new game (two or four players: a half is the
+    /// same half on both boards, and the rules alone do not say which game
+    /// it is for, so both use the level's two-player layout habits).
     pub fn choose_layout(&mut self, rules: &Rules) -> Layout {
         setup::choose_layout(
             rules,
@@ -265,24 +297,24 @@ impl Ai {
         )
     }
 
-    /// Searches the view's position (the side to move should be the view's owner).
-    /// Four-player games and the four-player board are not searched yet (the
-    /// belief and the evaluation know two armies on the classic board): the
+    /// Searches the view's position (the side to move should be the view's
+    /// owner). Two players on the four-player board are not searched: the
     /// analysis has no moves.
     pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
         if !supported(view) {
             self.last = (0, 0);
             return Analysis::default();
         }
-        let belief = Belief::new(view, self.params.priors);
-        let a = search::analyse(view, &belief, &self.params.search, &mut self.rng, stop);
+        let p = self.params_for(view);
+        let belief = Belief::new(view, p.priors);
+        let a = search::analyse(view, &belief, &p.search, &mut self.rng, stop);
         self.last = (a.nodes, a.depth);
         a
     }
 
     /// The move to play, or `None` when there is none (or it is not our
-    /// turn, or the view is of a four-player game or board, which the AI does
-    /// not play yet).
+    /// turn, or the view is of two players on the four-player board, which
+    /// the AI does not play).
     pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
         if view.turn() != view.me() || view.result().is_some() || !supported(view) {
             return None;
@@ -295,7 +327,8 @@ impl Ai {
         }
         let a = self.analyse(view, stop);
         let best = a.moves.first().map(|s| s.mv)?;
-        if self.params.slip > 0.0 && self.rng.random_bool(self.params.slip) {
+        let slip = self.params_for(view).slip;
+        if slip > 0.0 && self.rng.random_bool(slip) {
             // A human slip: something that looked fine at a glance.
             let top = a.moves[0].score;
             let plausible: Vec<Move> = a
@@ -324,9 +357,11 @@ impl Ai {
 }
 
 /// Whether the searching AI plays this view's game: two armies on the
-/// classic board (the belief, the evaluation and the layouts know no other).
+/// classic board, or a four-player team game (two players on the
+/// four-player board are not searched: its layout prior and evaluation
+/// assume the armies face each other across the classic board's middle).
 fn supported(view: &PlayerView) -> bool {
-    !view.is_team_game() && std::ptr::eq(view.board(), crate::Board::classic())
+    view.is_team_game() || std::ptr::eq(view.board(), crate::Board::classic())
 }
 
 impl Player for Ai {

@@ -5,9 +5,10 @@
 
 use super::belief::Belief;
 use super::eval::{Guard, WIN, attack_swing, evaluate};
+use super::team::friends;
 use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
-use crate::position::{MAX_MOVES, Move, MoveList, Position};
+use crate::position::{GameResult, MAX_MOVES, Move, MoveList, Position};
 use crate::rules::Mode;
 use crate::view::PlayerView;
 use arrayvec::ArrayVec;
@@ -152,7 +153,7 @@ fn attacks(pos: &Position, all: bool) -> ArrayVec<(i32, Move), 96> {
                 return;
             }
             let Some(d) = pos.at(to) else { return };
-            if !d.face_up || d.side == me || board.kind(to) == PointKind::Camp {
+            if !d.face_up || friends(pos, d.side, me) || board.kind(to) == PointKind::Camp {
                 return;
             }
             let swing = attack_swing(pos, pc.rank, d.rank);
@@ -230,7 +231,7 @@ impl<'a> Searcher<'a> {
     /// The value of a draw for the side to move.
     #[inline]
     fn draw_value(&self, pos: &Position) -> i32 {
-        if pos.turn() == self.root {
+        if friends(pos, pos.turn(), self.root) {
             -self.contempt
         } else {
             self.contempt
@@ -240,6 +241,16 @@ impl<'a> Searcher<'a> {
     /// Terminal score for the side to move, if the game is over by the board.
     #[inline]
     fn terminal(&self, pos: &Position, ply: i32) -> Option<i32> {
+        if pos.is_team_game() {
+            // Players going out are part of the play; only the end counts here.
+            return match pos.result()? {
+                GameResult::Win { winner, .. } if friends(pos, winner, pos.turn()) => {
+                    Some(WIN - ply)
+                }
+                GameResult::Win { .. } => Some(-WIN + ply),
+                GameResult::Draw { .. } => Some(self.draw_value(pos)),
+            };
+        }
         if let Some(loser) = pos.flag_captured() {
             return Some(if loser == pos.turn() {
                 -WIN + ply
@@ -305,7 +316,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                self.child(pos.turn(), &child, depth - 1, alpha, beta, ply + 1)
             };
             if self.aborted {
                 return 0;
@@ -336,9 +347,9 @@ impl<'a> Searcher<'a> {
             return false;
         }
         match m {
-            Move::Step { to, .. } => pos
-                .at(to)
-                .is_some_and(|d| d.side != g.root && (!d.face_up || g.is_hidden(d.id.0))),
+            Move::Step { to, .. } => pos.at(to).is_some_and(|d| {
+                !friends(pos, d.side, g.root) && (!d.face_up || g.is_hidden(d.id.0))
+            }),
             Move::Flip { .. } => false,
         }
     }
@@ -405,7 +416,12 @@ impl<'a> Searcher<'a> {
                 }
                 let mut child = pos.clone();
                 child.play_unchecked(m);
-                -self.qsearch(&child, -beta, -alpha, ply + 1, q - 1)
+                if friends(&child, child.turn(), me) {
+                    // Team games: the partner moves next (the enemy between is out).
+                    self.qsearch(&child, alpha, beta, ply + 1, q - 1)
+                } else {
+                    -self.qsearch(&child, -beta, -alpha, ply + 1, q - 1)
+                }
             };
             if self.aborted {
                 return 0;
@@ -427,7 +443,27 @@ impl<'a> Searcher<'a> {
     fn root_move(&mut self, pos: &Position, m: Move, depth: u8) -> i32 {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        -self.negamax(&child, depth.saturating_sub(1), -INF, INF, 1)
+        self.child(pos.turn(), &child, depth.saturating_sub(1), -INF, INF, 1)
+    }
+
+    /// The value for `mover` of the position after its move: negated when
+    /// the other side moves next, as it is when the seat to move next is
+    /// its partner's (a team game with an enemy out: one team, two moves).
+    #[inline]
+    fn child(
+        &mut self,
+        mover: Side,
+        child: &Position,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if friends(child, child.turn(), mover) {
+            self.negamax(child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply)
+        }
     }
 }
 
@@ -560,4 +596,81 @@ pub fn analyse(
 
 fn sort_scored(v: &mut [Scored]) {
     v.sort_by(|a, b| b.score.total_cmp(&a.score));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Level;
+    use crate::ai::team::tests::team_position;
+    use Rank::*;
+    use Side::{East as E, North as N, South as S, West as W};
+
+    /// The best move for the side to move by a full-width search of `depth` plies.
+    fn best(pos: &Position, depth: u8) -> Move {
+        let p = Level::Expert.params().search;
+        let stop = || false;
+        let mut s = Searcher::new(&p, pos.turn(), &stop);
+        let moves = pos.legal_moves();
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&m| (s.root_move(pos, m, depth), m))
+            .collect();
+        scored.sort_by_key(|e| -e.0);
+        scored[0].1
+    }
+
+    fn step(from: &str, to: &str) -> Move {
+        let b = crate::Board::four_player();
+        Move::Step {
+            from: b.parse_point(from).unwrap(),
+            to: b.parse_point(to).unwrap(),
+        }
+    }
+
+    #[test]
+    fn south_saves_the_partners_flag_from_the_next_enemy_before_taking_material() {
+        // East's engineer stands beside North's flag and East moves next;
+        // South could take a West division instead, but then North is out.
+        let pos = team_position(
+            S,
+            &[
+                ("S:62", S, Flag),
+                ("N:53", S, Corps),
+                ("S:31", S, Commander),
+                ("N:62", N, Flag),
+                ("N:14", N, Platoon),
+                ("E:62", E, Flag),
+                ("N:52", E, Engineer),
+                ("E:14", E, Platoon),
+                ("W:62", W, Flag),
+                ("S:21", W, Division),
+                // Without a piece to move West would go out by itself.
+                ("W:14", W, Platoon),
+            ],
+        );
+        for depth in [2, 3] {
+            assert_eq!(best(&pos, depth), step("N:53", "N:52"), "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn a_seat_takes_an_enemy_flag_it_can_reach() {
+        let pos = team_position(
+            E,
+            &[
+                ("S:62", S, Flag),
+                ("S:52", E, Regiment),
+                ("S:14", S, Platoon),
+                ("N:62", N, Flag),
+                ("N:14", N, Platoon),
+                ("E:62", E, Flag),
+                ("W:62", W, Flag),
+                ("W:14", W, Platoon),
+                ("E:31", E, Commander),
+                ("E:41", S, Division),
+            ],
+        );
+        assert_eq!(best(&pos, 2), step("S:52", "S:62"));
+    }
 }

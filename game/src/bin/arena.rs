@@ -10,9 +10,15 @@
 //! expected material under the belief). Colours alternate game by game; each
 //! game has its own seed; every action goes through the referee, so an
 //! illegal move is caught and counted.
+//!
+//! `--players 4` plays teams (四国大战): A's level on two partner seats, B's
+//! on the other two, one player per seat. Modes `dark` (四暗), `shuangming`
+//! (双明: partners see each other's pieces) and `open` (全明). Over every
+//! eight games A's team sits at South+North and at East+West, and each of
+//! the four seats moves first once with A at each pair.
 
 use junqi_game::ai::{Ai, Interior, Level, Player, player_by_name};
-use junqi_game::{Action, Game, GameResult, Mode, PlayerView, Rules, Side, WinReason};
+use junqi_game::{Action, Game, GameResult, Mode, PlayerView, Rules, Side, Team, WinReason};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::io::Write;
@@ -30,12 +36,17 @@ struct Args {
     json: bool,
     /// Start no new game after this many seconds (the report says how many were played).
     time_limit: Option<f64>,
+    /// 2, or 4 for team games.
+    players: u8,
+    /// Four players: partners see each other's pieces (双明).
+    partners_open: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: arena --a PLAYER --b PLAYER [--games N] [--mode dark|open|flip] [--seed S] [--threads T] [--time-limit SECONDS] [--json]\n\
-         players: random, greedy, novice, skilled, expert, master"
+        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--json]\n\
+         players: random, greedy, novice, skilled, expert, master\n\
+         --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)"
     );
     std::process::exit(2)
 }
@@ -50,6 +61,8 @@ fn parse_args() -> Args {
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
         json: false,
         time_limit: None,
+        players: 2,
+        partners_open: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -61,37 +74,55 @@ fn parse_args() -> Args {
             "--seed" => args.seed = val().parse().unwrap_or_else(|_| usage()),
             "--threads" => args.threads = val().parse().unwrap_or_else(|_| usage()),
             "--mode" => {
-                args.mode = match val().as_str() {
-                    "dark" => Mode::Dark,
-                    "open" => Mode::Open,
-                    "flip" => Mode::Flip,
+                (args.mode, args.partners_open) = match val().as_str() {
+                    "dark" | "sian" | "四暗" => (Mode::Dark, false),
+                    "open" | "quanming" | "全明" => (Mode::Open, false),
+                    "flip" => (Mode::Flip, false),
+                    "shuangming" | "双明" => (Mode::Dark, true),
                     _ => usage(),
                 }
             }
             "--json" => args.json = true,
             "--time-limit" => args.time_limit = Some(val().parse().unwrap_or_else(|_| usage())),
+            "--players" => {
+                args.players = match val().as_str() {
+                    "2" => 2,
+                    "4" => 4,
+                    _ => usage(),
+                }
+            }
             "-h" | "--help" => usage(),
             _ => usage(),
         }
     }
     for p in [&args.a, &args.b] {
-        if let Err(e) = make_player(p, 0) {
+        if let Err(e) = make_player(p, 0, args.players == 4) {
             eprintln!("{e}");
             usage();
         }
+    }
+    let four_modes = args.mode != Mode::Flip;
+    if (args.players == 4 && !four_modes) || (args.players == 2 && args.partners_open) {
+        eprintln!("four players play dark, shuangming or open; two players dark, open or flip");
+        usage();
     }
     args.threads = args.threads.max(1);
     args
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
-/// (keys: samples, screen, cand, depth, open, q, nodes, full, priors, slip).
-fn make_player(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+/// (keys: samples, screen, cand, depth, open, q, nodes, full, priors, slip),
+/// on top of the level's four-player settings when `four`.
+fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
     let Some((level, overrides)) = name.split_once(':') else {
         return player_by_name(name, seed);
     };
     let level: Level = level.parse()?;
-    let mut p = level.params();
+    let mut p = if four {
+        level.params_four()
+    } else {
+        level.params()
+    };
     for kv in overrides.split(',') {
         let (k, v) = kv
             .split_once('=')
@@ -143,15 +174,108 @@ struct Outcome {
     a_depth: Vec<f64>,
 }
 
-fn play_one(args: &Args, index: usize) -> Outcome {
-    let game_seed = args
-        .seed
+/// The seed of game `index`.
+fn game_seed(args: &Args, index: usize) -> u64 {
+    args.seed
         .wrapping_mul(1_000_003)
         .wrapping_add(index as u64)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A four-player game of A's team against B's.
+fn play_four(args: &Args, index: usize) -> Outcome {
+    let seed = game_seed(args, index);
+    // Eight games cycle A's seats (S+N, E+W) and the seat moving first.
+    let a_team = if index.is_multiple_of(2) {
+        Team::SouthNorth
+    } else {
+        Team::EastWest
+    };
+    let first = Side::FOUR[(index / 2) % 4];
+    let mut rules = Rules::four_player(args.mode);
+    rules.partners_open = args.partners_open;
+    let mut players: Vec<(Box<dyn Player>, Duration, bool)> = Side::FOUR
+        .iter()
+        .map(|&s| {
+            let is_a = s.team() == a_team;
+            let (name, salt) = if is_a { (&args.a, 0xA) } else { (&args.b, 0xB) };
+            let p =
+                make_player(name, seed ^ salt ^ ((s.index() as u64) << 8), true).expect("checked");
+            (p, cap_of(name), is_a)
+        })
+        .collect();
+    let layouts = [0, 1, 2, 3].map(|i| players[i].0.layout(&rules));
+    let mut game = Game::new_four(rules, layouts, first).expect("players choose legal layouts");
+    let mut views = Side::FOUR.map(|s| game.view(s));
+    let mut out = Outcome::default();
+    let mut plies = 0u32;
+    while game.result().is_none() {
+        let side = game.turn();
+        let i = Side::FOUR.iter().position(|&s| s == side).expect("a seat");
+        let (player, cap, is_a) = &mut players[i];
+        let start = Instant::now();
+        let deadline = start + cap.mul_f64(0.9);
+        let stop = move || Instant::now() >= deadline;
+        let action = player.act(&views[i], &stop);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        if *is_a {
+            let (nodes, depth) = player.last_stats();
+            out.a_nodes.push(nodes as f64);
+            out.a_depth.push(depth as f64);
+            out.a_ms.push(ms);
+        } else {
+            out.b_ms.push(ms);
+        }
+        let events = match game.apply_table(side, action) {
+            Ok(ev) => ev,
+            Err(e) => {
+                out.illegal += 1;
+                eprintln!("\nillegal action by {}: {action:?}: {e}", player.name());
+                game.apply_table(side, Action::Timeout)
+                    .expect("a timeout is always allowed")
+            }
+        };
+        for v in views.iter_mut() {
+            v.apply_all(&events).expect("referee events fit every view");
+        }
+        plies += 1;
+        if plies > 6000 {
+            break;
+        }
+    }
+    out.plies = plies;
+    match game.result() {
+        Some(GameResult::Win { winner, reason }) => {
+            out.score = if winner.team() == a_team { 1.0 } else { 0.0 };
+            out.reason = reason_name(reason).into();
+        }
+        Some(GameResult::Draw { .. }) | None => {
+            out.score = 0.5;
+            out.reason = "draw".into();
+        }
+    }
+    out
+}
+
+/// The report's name for how a game was won.
+fn reason_name(reason: WinReason) -> &'static str {
+    match reason {
+        WinReason::FlagCaptured => "flag",
+        WinReason::NoLegalMove => "no_moves",
+        WinReason::NoMovablePieces => "no_pieces",
+        WinReason::Timeouts => "timeouts",
+        _ => "other",
+    }
+}
+
+fn play_one(args: &Args, index: usize) -> Outcome {
+    if args.players == 4 {
+        return play_four(args, index);
+    }
+    let game_seed = game_seed(args, index);
     let a_is_south = index.is_multiple_of(2);
-    let mut a = make_player(&args.a, game_seed ^ 0xA).expect("checked");
-    let mut b = make_player(&args.b, game_seed ^ 0xB).expect("checked");
+    let mut a = make_player(&args.a, game_seed ^ 0xA, false).expect("checked");
+    let mut b = make_player(&args.b, game_seed ^ 0xB, false).expect("checked");
     let (cap_a, cap_b) = (cap_of(&args.a), cap_of(&args.b));
     let rules = Rules::for_mode(args.mode);
     let mut game = if args.mode == Mode::Flip {
@@ -228,14 +352,7 @@ fn play_one(args: &Args, index: usize) -> Outcome {
                 }
             }
             out.score = if winner == a_side { 1.0 } else { 0.0 };
-            out.reason = match reason {
-                WinReason::FlagCaptured => "flag",
-                WinReason::NoLegalMove => "no_moves",
-                WinReason::NoMovablePieces => "no_pieces",
-                WinReason::Timeouts => "timeouts",
-                _ => "other",
-            }
-            .into();
+            out.reason = reason_name(reason).into();
         }
         Some(GameResult::Draw { .. }) | None => {
             if std::env::var_os("ARENA_DUMP").is_some() {
@@ -332,16 +449,21 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
         }
     }
     reasons.sort();
-    let mode = format!("{:?}", args.mode).to_lowercase();
+    let mode = if args.partners_open {
+        "shuangming".to_string()
+    } else {
+        format!("{:?}", args.mode).to_lowercase()
+    };
     if args.json {
         let reasons_json: Vec<String> = reasons
             .iter()
             .map(|(k, v)| format!("\"{k}\":{v}"))
             .collect();
         println!(
-            "{{\"a\":\"{}\",\"b\":\"{}\",\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"ends\":{{{}}},\"seconds\":{secs:.0}}}",
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"ends\":{{{}}},\"seconds\":{secs:.0}}}",
             args.a,
             args.b,
+            args.players,
             args.seed,
             r.len(),
             mean(&a_ms),
@@ -355,9 +477,10 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
         );
     } else {
         println!(
-            "{} (A) vs {} (B), {mode}, {} games, seed {}",
+            "{} (A) vs {} (B), {} players, {mode}, {} games, seed {}",
             args.a,
             args.b,
+            args.players,
             r.len(),
             args.seed
         );
