@@ -4,6 +4,8 @@
 //!   screen needs some (a game in progress, a finished game, a replay);
 //! - `JUNQI_SCREENSHOT=path.png` saves a screenshot of the window after `JUNQI_DEMO_FRAMES`
 //!   frames (default 90) and then exits;
+//! - `JUNQI_DEMO=four-game` (四暗), `four-partners` (双明), `four-setup`, `four-out` (a player
+//!   out) and `two-big` (two players on the four-player board) show the four-player screens;
 //! - `JUNQI_DEMO=lan-game` opens the LAN lobby, joins the first host it discovers (e.g. a
 //!   `junqi-peer host` on the LAN) and plays the computer's moves for the player;
 //! - `JUNQI_DIAG=1` logs frame time and resident memory every second (see [`crate::diag`]).
@@ -42,6 +44,23 @@ pub struct Demo {
     pub hold_pairing: bool,
     /// `game-resign`: the game screen with 认输 pressed (its confirmation shown).
     pub ask_resign: bool,
+    /// The four-player demos: which one.
+    pub four: Option<FourDemo>,
+}
+
+/// A four-player (or big-board) demo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FourDemo {
+    /// The setup screen with a four-player table chosen.
+    Setup,
+    /// A 四暗 game in progress.
+    Dark,
+    /// A 双明 game in progress.
+    Partners,
+    /// A 四暗 game with a player out.
+    Out,
+    /// Two players on the four-player board.
+    TwoBig,
 }
 
 impl Demo {
@@ -51,7 +70,19 @@ impl Demo {
         let hold_pairing = demo == "lan-pairing";
         let lan = demo == "lan-game" || hold_pairing;
         let ask_resign = demo == "game-resign";
-        let screen = if lan {
+        let four = match demo.as_str() {
+            "four-setup" => Some(FourDemo::Setup),
+            "four-game" => Some(FourDemo::Dark),
+            "four-partners" => Some(FourDemo::Partners),
+            "four-out" => Some(FourDemo::Out),
+            "two-big" => Some(FourDemo::TwoBig),
+            _ => None,
+        };
+        let screen = if four == Some(FourDemo::Setup) {
+            Some(Screen::Setup)
+        } else if four.is_some() {
+            Some(Screen::Game)
+        } else if lan {
             Some(Screen::Lobby)
         } else if ask_resign {
             Some(Screen::Game)
@@ -73,6 +104,7 @@ impl Demo {
             lan,
             hold_pairing,
             ask_resign,
+            four,
         }
     }
 }
@@ -109,12 +141,48 @@ pub fn demo_session(plies: Option<usize>, seed: u64) -> Session {
     s
 }
 
+/// A four-player game (or, `TwoBig`, a two-player one on the big board) with `plies` moves
+/// chosen by the computer for every seat; `Out`: played on until a player is out.
+pub fn demo_four_session(which: FourDemo, plies: usize, seed: u64) -> (Session, GameOptions) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let setup = SetupState::default();
+    let mut options = GameOptions::default();
+    if which == FourDemo::TwoBig {
+        options.set_table(crate::screens::setup::Table::TwoOnBig);
+    } else {
+        options.set_table(crate::screens::setup::Table::Four);
+        options.rules.partners_open = which == FourDemo::Partners;
+        options.levels = [1, 2, 2, 1];
+    }
+    let mut s = new_session(&options, &setup.layout, &mut rng).expect("default layout is legal");
+    s.started = 1_764_513_000 + seed;
+    let out = |s: &Session| Side::FOUR.iter().any(|&side| !s.view.is_in(side));
+    let mut n = 0;
+    while s.result().is_none() && n < 1000 && (n < plies || (which == FourDemo::Out && !out(&s))) {
+        let side = s.turn();
+        let Some(view) = s.game().map(|g| g.view(side)) else {
+            break;
+        };
+        match ai::choose(&view, 1, seed.wrapping_add(n as u64)) {
+            Some(mv) => {
+                s.play(mv);
+            }
+            None => {
+                let _ = s.act(side, junqi_game::Action::Timeout);
+            }
+        }
+        n += 1;
+    }
+    (s, options)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn drive(
     mut commands: Commands,
     demo: Res<Demo>,
     dir: Res<DataDir>,
     mut replay: ResMut<ReplayState>,
+    mut setup: ResMut<SetupState>,
     mut frame: Local<u32>,
     mut nav: MessageWriter<Navigate>,
     mut exit: MessageWriter<AppExit>,
@@ -123,8 +191,22 @@ fn drive(
     if *frame == 3
         && let Some(screen) = demo.screen
     {
-        match screen {
-            Screen::Game => {
+        match (screen, demo.four) {
+            (Screen::Setup, Some(_)) => {
+                setup.options.set_table(crate::screens::setup::Table::Four);
+                nav.write(Navigate(Screen::Setup));
+            }
+            (Screen::Game, Some(which)) => {
+                let (s, options) = demo_four_session(which, 36, 3);
+                let game = if which == FourDemo::TwoBig {
+                    ActiveGame::new(s, options.level)
+                } else {
+                    ActiveGame::table(s, options.levels)
+                };
+                commands.insert_resource(game);
+                nav.write(Navigate(Screen::Game));
+            }
+            (Screen::Game, None) => {
                 let s = demo_session(Some(24), 7);
                 let mut game = ActiveGame::new(s, 2);
                 // Show a selected piece with its targets, and a marker on an enemy piece.
@@ -152,7 +234,7 @@ fn drive(
                 commands.insert_resource(game);
                 nav.write(Navigate(Screen::Game));
             }
-            Screen::GameOver => {
+            (Screen::GameOver, _) => {
                 let mut s = demo_session(None, 11);
                 if s.result().is_none() {
                     let me = s.me();
@@ -161,7 +243,7 @@ fn drive(
                 commands.insert_resource(ActiveGame::new(s, 2));
                 nav.write(Navigate(Screen::Game));
             }
-            Screen::Replay => {
+            (Screen::Replay, _) => {
                 let s = demo_session(None, 11);
                 let saved = s.saved().expect("a local game");
                 let path = dir.records().join(format!("game-{}.json", saved.started));
@@ -172,7 +254,7 @@ fn drive(
                 replay.step = 30.min(replay.len());
                 nav.write(Navigate(Screen::Replay));
             }
-            other => {
+            (other, _) => {
                 nav.write(Navigate(other));
             }
         }

@@ -274,3 +274,27 @@ fn the_teams_result_is_saved_with_the_four_player_score_and_replays() {
     assert_eq!(s.result(), Some(result));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_draw_offered_early_is_declined_by_the_next_computer_seat_and_play_goes_on() {
+    let dir = temp_dir("draw");
+    let mut app = four_player_game(&dir, Side::South);
+    app.world_mut().write_message(GameAction::OfferDraw);
+    app.update();
+    let g = game(&app);
+    assert!(g.session.result().is_none());
+    // 下家 (East, who moves after the player) answers first and declines before ply 40.
+    assert!(
+        g.session
+            .log
+            .iter()
+            .any(|e| matches!(e, LogEntry::DrawDeclined { side: Side::East })),
+        "{:?}",
+        g.session.log
+    );
+    assert!(
+        g.session.my_turn(),
+        "the offer does not use up the player's move"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

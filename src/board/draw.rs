@@ -264,7 +264,8 @@ impl Drawer<'_, '_, '_> {
             let dim = scene.dim_halves.contains(&side)
                 || (scene.dim_enemy_half && Some(side) != scene.bottom);
             if dim {
-                self.rect(mid, size, 0.15, Color::srgba(0.0, 0.0, 0.0, 0.3));
+                // Over the stations too (they are drawn at z 2), under the pieces (z 4).
+                self.rect(mid, size, 3.5, Color::srgba(0.1, 0.08, 0.06, 0.45));
             }
         }
         // The centre: the square between the halves' front rows.
@@ -405,6 +406,12 @@ impl Drawer<'_, '_, '_> {
             }
         }
 
+        // Each seat's latest move in its colour (four players), under the other highlights.
+        for &(a, b, colour) in &scene.seat_moves {
+            let c = srgb(colour.rgb()).lighter(0.15);
+            self.frame(v.world(a), tile + Vec2::splat(3.0), 3.0, 2.9, c);
+            self.frame(v.world(b), tile + Vec2::splat(3.0), 3.0, 2.9, c);
+        }
         // Highlights under the pieces: the last move, a hint, a refused swap.
         for (points, grow, width, z, colour) in [
             (&scene.last_move, 6.0, 4.0, 3.0, Color::srgb(1.0, 0.55, 0.1)),

@@ -101,6 +101,8 @@ pub struct BoardScene {
     pub dim_enemy_half: bool,
     /// The four-player board instead of the classic one.
     pub four: bool,
+    /// Four-player games: each seat's latest move, outlined in its colour.
+    pub seat_moves: Vec<(Point, Point, Colour)>,
     /// Four-player board: halves nobody plays (two players on the big board) or whose player is
     /// out, drawn dimmed.
     pub dim_halves: Vec<Side>,

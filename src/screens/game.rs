@@ -251,7 +251,16 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, save_lan_record);
     app.add_systems(OnExit(Screen::Game), exit).add_systems(
         Update,
-        (input, actions, start_ai, poll_ai, clock, finish, show)
+        (
+            input,
+            actions,
+            start_ai,
+            poll_ai,
+            clock,
+            announce_table,
+            finish,
+            show,
+        )
             .chain()
             .run_if(in_state(Screen::Game).and_then(resource_exists::<ActiveGame>)),
     );
@@ -296,7 +305,8 @@ fn play_local(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<Board
         Some(a) => {
             game.hint = None;
             game.selected = None;
-            if !a.text.is_empty() {
+            // Round a four-player table the battle is announced with its seat ([`announce_table`]).
+            if !a.text.is_empty() && !game.session.view.is_team_game() {
                 effects.write(BoardEffect {
                     at: a.at,
                     text: a.text,
@@ -416,6 +426,59 @@ fn clock(
             commands.entity(e).despawn();
         }
     }
+}
+
+/// Four-player games: each battle is announced on the board with the attacking seat's name, and
+/// a player going out with a burst on its headquarters, so that a person can follow three
+/// computer seats.
+fn announce_table(
+    game: Res<ActiveGame>,
+    lang: Res<Lang>,
+    mut seen: Local<usize>,
+    mut effects: MessageWriter<BoardEffect>,
+) {
+    let s = &game.session;
+    if game.is_added() || s.log.len() < *seen {
+        *seen = s.log.len();
+    }
+    if !s.view.is_team_game() {
+        *seen = s.log.len();
+        return;
+    }
+    let (me, clockwise) = (s.me(), s.rules().clockwise);
+    for e in &s.log[*seen..] {
+        let (at, text) = match e {
+            LogEntry::Move {
+                side,
+                to,
+                battle: Some(b),
+                ..
+            } => (
+                *to,
+                format!(
+                    "{} {}",
+                    lang.t(seat_key(*side, me, true, clockwise)),
+                    crate::session::battle_caption(b)
+                ),
+            ),
+            LogEntry::Out { side, .. } => {
+                let Some(hq) = s.view.board().point(*side, 6, 2) else {
+                    continue;
+                };
+                (
+                    hq,
+                    format!(
+                        "{} {}",
+                        lang.t(seat_key(*side, me, true, clockwise)),
+                        lang.t("seat.out")
+                    ),
+                )
+            }
+            _ => continue,
+        };
+        effects.write(BoardEffect { at, text });
+    }
+    *seen = s.log.len();
 }
 
 fn finish(
@@ -591,6 +654,21 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
     } else {
         Vec::new()
     };
+    // Round a four-player table, each seat's latest move in its colour.
+    let mut seat_moves = Vec::new();
+    if four {
+        for side in Side::FOUR {
+            let last = s.log.iter().rev().find_map(|e| match *e {
+                LogEntry::Move {
+                    side: m, from, to, ..
+                } if m == side => Some((from, to)),
+                _ => None,
+            });
+            if let Some((from, to)) = last {
+                seat_moves.push((from, to, Colour::of_seat(side)));
+            }
+        }
+    }
     BoardScene {
         active: true,
         bottom: Some(me),
@@ -603,6 +681,7 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
         show_nicknames: settings.nicknames,
         four: board.sides().len() == 4,
         dim_halves,
+        seat_moves,
         ..default()
     }
 }
@@ -679,19 +758,37 @@ fn actions(
                 if game.session.act(me, Action::OfferDraw).is_err() {
                     continue;
                 }
-                // The computer accepts when it has no more pieces left than the player.
+                // Each computer seat still in answers in turn order: it accepts when its side
+                // (its team, round a four-player table) has no more pieces left than the
+                // player's, and once 40 plies have been played.
                 let Some(pos) = game.session.game().map(|g| g.position()) else {
                     continue;
                 };
-                let count = |side: Side| pos.pieces().filter(|(_, p)| p.side == side).count();
-                let (mine, theirs) = (count(me), count(me.opponent()));
-                let accept = game.session.plies() >= 40 && theirs <= mine;
-                let answer = if accept {
-                    Action::AcceptDraw
-                } else {
-                    Action::DeclineDraw
-                };
-                let _ = game.session.act(me.opponent(), answer);
+                let team = game.session.view.is_team_game();
+                let ours = |a: Side, b: Side| if team { a.team() == b.team() } else { a == b };
+                let counts: [usize; 4] =
+                    Side::FOUR.map(|side| pos.pieces().filter(|(_, p)| ours(p.side, side)).count());
+                let count =
+                    |side: Side| counts[Side::FOUR.iter().position(|&s| s == side).unwrap_or(0)];
+                let answering: Vec<Side> = seats_in_order(&game.session.view)
+                    .into_iter()
+                    .filter(|&s| s != me && game.session.view.is_in(s))
+                    .collect();
+                let early = game.session.plies() < 40;
+                let mut accept = true;
+                for seat in answering {
+                    let yes = !early && count(seat) <= count(me);
+                    let answer = if yes {
+                        Action::AcceptDraw
+                    } else {
+                        Action::DeclineDraw
+                    };
+                    let _ = game.session.act(seat, answer);
+                    if !yes {
+                        accept = false;
+                        break;
+                    }
+                }
                 game.status = Some(
                     lang.t(if accept {
                         "game.draw_accepted"
