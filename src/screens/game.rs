@@ -244,6 +244,18 @@ pub struct LastGame {
     pub saved: Result<std::path::PathBuf, String>,
     /// The LAN game's state, with the audit's verdict once it is in.
     pub lan: Option<LanGame>,
+    /// A four-player game: the result is the team's.
+    pub four: bool,
+    /// The room score the game earned the player (RULES.md §8).
+    pub score: i8,
+}
+
+impl LastGame {
+    /// Whether the player (or, round a four-player table, the player's team) won.
+    pub fn won(&self) -> bool {
+        matches!(self.result, Some(GameResult::Win { winner, .. })
+            if winner == self.me || (self.four && winner.team() == self.me.team()))
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -524,6 +536,8 @@ fn finish(
             opponent: game.session.opponent.clone(),
             saved: written,
             lan: game.lan_state().cloned(),
+            four: team,
+            score,
         });
     }
     let t = game.ended.get_or_insert(0.0);

@@ -38,7 +38,7 @@ fn ui(
                     return;
                 };
                 let (title, colour) = match last.result {
-                    Some(GameResult::Win { winner, .. }) if winner == last.me => {
+                    Some(GameResult::Win { .. }) if last.won() => {
                         (lang.t("over.win"), egui::Color32::from_rgb(250, 210, 80))
                     }
                     Some(GameResult::Win { .. }) => {
@@ -52,9 +52,20 @@ fn ui(
                         .family(egui::FontFamily::Name("bold".into()))
                         .color(colour),
                 );
+                if last.four {
+                    ui.label(
+                        egui::RichText::new(lang.t(if last.won() {
+                            "over.team_win"
+                        } else {
+                            "over.team_loss"
+                        }))
+                        .size(22.0),
+                    );
+                }
                 if let Some(r) = &last.result {
                     ui.label(egui::RichText::new(lang.t(reason_key(r))).size(26.0));
                 }
+                ui.label(format!("{} {:+}", lang.t("over.score"), last.score));
                 ui.label(lang.t("game.move").replace("{}", &last.plies.to_string()));
                 if let Some(lan) = &last.lan {
                     verdict_ui(ui, lan, last.me, lang);
