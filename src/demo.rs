@@ -61,6 +61,8 @@ pub enum FourDemo {
     Out,
     /// Two players on the four-player board.
     TwoBig,
+    /// A four-player game over (the player's team resigned).
+    Over,
 }
 
 impl Demo {
@@ -76,6 +78,7 @@ impl Demo {
             "four-partners" => Some(FourDemo::Partners),
             "four-out" => Some(FourDemo::Out),
             "two-big" => Some(FourDemo::TwoBig),
+            "four-over" => Some(FourDemo::Over),
             _ => None,
         };
         let screen = if four == Some(FourDemo::Setup) {
@@ -89,7 +92,7 @@ impl Demo {
         } else {
             Screen::from_slug(&demo)
         };
-        let default_frames = if screen == Some(Screen::GameOver) {
+        let default_frames = if screen == Some(Screen::GameOver) || four == Some(FourDemo::Over) {
             150
         } else {
             90
@@ -197,7 +200,13 @@ fn drive(
                 nav.write(Navigate(Screen::Setup));
             }
             (Screen::Game, Some(which)) => {
-                let (s, options) = demo_four_session(which, 36, 3);
+                let plies = if which == FourDemo::Over { 44 } else { 30 };
+                let (mut s, options) = demo_four_session(which, plies, 3);
+                if which == FourDemo::Over {
+                    for side in [Side::South, Side::North] {
+                        let _ = s.act(side, junqi_game::Action::Resign);
+                    }
+                }
                 let game = if which == FourDemo::TwoBig {
                     ActiveGame::new(s, options.level)
                 } else {

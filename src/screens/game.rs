@@ -967,6 +967,7 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     let s = &g.session;
     let me = s.me();
     let max = s.rules().max_timeouts;
+    ui.weak(lang.t("seat.header"));
     egui::Grid::new("seats")
         .num_columns(4)
         .spacing([10.0, 2.0])
@@ -989,11 +990,9 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
                     _ => "",
                 };
                 ui.label(who);
-                ui.label(format!(
-                    "{} {}/{max}",
-                    lang.t("game.timeouts"),
-                    s.view.timeouts(side)
-                ));
+                // Compact, so that the row fits the panel in both languages.
+                ui.label(format!("{}/{max}", s.view.timeouts(side)))
+                    .on_hover_text(lang.t("game.timeouts"));
                 if s.view.is_in(side) {
                     ui.label("");
                 } else {
@@ -1066,7 +1065,10 @@ fn ui(
             } else if s.is_remote() {
                 lang.t("lan.peer_turn")
             } else if s.view.is_team_game() {
-                lang.t(seat_key(s.turn(), me, true, s.rules().clockwise))
+                &lang.t("seat.moving").replace(
+                    "{}",
+                    lang.t(seat_key(s.turn(), me, true, s.rules().clockwise)),
+                )
             } else {
                 lang.t("game.ai_turn")
             };

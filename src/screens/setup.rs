@@ -873,7 +873,7 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
 /// level, named as players name them (下家, 对家, 上家).
 fn four_options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
     ui.strong(lang.t("opt.mode"));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let r = &mut o.rules;
         for (mode, open, key) in [
             (Mode::Dark, false, "four.dark"),
