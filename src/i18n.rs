@@ -174,6 +174,23 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("game.clock", "计时", "Clock"),
     ("game.timeouts", "超时", "Timeouts"),
     ("game.you", "我方", "You"),
+    ("game.undo", "悔棋", "Undo"),
+    (
+        "game.undo_tip",
+        "收回你上一步和电脑的应着（局数另计，不计积分）",
+        "Take back your last move and the computer's reply (the game counts apart, no score)",
+    ),
+    (
+        "game.undo_none",
+        "本局悔棋次数已用完",
+        "No takebacks left in this game",
+    ),
+    (
+        "game.undo_refused",
+        "现在不能悔棋",
+        "Nothing to take back now",
+    ),
+    ("opt.undos", "每局悔棋次数", "Takebacks per game"),
     ("game.enemy", "对方", "Opponent"),
     ("seat.next", "下家", "Next (right)"),
     ("seat.partner", "对家", "Partner"),

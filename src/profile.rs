@@ -49,6 +49,9 @@ pub fn level_name(score: i32, lang: Lang) -> &'static str {
     }
 }
 
+/// Appended to the opponent key of a game with takebacks (悔棋): it counts apart.
+pub const UNDO_SUFFIX: &str = "+undo";
+
 /// A game's result for the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {

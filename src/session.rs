@@ -32,6 +32,9 @@ pub struct SavedGame {
     pub record: Record,
     /// The result, if the game ended.
     pub result: Option<GameResult>,
+    /// Moves the player took back (悔棋); such a game counts apart in the profile.
+    #[serde(default)]
+    pub undos: u32,
 }
 
 /// What one side saw of a battle.
@@ -154,6 +157,8 @@ pub struct Session {
     pub clock: f32,
     /// Private markers on enemy pieces.
     pub markers: HashMap<PieceId, String>,
+    /// Moves the player took back (悔棋).
+    pub undos: u32,
 }
 
 impl Session {
@@ -169,6 +174,7 @@ impl Session {
             log: Vec::new(),
             removed: Vec::new(),
             markers: HashMap::new(),
+            undos: 0,
         };
         // Events before the first action (open games reveal layouts).
         let events = s.game().map(|g| g.events().to_vec()).unwrap_or_default();
@@ -192,6 +198,7 @@ impl Session {
             log: Vec::new(),
             removed: Vec::new(),
             markers: HashMap::new(),
+            undos: 0,
         };
         s.absorb_with(&before, &events);
         s
@@ -297,7 +304,40 @@ impl Session {
             s.act(side, action)
                 .map_err(|error| SetupError::Action { index, error })?;
         }
+        s.undos = saved.undos;
         Ok(s)
+    }
+
+    /// 悔棋: takes back the player's last move and everything played after it (the computer's
+    /// replies), by replaying the record up to it: the position, the timeouts, the log and the
+    /// removed pieces are exactly those before that move, and the move clock starts again.
+    /// Only against the computer, on the player's turn, while the game goes on.
+    pub fn undo(&mut self) -> bool {
+        let me = self.me();
+        let Some(game) = self.game() else {
+            return false;
+        };
+        if game.result().is_some() || game.turn() != me {
+            return false;
+        }
+        let Some(at) = game
+            .record()
+            .actions
+            .iter()
+            .rposition(|&(side, a)| side == me && matches!(a, Action::Move(_)))
+        else {
+            return false;
+        };
+        let Some(saved) = self.saved() else {
+            return false;
+        };
+        let Ok(mut back) = Session::from_saved(&saved, Some(at)) else {
+            return false;
+        };
+        back.markers = std::mem::take(&mut self.markers);
+        back.undos = self.undos + 1;
+        *self = back;
+        true
     }
 
     /// What is saved (`None` for a LAN game: the enemy's setup is not known).
@@ -310,6 +350,7 @@ impl Session {
             me: self.me(),
             record: game.record().clone(),
             result: game.result(),
+            undos: self.undos,
         })
     }
 

@@ -304,3 +304,85 @@ fn resigning_asks_for_confirmation_first() {
     assert_eq!(state(&app), (false, true));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn undo_takes_back_the_players_move_and_the_computers_reply_exactly() {
+    let dir = temp_dir("undo");
+    let mut app = app_with_step(&dir, 50);
+    start_game(&mut app);
+    // Two full turns: the position to come back to is the one after the first.
+    for target in [2u16, 4] {
+        let mv = game_move(&app);
+        app.world_mut().write_message(BoardClick(mv.0));
+        app.update();
+        app.world_mut().write_message(BoardClick(mv.1));
+        app.update();
+        for _ in 0..200 {
+            app.update();
+            if ply(&app) == target {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(ply(&app), target, "the computer did not move");
+    }
+    let before = {
+        let s = &app.world().resource::<ActiveGame>().session;
+        let mut back = s.saved().unwrap();
+        back.record.actions.truncate(2);
+        junqi::session::Session::from_saved(&back, None).unwrap()
+    };
+    app.world_mut().write_message(GameAction::Undo);
+    app.update();
+    let g = app.world().resource::<ActiveGame>();
+    assert_eq!(
+        g.session.plies(),
+        2,
+        "the move and its reply are taken back"
+    );
+    assert_eq!(g.session.undos, 1);
+    let (now, then) = (g.session.game().unwrap(), before.game().unwrap());
+    assert_eq!(now.position(), then.position());
+    assert_eq!(now.record().actions, then.record().actions);
+    assert_eq!(g.session.log, before.log);
+    assert_eq!(g.session.removed, before.removed);
+    assert_eq!(
+        g.session.view.timeouts(Side::South),
+        then.timeouts(Side::South)
+    );
+    // A fresh move clock (one 50 ms frame has run since).
+    assert!(
+        g.session.clock > then.rules().move_seconds as f32 - 0.1,
+        "{}",
+        g.session.clock
+    );
+    assert!(g.session.my_turn());
+    // The limit holds: with none left, nothing is taken back.
+    app.world_mut().resource_mut::<ActiveGame>().undo_limit = 1;
+    app.world_mut().write_message(GameAction::Undo);
+    app.update();
+    assert_eq!(ply(&app), 2);
+    assert_eq!(
+        app.world()
+            .resource::<ActiveGame>()
+            .session
+            .saved()
+            .unwrap()
+            .undos,
+        1
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn game_move(app: &App) -> (junqi_game::Point, junqi_game::Point) {
+    let g = app.world().resource::<ActiveGame>();
+    g.session
+        .view
+        .legal_moves()
+        .iter()
+        .find_map(|m| match *m {
+            Move::Step { from, to } => Some((from, to)),
+            _ => None,
+        })
+        .unwrap()
+}

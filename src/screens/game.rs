@@ -106,7 +106,12 @@ pub struct ActiveGame {
     pub saved: bool,
     /// 认输 was pressed: the player is asked to confirm before the game is given up.
     pub confirm_resign: bool,
+    /// Takebacks (悔棋) allowed in this game (never in LAN games).
+    pub undo_limit: u8,
 }
+
+/// Takebacks allowed a game unless the setup says otherwise.
+pub const DEFAULT_UNDOS: u8 = 3;
 
 impl ActiveGame {
     /// A fresh game against the computer at `level`.
@@ -137,6 +142,7 @@ impl ActiveGame {
             ended: None,
             saved: false,
             confirm_resign: false,
+            undo_limit: DEFAULT_UNDOS,
         }
     }
 
@@ -522,8 +528,19 @@ fn finish(
             GameResult::Win { .. } => Outcome::Loss,
             GameResult::Draw { .. } => Outcome::Draw,
         };
-        let score = junqi_game::room_score(result, game.session.plies(), team, me);
-        profile.record(&game.session.opponent, outcome, score);
+        // A game with takebacks counts apart and earns no room score.
+        let undone = game.session.undos > 0;
+        let score = if undone {
+            0
+        } else {
+            junqi_game::room_score(result, game.session.plies(), team, me)
+        };
+        let key = if undone {
+            format!("{}{}", game.session.opponent, crate::profile::UNDO_SUFFIX)
+        } else {
+            game.session.opponent.clone()
+        };
+        profile.record(&key, outcome, score);
         if let Err(e) = profile.save(&dir) {
             warn!("{e}");
         }
@@ -585,6 +602,7 @@ fn save_lan_record(dir: Res<DataDir>, last: Option<ResMut<LastGame>>) {
         me: last.me,
         record: record.clone(),
         result: last.result,
+        undos: 0,
     };
     last.saved = save_record(&dir, &saved);
     // The signed log goes next to the record, for the replay screen's audit export.
@@ -722,6 +740,8 @@ const MARKERS: [Rank; 12] = Rank::ALL;
 pub enum GameAction {
     /// The 认输 button: ask the player to confirm (a resignation cannot be taken back).
     AskResign,
+    /// 悔棋: take back the player's last move and the computer's replies.
+    Undo,
     /// The player thought better of it.
     CancelResign,
     /// Resign, confirmed (refused in the first moves).
@@ -752,6 +772,22 @@ fn actions(
                 continue;
             }
             GameAction::Resign => game.confirm_resign = false,
+            GameAction::Undo => {
+                if game.session.is_remote() {
+                    continue;
+                }
+                if game.session.undos >= u32::from(game.undo_limit) {
+                    game.status = Some(lang.t("game.undo_none").to_owned());
+                } else if game.session.undo() {
+                    game.selected = None;
+                    game.hint = None;
+                    game.marking = None;
+                    game.status = None;
+                } else {
+                    game.status = Some(lang.t("game.undo_refused").to_owned());
+                }
+                continue;
+            }
             _ => {}
         }
         if game.session.is_remote() {
@@ -833,7 +869,10 @@ fn actions(
                     }
                 }
             }
-            GameAction::AnswerDraw(_) | GameAction::AskResign | GameAction::CancelResign => {}
+            GameAction::AnswerDraw(_)
+            | GameAction::AskResign
+            | GameAction::CancelResign
+            | GameAction::Undo => {}
         }
     }
 }
@@ -878,7 +917,8 @@ fn lan_action(
         GameAction::Hint
         | GameAction::Mark(_)
         | GameAction::AskResign
-        | GameAction::CancelResign => {}
+        | GameAction::CancelResign
+        | GameAction::Undo => {}
     }
 }
 
@@ -1135,6 +1175,18 @@ fn ui(
                 );
                 if hint.clicked() {
                     actions.write(GameAction::Hint);
+                }
+                if !s.is_remote() {
+                    let left = u32::from(g.undo_limit).saturating_sub(s.undos);
+                    let undo = ui
+                        .add_enabled(
+                            mine && left > 0,
+                            egui::Button::new(format!("{} {left}", lang.t("game.undo"))),
+                        )
+                        .on_hover_text(lang.t("game.undo_tip"));
+                    if undo.clicked() {
+                        actions.write(GameAction::Undo);
+                    }
                 }
             });
             if let Some(h) = &g.hint {

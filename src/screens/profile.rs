@@ -14,16 +14,35 @@ pub(super) fn plugin(app: &mut App) {
     super::add_ui(app, Screen::Profile, ui);
 }
 
-/// The name shown for an opponent key (`ai-N` → "电脑 · 普通", `lan:NAME` → NAME).
+/// The name shown for an opponent key (`ai-N` → "电脑 · 普通", `four:P-N-U` → the four-player
+/// table's levels, `lan:NAME` → NAME; a `+undo` game is marked 悔棋).
 pub fn opponent_label(key: &str, lang: Lang) -> String {
-    if let Some(n) = key.strip_prefix("ai-").and_then(|n| n.parse::<u8>().ok()) {
+    if let Some(base) = key.strip_suffix(crate::profile::UNDO_SUFFIX) {
+        return format!("{} ({})", opponent_label(base, lang), lang.t("game.undo"));
+    }
+    let level = |n: u8| {
         let l = crate::ai::level(n);
-        let name = if lang == Lang::Zh {
+        if lang == Lang::Zh {
             l.zh_name()
         } else {
             l.en_name()
-        };
-        format!("{} · {name}", lang.t("profile.ai"))
+        }
+    };
+    if let Some(n) = key.strip_prefix("ai-").and_then(|n| n.parse::<u8>().ok()) {
+        format!("{} · {}", lang.t("profile.ai"), level(n))
+    } else if let Some(levels) = key.strip_prefix("four:") {
+        let names: Vec<&str> = levels
+            .split('-')
+            .filter_map(|n| n.parse::<u8>().ok())
+            .map(level)
+            .collect();
+        let seats = ["seat.partner", "seat.next", "seat.previous"];
+        let parts: Vec<String> = seats
+            .iter()
+            .zip(&names)
+            .map(|(k, n)| format!("{}{n}", lang.t(k)))
+            .collect();
+        format!("{} · {}", lang.t("four.title"), parts.join(" "))
     } else {
         key.strip_prefix("lan:").unwrap_or(key).to_owned()
     }

@@ -67,6 +67,8 @@ pub struct GameOptions {
     pub seat: Side,
     /// Four players: each computer seat's level, by [`Side::index`] (the player's is unused).
     pub levels: [u8; 4],
+    /// Takebacks (悔棋) allowed a game against the computer.
+    pub undos: u8,
 }
 
 impl Default for GameOptions {
@@ -78,6 +80,7 @@ impl Default for GameOptions {
             table: Table::Two,
             seat: Side::South,
             levels: [2; 4],
+            undos: super::game::DEFAULT_UNDOS,
         }
     }
 }
@@ -511,13 +514,14 @@ fn actions(
                     continue;
                 }
                 match new_session(&state.options, &state.layout, &mut rand::rng()) {
-                    Some(session) if state.options.table == Table::Four => {
-                        let levels = state.options.levels;
-                        commands.insert_resource(ActiveGame::table(session, levels));
-                        nav.write(Navigate(Screen::Game));
-                    }
                     Some(session) => {
-                        commands.insert_resource(ActiveGame::new(session, state.options.level));
+                        let mut game = if state.options.table == Table::Four {
+                            ActiveGame::table(session, state.options.levels)
+                        } else {
+                            ActiveGame::new(session, state.options.level)
+                        };
+                        game.undo_limit = state.options.undos;
+                        commands.insert_resource(game);
                         nav.write(Navigate(Screen::Game));
                     }
                     None => state.message = Some((lang.t("setup.cannot_start").to_owned(), true)),
@@ -807,6 +811,10 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
     ui.separator();
     ui.label(lang.t("opt.clock"));
     ui.add(egui::Slider::new(&mut r.move_seconds, 10..=300).step_by(5.0));
+    if !lan {
+        ui.label(lang.t("opt.undos"));
+        ui.add(egui::Slider::new(&mut o.undos, 0..=10));
+    }
     ui.label(lang.t("opt.timeouts"));
     ui.add(egui::Slider::new(&mut r.max_timeouts, 0..=10));
     ui.label(lang.t("opt.quiet_moves"));
