@@ -589,6 +589,18 @@ pub fn battle_caption(seen: &BattleSeen) -> String {
     }
 }
 
+/// A rank's short label in `lang` (a marker, the removed-pieces list): 令 军 师 … in Chinese,
+/// Cmdr Corps Div … in English.
+pub fn rank_short(r: Rank, lang: Lang) -> String {
+    const EN: [&str; 12] = [
+        "Cmdr", "Corps", "Div", "Brig", "Regt", "Bn", "Coy", "Plt", "Eng", "Mine", "Bomb", "Flag",
+    ];
+    match lang {
+        Lang::Zh => r.zh_short().to_string(),
+        Lang::En => EN[Rank::ALL.iter().position(|&x| x == r).unwrap_or(0)].to_owned(),
+    }
+}
+
 /// A rank's name in `lang`, or "piece" when unknown.
 pub fn rank_name(r: Option<Rank>, lang: Lang) -> &'static str {
     match (r, lang) {

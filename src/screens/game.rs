@@ -22,7 +22,7 @@ use crate::{
     i18n::Lang,
     lan::{LanCmd, LanRequest},
     profile::{Outcome, Profile},
-    session::{LogEntry, SavedGame, Session, log_text, seat_key},
+    session::{LogEntry, SavedGame, Session, log_text, rank_short, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
     theme,
@@ -861,7 +861,7 @@ fn actions(
                 {
                     match rank {
                         Some(r) => {
-                            game.session.markers.insert(id, r.zh_short().to_string());
+                            game.session.markers.insert(id, rank_short(r, lang));
                         }
                         None => {
                             game.session.markers.remove(&id);
@@ -1139,10 +1139,12 @@ fn ui(
                 ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
                 seats_table(ui, g, lang);
             } else {
+                // Two short lines rather than one that wraps at the panel's width.
+                ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
                 ui.label(format!(
-                    "{} · {} {}/{max} · {} {}/{max}",
-                    lang.t("game.move").replace("{}", &s.plies().to_string()),
+                    "{}：{} {}/{max} · {} {}/{max}",
                     lang.t("game.timeouts"),
+                    lang.t("game.you"),
                     s.view.timeouts(me),
                     lang.t("game.enemy"),
                     s.view.timeouts(me.opponent()),
@@ -1162,7 +1164,8 @@ fn ui(
                     }
                 });
             }
-            ui.horizontal(|ui| {
+            // Wrapped: four buttons do not fit the panel's width in English.
+            ui.horizontal_wrapped(|ui| {
                 if ui.button(lang.t("game.resign")).clicked() {
                     actions.write(GameAction::AskResign);
                 }
@@ -1215,7 +1218,7 @@ fn ui(
                 ui.label(lang.t("game.marker"));
                 ui.horizontal_wrapped(|ui| {
                     for r in MARKERS {
-                        if ui.button(r.zh_short().to_string()).clicked() {
+                        if ui.button(rank_short(r, lang)).clicked() {
                             actions.write(GameAction::Mark(Some(r)));
                         }
                     }
@@ -1232,10 +1235,7 @@ fn ui(
                     .removed
                     .iter()
                     .filter(|(o, _)| *o == side)
-                    .map(|(_, r)| {
-                        r.map(|r| r.zh_short().to_string())
-                            .unwrap_or_else(|| "?".into())
-                    })
+                    .map(|(_, r)| r.map(|r| rank_short(r, lang)).unwrap_or_else(|| "?".into()))
                     .collect();
                 ui.label(format!(
                     "{}：{}",
