@@ -240,6 +240,18 @@ fn the_teams_result_is_saved_with_the_four_player_score_and_replays() {
         app.update();
     }
     assert_eq!(screen(&app), Screen::GameOver);
+    // The final board, every army face up.
+    app.update();
+    let scene = app.world().resource::<BoardScene>();
+    assert!(scene.active && scene.four);
+    assert!(!scene.pieces.is_empty());
+    assert!(
+        scene
+            .pieces
+            .iter()
+            .all(|(_, t)| matches!(t.face, junqi::board::Face::Rank(_))),
+        "both teams' pieces shown"
+    );
     let last = app.world().resource::<LastGame>().clone();
     let result = last.result.expect("a result");
     let path = last.saved.clone().expect("the record is saved");

@@ -1,4 +1,6 @@
-//! The result of the last game: who won and why, where the record was saved, what next.
+//! The result of the last game: who won and why, the final board with both armies (where the
+//! record is known: a LAN game once the audit has opened both setups), where the record was
+//! saved, what next.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -9,10 +11,42 @@ use super::{
     game::{LanGame, LastGame},
     replay::ReplayState,
 };
-use crate::{i18n::Lang, session::reason_key, theme};
+use crate::{
+    board::{BoardArea, BoardScene},
+    i18n::Lang,
+    session::{Session, reason_key},
+    settings::Settings,
+    theme,
+};
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, show_board.run_if(in_state(Screen::GameOver)))
+        .add_systems(OnExit(Screen::GameOver), |mut s: ResMut<BoardScene>| {
+            *s = BoardScene::default()
+        });
     super::add_ui(app, Screen::GameOver, ui);
+}
+
+/// The final position with every piece face up, from the saved record.
+fn show_board(
+    last: Option<Res<LastGame>>,
+    settings: Res<Settings>,
+    mut scene: ResMut<BoardScene>,
+    mut shown: Local<Option<u64>>,
+) {
+    let Some(last) = last else { return };
+    let Some(saved) = &last.game else {
+        *scene = BoardScene::default();
+        return;
+    };
+    // Rebuilt once a record (and when the settings change the colours).
+    if *shown == Some(saved.started) && !settings.is_changed() && scene.active {
+        return;
+    }
+    *shown = Some(saved.started);
+    if let Ok(s) = Session::from_saved(saved, None) {
+        *scene = super::game::scene_of(&s, &settings, true);
+    }
 }
 
 fn ui(
@@ -21,15 +55,31 @@ fn ui(
     last: Option<Res<LastGame>>,
     mut replay: ResMut<ReplayState>,
     mut nav: MessageWriter<Navigate>,
+    mut area: ResMut<BoardArea>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
-    egui::CentralPanel::default()
-        .frame(egui::Frame::new().fill(theme::palette::SCREEN))
+    // With a board to show, the result goes to a side panel and the board takes the rest.
+    let board = last.as_ref().is_some_and(|l| l.game.is_some());
+    let panel = if board {
+        egui::Panel::right("over_panel")
+            .exact_size(400.0)
+            .resizable(false)
+    } else {
+        egui::Panel::right("over_panel")
+            .exact_size(root.available_width())
+            .resizable(false)
+    };
+    panel
+        .frame(
+            egui::Frame::new()
+                .fill(theme::palette::SCREEN)
+                .inner_margin(12),
+        )
         .show(&mut root, |ui| {
             ui.vertical_centered(|ui| {
-                ui.add_space(ui.available_height() * 0.15);
+                ui.add_space(ui.available_height() * if board { 0.06 } else { 0.15 });
                 let Some(last) = last else {
                     theme::heading(ui, lang.t("over.title"));
                     if theme::menu_button(ui, lang.t("menu.main")).clicked() {
@@ -63,7 +113,15 @@ fn ui(
                     );
                 }
                 if let Some(r) = &last.result {
-                    ui.label(egui::RichText::new(lang.t(reason_key(r))).size(26.0));
+                    // The reason stands alone here: a capital, though the table's text is a
+                    // fragment also used inside sentences.
+                    let why = lang.t(reason_key(r));
+                    let mut chars = why.chars();
+                    let why: String = chars
+                        .next()
+                        .map(|c| c.to_uppercase().chain(chars).collect())
+                        .unwrap_or_default();
+                    ui.label(egui::RichText::new(why).size(26.0));
                 }
                 ui.label(format!("{} {:+}", lang.t("over.score"), last.score));
                 ui.label(lang.t("game.move").replace("{}", &last.plies.to_string()));
@@ -71,8 +129,13 @@ fn ui(
                     verdict_ui(ui, lan, last.me, lang);
                 }
                 match (&last.saved, &last.game) {
+                    // The file's name (the records folder is in the README and the replay list).
                     (Ok(path), _) => {
-                        ui.weak(format!("{}：{}", lang.t("over.saved"), path.display()));
+                        let name = path
+                            .file_name()
+                            .map(|n| n.to_string_lossy())
+                            .unwrap_or_default();
+                        ui.weak(format!("{}：{name}", lang.t("over.saved")));
                     }
                     (Err(_), None) => {}
                     (Err(e), Some(_)) => {
@@ -99,6 +162,8 @@ fn ui(
                 }
             });
         });
+    let r = root.available_rect_before_wrap();
+    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
     Ok(())
 }
 
