@@ -219,6 +219,8 @@ pub fn save_json<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError>
 }
 
 /// The names (without `.json`) of the JSON files in `dir`, sorted; empty if it does not exist.
+/// Files moved aside as damaged ([`move_aside`]) are not listed: they are kept for the player to
+/// recover by hand, not offered again.
 pub fn list_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .into_iter()
@@ -230,6 +232,7 @@ pub fn list_names(dir: &Path) -> Vec<String> {
                 .then(|| p.file_stem()?.to_str().map(str::to_owned))
                 .flatten()
         })
+        .filter(|name| !name.contains(".damaged-"))
         .collect();
     names.sort();
     names

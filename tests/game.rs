@@ -248,30 +248,44 @@ fn layouts_save_load_and_corrupt_files() {
         Err(StoreError::BadName(_))
     ));
     assert!(!dir.join("escape.json").exists());
-    // A damaged file is reported, and never overwritten by a save under its name.
+    // A damaged file is moved aside untouched (and reported), so no save can overwrite it.
     std::fs::write(dir.join("layouts/bad.json"), "{\"name\": 1").unwrap();
-    assert!(matches!(
-        load_layout(&data, "bad"),
-        Err(StoreError::Corrupt { .. })
-    ));
-    assert!(save_layout(&data, "bad", &layout).is_err());
-    assert_eq!(
-        std::fs::read_to_string(dir.join("layouts/bad.json")).unwrap(),
-        "{\"name\": 1"
-    );
-    // Loading it in the app shows a message and changes nothing.
+    let moved = match load_layout(&data, "bad") {
+        Err(StoreError::MovedAside { to, .. }) => to,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(moved, dir.join("layouts/bad.damaged-1.json"));
+    assert_eq!(std::fs::read_to_string(&moved).unwrap(), "{\"name\": 1");
+    assert!(!dir.join("layouts/bad.json").exists());
+    // A save under the old name writes a new file beside it; the damaged copy is unchanged.
+    save_layout(&data, "bad", &layout).unwrap();
+    assert_eq!(std::fs::read_to_string(&moved).unwrap(), "{\"name\": 1");
+    std::fs::remove_file(dir.join("layouts/bad.json")).unwrap();
+    // Loading a damaged one in the app shows a message, changes nothing, and drops it from the
+    // list of saved layouts.
+    std::fs::write(dir.join("layouts/worse.json"), "[").unwrap();
     let mut app = app_with_step(&dir, 10);
     app.world_mut().write_message(Navigate(Screen::Setup));
     app.update();
     let before = app.world().resource::<SetupState>().layout;
+    assert!(
+        app.world()
+            .resource::<SetupState>()
+            .saved
+            .contains(&"worse".to_owned())
+    );
     app.world_mut()
-        .write_message(SetupAction::Load("bad".into()));
+        .write_message(SetupAction::Load("worse".into()));
     app.update();
     let state = app.world().resource::<SetupState>();
     assert_eq!(state.layout, before);
     let (msg, err) = state.message.clone().unwrap();
-    assert!(err && msg.contains("损坏"), "{msg}");
-    assert_eq!(state.saved, vec!["bad".to_owned(), "我的 布阵".to_owned()]);
+    assert!(err && msg.contains("worse.damaged-1.json"), "{msg}");
+    assert_eq!(state.saved, vec!["我的 布阵".to_owned()]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("layouts/worse.damaged-1.json")).unwrap(),
+        "["
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -385,4 +399,22 @@ fn game_move(app: &App) -> (junqi_game::Point, junqi_game::Point) {
             _ => None,
         })
         .unwrap()
+}
+
+#[test]
+fn a_damaged_record_is_moved_aside_and_leaves_the_replay_list() {
+    let dir = temp_dir("record");
+    let data = DataDir(dir.clone());
+    std::fs::create_dir_all(data.records()).unwrap();
+    std::fs::write(data.records().join("game-5.json"), "{\"version\":").unwrap();
+    assert_eq!(junqi::storage::list_names(&data.records()), ["game-5"]);
+    let mut replay = junqi::screens::replay::ReplayState::default();
+    let e = replay
+        .open_file(&data, "game-5", junqi::i18n::Lang::En)
+        .unwrap_err();
+    assert!(e.contains("game-5.damaged-1.json"), "{e}");
+    let kept = data.records().join("game-5.damaged-1.json");
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), "{\"version\":");
+    assert!(junqi::storage::list_names(&data.records()).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
 }

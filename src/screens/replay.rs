@@ -57,7 +57,8 @@ impl ReplayState {
     /// The file is missing or damaged, or its record does not replay.
     pub fn open_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
         let path = dir.records().join(format!("{name}.json"));
-        let rec = storage::load_json::<SavedGame>(&path).map_err(|e| e.message(lang))?;
+        // A damaged record is moved aside (and reported), so it is not offered again.
+        let rec = storage::load_or_move_aside::<SavedGame>(&path).map_err(|e| e.message(lang))?;
         if Session::from_saved(&rec, None).is_err() {
             return Err(lang.t("err.corrupt").to_owned());
         }

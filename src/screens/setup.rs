@@ -493,7 +493,11 @@ fn actions(
                     let note = format!("{}：{}", lang.t("setup.loaded"), l.name);
                     state.set_layout(l.layout, lang, note);
                 }
-                Err(e) => state.message = Some((e.message(lang), true)),
+                Err(e) => {
+                    state.message = Some((e.message(lang), true));
+                    // A damaged file was moved aside: it leaves the list.
+                    state.saved = storage::list_names(&dir.layouts());
+                }
             },
             SetupAction::Delete(name) => {
                 if let Ok(path) = storage::named_file(&dir.layouts(), name) {
@@ -550,7 +554,8 @@ pub fn save_layout(dir: &DataDir, name: &str, layout: &Layout) -> Result<String,
 
 /// Loads `layouts/NAME.json`.
 pub fn load_layout(dir: &DataDir, name: &str) -> Result<NamedLayout, StoreError> {
-    storage::load_json(&storage::named_file(&dir.layouts(), name)?)
+    // A damaged layout file is moved aside (and reported), never left to be saved over.
+    storage::load_or_move_aside(&storage::named_file(&dir.layouts(), name)?)
 }
 
 fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
