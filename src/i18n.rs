@@ -96,6 +96,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("opt.mode.flip", "翻棋", "Flip"),
     ("opt.level", "电脑水平", "Computer level"),
     ("opt.table", "对局", "Table"),
+    (
+        "opt.coordinates",
+        "显示坐标（与棋谱记法一致）",
+        "Show coordinates (as in the move log)",
+    ),
     ("opt.table.two", "两人对战", "Two players"),
     ("opt.table.four", "四国大战", "Four players (2 v 2)"),
     (

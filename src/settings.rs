@@ -67,6 +67,8 @@ pub struct Settings {
     pub clock_secs: u32,
     /// Show ranks as 40…32 instead of their names.
     pub nicknames: bool,
+    /// Show each point's name (S53, E11, C5: the move log's notation) on the board.
+    pub coordinates: bool,
 }
 
 impl Default for Settings {
@@ -77,6 +79,7 @@ impl Default for Settings {
             my_colour: PieceColour::Red,
             clock_secs: 60,
             nicknames: false,
+            coordinates: false,
         }
     }
 }

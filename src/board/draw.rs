@@ -481,6 +481,16 @@ impl Drawer<'_, '_, '_> {
             }
         }
 
+        // Point names, as the move log writes them, in a corner of each point (settings).
+        if self.settings.coordinates {
+            let ink = line_col.with_alpha(0.85);
+            for p in board.points() {
+                let at = v.world(p) + Vec2::new(-tile.x * 0.3, -tile.y * 0.62);
+                let name = board.name_of(p).to_string();
+                self.text(at, 4.9, &name, (s * 0.2).max(8.0), ink, false);
+            }
+        }
+
         // Selection and targets on top.
         if let Some(p) = scene.selected {
             self.frame(

@@ -71,6 +71,10 @@ fn ui(
                 ui.label(lang.t("opt.nicknames"));
                 ui.checkbox(&mut edited.nicknames, "");
                 ui.end_row();
+
+                ui.label(lang.t("opt.coordinates"));
+                ui.checkbox(&mut edited.coordinates, "");
+                ui.end_row();
             });
         ui.add_space(12.0);
         if let Some(msg) = &status.0 {
