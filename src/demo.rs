@@ -46,6 +46,8 @@ pub struct Demo {
     pub ask_resign: bool,
     /// The four-player demos: which one.
     pub four: Option<FourDemo>,
+    /// `game-inference`: the game screen with the inference board on and an enemy piece picked.
+    pub inference: bool,
 }
 
 /// A four-player (or big-board) demo.
@@ -72,6 +74,7 @@ impl Demo {
         let hold_pairing = demo == "lan-pairing";
         let lan = demo == "lan-game" || hold_pairing;
         let ask_resign = demo == "game-resign";
+        let inference = demo == "game-inference";
         let four = match demo.as_str() {
             "four-setup" => Some(FourDemo::Setup),
             "four-game" => Some(FourDemo::Dark),
@@ -87,7 +90,7 @@ impl Demo {
             Some(Screen::Game)
         } else if lan {
             Some(Screen::Lobby)
-        } else if ask_resign {
+        } else if ask_resign || inference {
             Some(Screen::Game)
         } else {
             Screen::from_slug(&demo)
@@ -108,6 +111,7 @@ impl Demo {
             hold_pairing,
             ask_resign,
             four,
+            inference,
         }
     }
 }
@@ -239,6 +243,18 @@ fn drive(
                     .map(|k| k.id);
                 if let Some(id) = enemy {
                     game.session.markers.insert(id, "炸".into());
+                }
+                if demo.inference {
+                    game.inference = Some((usize::MAX, Default::default()));
+                    game.selected = None;
+                    // An enemy piece that has fought, to show what its battles allow.
+                    game.marking = game
+                        .session
+                        .view
+                        .pieces()
+                        .filter(|k| k.side != me && k.at.is_some())
+                        .min_by_key(|k| k.possible.count_ones())
+                        .and_then(|k| k.at);
                 }
                 commands.insert_resource(game);
                 nav.write(Navigate(Screen::Game));

@@ -180,6 +180,17 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("game.timeouts", "超时", "Timeouts"),
     ("game.you", "我方", "You"),
     ("game.undo", "悔棋", "Undo"),
+    ("game.inference", "推理", "Inference"),
+    (
+        "game.inference_tip",
+        "只用你自己看到的信息推算敌方棋子（与电脑用的推理相同）",
+        "What your own view allows about the enemy's pieces (the same belief the computer uses)",
+    ),
+    (
+        "game.inference_pick",
+        "点一个敌方棋子，看它可能是什么；下面是各方剩余棋子",
+        "Click an enemy piece to see what it may be; below, each army's remaining pieces",
+    ),
     (
         "game.undo_tip",
         "收回你上一步和电脑的应着（局数另计，不计积分）",

@@ -418,3 +418,36 @@ fn a_damaged_record_is_moved_aside_and_leaves_the_replay_list() {
     assert!(junqi::storage::list_names(&data.records()).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_inference_board_labels_hidden_enemy_pieces_from_the_players_view() {
+    let dir = temp_dir("infer");
+    let mut app = app_with_step(&dir, 50);
+    start_game(&mut app);
+    app.world_mut().write_message(GameAction::Inference);
+    app.update();
+    app.update();
+    let g = app.world().resource::<ActiveGame>();
+    let (_, inf) = g.inference.as_ref().expect("switched on");
+    let game = g.session.game().unwrap();
+    assert!(!inf.guesses.is_empty());
+    for guess in &inf.guesses {
+        assert_eq!(guess.side, Side::North);
+        let truth = game.position().at(guess.at).unwrap().rank;
+        assert!(guess.probabilities[truth.index()] > 0.0);
+    }
+    // Each hidden enemy piece shows its most likely rank.
+    let scene = app.world().resource::<BoardScene>();
+    let labelled = scene
+        .pieces
+        .iter()
+        .filter(|(_, t)| t.face == junqi::board::Face::Back)
+        .filter(|(_, t)| t.marker.as_deref().is_some_and(|m| m.ends_with('?')))
+        .count();
+    assert_eq!(labelled, inf.guesses.len());
+    // And off again.
+    app.world_mut().write_message(GameAction::Inference);
+    app.update();
+    assert!(app.world().resource::<ActiveGame>().inference.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

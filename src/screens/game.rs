@@ -10,6 +10,7 @@ use bevy::{
     tasks::{Task, block_on, futures_lite::future},
 };
 use bevy_egui::{EguiContexts, egui};
+use junqi_game::ai::inference::Inference;
 use junqi_game::{
     Action, ActionError, GameResult, Mode, Move, PlayerView, Point, Rank, Seen, Side, ai::Hint,
 };
@@ -108,6 +109,9 @@ pub struct ActiveGame {
     pub confirm_resign: bool,
     /// Takebacks (悔棋) allowed in this game (never in LAN games).
     pub undo_limit: u8,
+    /// The inference board (推理) is on: the ply and view event count it was computed for, and
+    /// what the player's own view allows (recomputed when the view changes).
+    pub inference: Option<(usize, Inference)>,
 }
 
 /// Takebacks allowed a game unless the setup says otherwise.
@@ -143,6 +147,7 @@ impl ActiveGame {
             saved: false,
             confirm_resign: false,
             undo_limit: DEFAULT_UNDOS,
+            inference: None,
         }
     }
 
@@ -277,6 +282,7 @@ pub(super) fn plugin(app: &mut App) {
             clock,
             announce_table,
             finish,
+            infer,
             show,
         )
             .chain()
@@ -718,8 +724,28 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
     }
 }
 
+/// Keeps the inference board up to date with the player's view (only while it is on; the
+/// belief costs a few milliseconds, so once per change of the view, not per frame).
+fn infer(mut game: ResMut<ActiveGame>) {
+    let key = game.session.view.events().len();
+    if game.inference.as_ref().is_some_and(|(k, _)| *k != key) {
+        let inf = junqi_game::ai::inference::infer(&game.session.view);
+        game.inference = Some((key, inf));
+    }
+}
+
 fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
     let mut new = scene_of(&game.session, &settings, false);
+    // 推理: the most likely rank on each hidden piece that carries no marker of the player's.
+    if let Some((_, inf)) = &game.inference {
+        for (p, tile) in &mut new.pieces {
+            if tile.marker.is_none()
+                && let Some((rank, _)) = inf.at(*p).and_then(|g| g.likely().first().copied())
+            {
+                tile.marker = Some(format!("{}?", rank.zh_short()));
+            }
+        }
+    }
     new.selected = game.selected.or(game.marking);
     new.targets = game.targets();
     match game.hint.as_ref().map(|h| h.mv) {
@@ -742,6 +768,8 @@ pub enum GameAction {
     AskResign,
     /// 悔棋: take back the player's last move and the computer's replies.
     Undo,
+    /// Switch the inference board (推理) on or off.
+    Inference,
     /// The player thought better of it.
     CancelResign,
     /// Resign, confirmed (refused in the first moves).
@@ -772,6 +800,13 @@ fn actions(
                 continue;
             }
             GameAction::Resign => game.confirm_resign = false,
+            GameAction::Inference => {
+                game.inference = match game.inference {
+                    Some(_) => None,
+                    None => Some((usize::MAX, Inference::default())),
+                };
+                continue;
+            }
             GameAction::Undo => {
                 if game.session.is_remote() {
                     continue;
@@ -872,7 +907,8 @@ fn actions(
             GameAction::AnswerDraw(_)
             | GameAction::AskResign
             | GameAction::CancelResign
-            | GameAction::Undo => {}
+            | GameAction::Undo
+            | GameAction::Inference => {}
         }
     }
 }
@@ -918,7 +954,8 @@ fn lan_action(
         | GameAction::Mark(_)
         | GameAction::AskResign
         | GameAction::CancelResign
-        | GameAction::Undo => {}
+        | GameAction::Undo
+        | GameAction::Inference => {}
     }
 }
 
@@ -974,6 +1011,52 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
         if let Some(d) = detail {
             ui.weak(format!("{}：{d}", lang.t("lan.detail")));
         }
+    }
+}
+
+/// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
+/// other army, how many of each rank it still has on the board.
+fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) {
+    let s = &g.session;
+    ui.separator();
+    ui.label(egui::RichText::new(lang.t("game.inference")).strong());
+    match g.marking.and_then(|p| inf.at(p)) {
+        Some(guess) => {
+            let parts: Vec<String> = guess
+                .likely()
+                .iter()
+                .take(5)
+                .map(|(r, p)| format!("{} {:.0}%", rank_short(*r, lang), p * 100.0))
+                .collect();
+            ui.label(parts.join(" · "));
+        }
+        None => {
+            ui.weak(lang.t("game.inference_pick"));
+        }
+    }
+    let (me, four, clockwise) = (s.me(), s.view.is_team_game(), s.rules().clockwise);
+    for rem in &inf.remaining {
+        let parts: Vec<String> = junqi_game::Rank::ALL
+            .into_iter()
+            .filter(|r| rem.alive[r.index()].1 > 0)
+            .map(|r| {
+                let (lo, hi) = rem.alive[r.index()];
+                let n = if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}-{hi}")
+                };
+                format!("{}{n}", rank_short(r, lang))
+            })
+            .collect();
+        ui.label(
+            egui::RichText::new(format!(
+                "{}：{}",
+                lang.t(seat_key(rem.side, me, four, clockwise)),
+                parts.join(" ")
+            ))
+            .size(14.0),
+        );
     }
 }
 
@@ -1179,6 +1262,14 @@ fn ui(
                 if hint.clicked() {
                     actions.write(GameAction::Hint);
                 }
+                let on = g.inference.is_some();
+                if ui
+                    .selectable_label(on, lang.t("game.inference"))
+                    .on_hover_text(lang.t("game.inference_tip"))
+                    .clicked()
+                {
+                    actions.write(GameAction::Inference);
+                }
                 if !s.is_remote() {
                     let left = u32::from(g.undo_limit).saturating_sub(s.undos);
                     let undo = ui
@@ -1226,6 +1317,9 @@ fn ui(
                         actions.write(GameAction::Mark(None));
                     }
                 });
+            }
+            if let Some((_, inf)) = &g.inference {
+                inference_ui(ui, g, inf, lang);
             }
             ui.separator();
             // Removed pieces.

@@ -296,6 +296,15 @@ impl Belief {
         &self.pieces
     }
 
+    /// Dark games: how many of each rank `side`'s hidden pieces (alive and removed) hold
+    /// together, by [`Rank::index`]; `None` when none of its pieces is hidden.
+    pub fn hidden_counts(&self, side: Side) -> Option<[u8; 12]> {
+        self.armies
+            .iter()
+            .find(|a| self.pieces.get(a.start).is_some_and(|p| p.side == side))
+            .map(|a| a.remaining)
+    }
+
     /// The probability of each rank for a hidden enemy piece: its soft
     /// weights over the ranks some complete assignment allows, normalized.
     /// `None` when the piece is not hidden.

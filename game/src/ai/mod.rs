@@ -11,6 +11,7 @@
 
 pub mod belief;
 pub mod eval;
+pub mod inference;
 pub mod search;
 pub mod setup;
 pub mod team;
