@@ -728,6 +728,19 @@ impl Board {
         }
     }
 
+    /// The point's name as files write it: `S53` on the classic board,
+    /// BOARD4.md's `S:35` and `C:5` on the four-player board.
+    pub fn file_name_of(&self, p: Point) -> String {
+        let name = self.name_of(p);
+        if self.sides().len() < 4 {
+            return name.to_string();
+        }
+        match name.half {
+            Some(side) => format!("{}:{}{}", side.letter(), name.row, name.col),
+            None => format!("C:{}", name.col),
+        }
+    }
+
     /// Parses a point name such as `S53`, `n13`, `E:35` or `C5`.
     pub fn parse_point(&self, s: &str) -> Result<Point, PointNameError> {
         let err = || PointNameError {

@@ -28,7 +28,10 @@
 //!
 //! A movetext is these tokens separated by white space, in order. Moves and
 //! time-outs belong to the side to move (the turn passes after each); the
-//! other actions name their side.
+//! other actions name their side. Four-player movetexts name the points of
+//! the four-player board (`S35-E31`, `C5xN13`, or as BOARD4.md writes them,
+//! `S:35-E:31`); whose turn a token is there depends on who has gone out,
+//! so they are read through the referee with [`parse_movetext_in`].
 //!
 //! ```
 //! use junqi_game::notation::{Written, parse_movetext, movetext};

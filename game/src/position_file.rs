@@ -29,8 +29,8 @@
 //! decided the colours.
 //!
 //! Four-player positions say `"board": "four-player"`, may list pieces for
-//! `east` and `west` too, name points as BOARD4.md does (`S:35`, `C:5`; the
-//! colon is optional), and may list the seats that are `out` (they hold no
+//! `east` and `west` too, name points as BOARD4.md does (`S:35`, `C:5`, as they are
+//! written; the colon is optional when reading), and may list the seats that are `out` (they hold no
 //! pieces; the file does not say why, and they load as resigned). Loading
 //! settles the turn: a seat to move without a legal move is out, as in play.
 //!
@@ -323,7 +323,7 @@ pub fn position_to_json(pos: &Position) -> String {
         ..PositionFile::default()
     };
     for (p, pc) in pos.pieces() {
-        let name = board.name_of(p).to_string();
+        let name = board.file_name_of(p);
         let list = match pc.side {
             Side::South => &mut file.pieces.south,
             Side::North => &mut file.pieces.north,
@@ -450,10 +450,15 @@ mod tests {
         let again = position_from_json(&saved).unwrap();
         assert_eq!(again, pos);
         assert_eq!(position_to_json(&again), saved);
+        // Written with BOARD4.md's names.
+        for name in ["\"S:35\"", "\"E:11\"", "\"C:5\"", "\"N:64\""] {
+            assert!(saved.contains(name), "{name} in {saved}");
+        }
         // Two-player files are written as before: no board, no out list.
         let two = position_from_json(r#"{"pieces": {"south": {"S53": "40"}}}"#).unwrap();
         let text = position_to_json(&two);
         assert!(!text.contains("\"board\"") && !text.contains("\"out\""));
+        assert!(text.contains("\"S53\""));
     }
 
     #[test]

@@ -177,10 +177,18 @@ impl Level {
     pub fn params_four(self) -> LevelParams {
         let mut p = self.params();
         match self {
-            Level::Novice | Level::Expert | Level::Master => {}
+            Level::Novice | Level::Expert => {}
             // Two enemies strike at two flags: one ply and the exchanges miss
             // too many flag threats without the full evaluation.
             Level::Skilled => p.search.full_eval = true,
+            // Four armies make every ply dearer: ten samples and six
+            // candidates let the third ply (the partner's reply) finish
+            // more often, at half the time (0.72 against Expert's team
+            // instead of 0.69 in 16 games on a cut budget).
+            Level::Master => {
+                p.search.samples = 10;
+                p.search.candidates = 6;
+            }
         }
         p
     }

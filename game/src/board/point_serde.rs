@@ -40,18 +40,7 @@ impl Serialize for Point {
             if self.index() >= board.len() {
                 return s.collect_str(&format_args!("#{}", self.0));
             }
-            let name = board.name_of(*self);
-            if std::ptr::eq(board, Board::classic()) {
-                s.collect_str(&name)
-            } else {
-                // BOARD4.md's form: the half or the centre, a colon, the digits.
-                match name.half {
-                    Some(side) => {
-                        s.collect_str(&format_args!("{}:{}{}", side.letter(), name.row, name.col))
-                    }
-                    None => s.collect_str(&format_args!("C:{}", name.col)),
-                }
-            }
+            s.collect_str(&board.file_name_of(*self))
         } else {
             s.serialize_u8(self.0)
         }
