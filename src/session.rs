@@ -110,6 +110,21 @@ pub enum LogEntry {
     },
 }
 
+impl LogEntry {
+    /// The seat the line is about.
+    pub fn side(&self) -> Side {
+        match *self {
+            LogEntry::Move { side, .. }
+            | LogEntry::Flip { side, .. }
+            | LogEntry::Timeout { side, .. }
+            | LogEntry::FlagShown { side }
+            | LogEntry::DrawOffered { side }
+            | LogEntry::DrawDeclined { side }
+            | LogEntry::Out { side, .. } => side,
+        }
+    }
+}
+
 /// The referee's announcement of one move, for the board effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Announcement {

@@ -972,10 +972,13 @@ pub(crate) fn log_view(ui: &mut egui::Ui, log: &[LogEntry], view: &PlayerView, l
         .auto_shrink([false, false])
         .show_rows(ui, row, log.len(), |ui, rows| {
             for e in &log[rows] {
-                ui.add(
-                    egui::Label::new(egui::RichText::new(log_text(e, view, lang)).size(15.0))
-                        .truncate(),
-                );
+                let mut text = egui::RichText::new(log_text(e, view, lang)).size(15.0);
+                // Round a four-player table each line in its seat's colour.
+                if view.is_team_game() {
+                    let [r, g, b] = crate::board::Colour::of_seat(e.side()).rgb();
+                    text = text.color(egui::Color32::from_rgb(r, g, b).gamma_multiply(1.7));
+                }
+                ui.add(egui::Label::new(text).truncate());
             }
         });
 }
@@ -1263,8 +1266,9 @@ fn ui(
                     actions.write(GameAction::Hint);
                 }
                 let on = g.inference.is_some();
+                // A button like its neighbours, shown pressed while the board is on.
                 if ui
-                    .selectable_label(on, lang.t("game.inference"))
+                    .add(egui::Button::new(lang.t("game.inference")).selected(on))
                     .on_hover_text(lang.t("game.inference_tip"))
                     .clicked()
                 {
