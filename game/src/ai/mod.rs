@@ -438,10 +438,30 @@ fn explain(view: &PlayerView, belief: &Belief, s: Scored) -> Hint {
                     }
                 }
                 _ => {
-                    let fwd = board.info(to).half != Some(me) && board.info(from).half == Some(me)
-                        || (board.info(to).half == board.info(from).half
-                            && board.info(to).half == Some(me)
-                            && board.info(to).row < board.info(from).row);
+                    let fwd = if view.is_team_game() || std::ptr::eq(board, crate::Board::classic())
+                    {
+                        board.info(to).half != Some(me) && board.info(from).half == Some(me)
+                            || (board.info(to).half == board.info(from).half
+                                && board.info(to).half == Some(me)
+                                && board.info(to).row < board.info(from).row)
+                    } else {
+                        // Two players on the four-player board: leaving our
+                        // half may lead into an empty side half, so forward
+                        // is closer to the enemy's headquarters.
+                        let t = eval::tables(board);
+                        let near = |p: crate::Point| {
+                            board
+                                .points()
+                                .filter(|&q| {
+                                    board.kind(q) == crate::board::PointKind::Headquarters
+                                        && board.info(q).half == Some(me.opponent())
+                                })
+                                .map(|q| t.dist[p.index()][q.index()])
+                                .min()
+                                .unwrap_or(u8::MAX)
+                        };
+                        near(to) < near(from)
+                    };
                     if board.kind(to) == crate::board::PointKind::Camp {
                         (
                             format!("{f} 进入行营 {t}：安全且能支援{win_zh}"),
