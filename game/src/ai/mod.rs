@@ -307,13 +307,9 @@ impl Ai {
     }
 
     /// Searches the view's position (the side to move should be the view's
-    /// owner). Two players on the four-player board are not searched: the
-    /// analysis has no moves.
+    /// owner): two players on the classic or the four-player board, or a
+    /// four-player team game.
     pub fn analyse(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Analysis {
-        if !supported(view) {
-            self.last = (0, 0);
-            return Analysis::default();
-        }
         let p = self.params_for(view);
         let belief = Belief::new(view, p.priors);
         let a = search::analyse(view, &belief, &p.search, &mut self.rng, stop);
@@ -321,11 +317,9 @@ impl Ai {
         a
     }
 
-    /// The move to play, or `None` when there is none (or it is not our
-    /// turn, or the view is of two players on the four-player board, which
-    /// the AI does not play).
+    /// The move to play, or `None` when there is none (or it is not our turn).
     pub fn choose_move(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Option<Move> {
-        if view.turn() != view.me() || view.result().is_some() || !supported(view) {
+        if view.turn() != view.me() || view.result().is_some() {
             return None;
         }
         let moves = view.legal_moves();
@@ -363,14 +357,6 @@ impl Ai {
         let belief = Belief::new(view, true);
         Some(explain(view, &belief, best))
     }
-}
-
-/// Whether the searching AI plays this view's game: two armies on the
-/// classic board, or a four-player team game (two players on the
-/// four-player board are not searched: its layout prior and evaluation
-/// assume the armies face each other across the classic board's middle).
-fn supported(view: &PlayerView) -> bool {
-    view.is_team_game() || std::ptr::eq(view.board(), crate::Board::classic())
 }
 
 impl Player for Ai {
@@ -452,10 +438,30 @@ fn explain(view: &PlayerView, belief: &Belief, s: Scored) -> Hint {
                     }
                 }
                 _ => {
-                    let fwd = board.info(to).half != Some(me) && board.info(from).half == Some(me)
-                        || (board.info(to).half == board.info(from).half
-                            && board.info(to).half == Some(me)
-                            && board.info(to).row < board.info(from).row);
+                    let fwd = if view.is_team_game() || std::ptr::eq(board, crate::Board::classic())
+                    {
+                        board.info(to).half != Some(me) && board.info(from).half == Some(me)
+                            || (board.info(to).half == board.info(from).half
+                                && board.info(to).half == Some(me)
+                                && board.info(to).row < board.info(from).row)
+                    } else {
+                        // Two players on the four-player board: leaving our
+                        // half may lead into an empty side half, so forward
+                        // is closer to the enemy's headquarters.
+                        let t = eval::tables(board);
+                        let near = |p: crate::Point| {
+                            board
+                                .points()
+                                .filter(|&q| {
+                                    board.kind(q) == crate::board::PointKind::Headquarters
+                                        && board.info(q).half == Some(me.opponent())
+                                })
+                                .map(|q| t.dist[p.index()][q.index()])
+                                .min()
+                                .unwrap_or(u8::MAX)
+                        };
+                        near(to) < near(from)
+                    };
                     if board.kind(to) == crate::board::PointKind::Camp {
                         (
                             format!("{f} 进入行营 {t}：安全且能支援{win_zh}"),
@@ -531,7 +537,7 @@ impl Player for GreedyPlayer {
     }
     fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
         let moves = view.legal_moves();
-        if moves.is_empty() || !supported(view) {
+        if moves.is_empty() {
             return Action::Timeout;
         }
         let belief = Belief::new(view, true);

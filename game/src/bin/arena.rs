@@ -16,6 +16,9 @@
 //! (双明: partners see each other's pieces) and `open` (全明). Over every
 //! eight games A's team sits at South+North and at East+West, and each of
 //! the four seats moves first once with A at each pair.
+//!
+//! `--board four-player` seats two players on the four-player board (QQ 两人
+//! rooms): South against North through the centre, East and West empty.
 
 use junqi_game::ai::{Ai, Interior, Level, Player, player_by_name};
 use junqi_game::{Action, Game, GameResult, Mode, PlayerView, Rules, Side, Team, WinReason};
@@ -40,13 +43,16 @@ struct Args {
     players: u8,
     /// Four players: partners see each other's pieces (双明).
     partners_open: bool,
+    /// Two players on the four-player board (QQ 两人 rooms).
+    four_board: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--json]\n\
+        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--json]\n\
          players: random, greedy, novice, skilled, expert, master\n\
-         --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)"
+         --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)\n\
+         --board four-player: two players on the four-player board (South against North)"
     );
     std::process::exit(2)
 }
@@ -63,6 +69,7 @@ fn parse_args() -> Args {
         time_limit: None,
         players: 2,
         partners_open: false,
+        four_board: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -91,6 +98,13 @@ fn parse_args() -> Args {
                     _ => usage(),
                 }
             }
+            "--board" => {
+                args.four_board = match val().as_str() {
+                    "classic" => false,
+                    "four-player" => true,
+                    _ => usage(),
+                }
+            }
             "-h" | "--help" => usage(),
             _ => usage(),
         }
@@ -102,6 +116,10 @@ fn parse_args() -> Args {
         }
     }
     let four_modes = args.mode != Mode::Flip;
+    if args.players == 4 && args.four_board {
+        eprintln!("--board four-player seats two players; four players always play there");
+        usage();
+    }
     if (args.players == 4 && !four_modes) || (args.players == 2 && args.partners_open) {
         eprintln!("four players play dark, shuangming or open; two players dark, open or flip");
         usage();
@@ -277,7 +295,10 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     let mut a = make_player(&args.a, game_seed ^ 0xA, false).expect("checked");
     let mut b = make_player(&args.b, game_seed ^ 0xB, false).expect("checked");
     let (cap_a, cap_b) = (cap_of(&args.a), cap_of(&args.b));
-    let rules = Rules::for_mode(args.mode);
+    let rules = Rules {
+        four_player_board: args.four_board,
+        ..Rules::for_mode(args.mode)
+    };
     let mut game = if args.mode == Mode::Flip {
         let mut rng = Pcg64Mcg::seed_from_u64(game_seed);
         Game::new_flip_shuffled(rules, Side::South, &mut rng)
@@ -451,6 +472,8 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
     reasons.sort();
     let mode = if args.partners_open {
         "shuangming".to_string()
+    } else if args.four_board {
+        format!("{:?}, four-player board", args.mode).to_lowercase()
     } else {
         format!("{:?}", args.mode).to_lowercase()
     };
