@@ -310,3 +310,47 @@ fn a_draw_offered_early_is_declined_by_the_next_computer_seat_and_play_goes_on()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn two_players_on_the_four_player_board_leave_east_and_west_empty() {
+    let dir = temp_dir("big");
+    let mut app = junqi::headless_app(dir.to_path_buf());
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        50,
+    )));
+    app.update();
+    app.world_mut().write_message(Navigate(Screen::Setup));
+    app.update();
+    app.world_mut()
+        .resource_mut::<SetupState>()
+        .options
+        .set_table(Table::TwoOnBig);
+    app.update();
+    {
+        let scene = app.world().resource::<BoardScene>();
+        assert!(scene.four, "the setup shows the big board");
+        assert_eq!(scene.dim_halves, [Side::East, Side::West]);
+    }
+    app.world_mut().write_message(SetupAction::March);
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Game);
+    let scene = app.world().resource::<BoardScene>().clone();
+    assert!(scene.four);
+    assert_eq!(scene.pieces.len(), 50, "two armies");
+    click_a_move(&mut app);
+    run_until(&mut app, 60, |a| game(a).session.plies() >= 2);
+    assert_eq!(game(&app).session.plies(), 2);
+    assert!(
+        matches!(
+            game(&app).session.log.last(),
+            Some(LogEntry::Move {
+                side: Side::North,
+                ..
+            })
+        ),
+        "the computer answered with a move, not a timeout: {:?}",
+        game(&app).session.log
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
