@@ -18,6 +18,7 @@ pub mod session;
 pub mod settings;
 pub mod storage;
 pub mod theme;
+pub mod version;
 
 use bevy::prelude::*;
 

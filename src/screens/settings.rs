@@ -7,7 +7,7 @@ use super::{Navigate, Screen};
 use crate::{
     i18n::Lang,
     settings::{BoardTheme, PieceColour, SaveSettings, Settings, SettingsStatus},
-    theme,
+    theme, version,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -70,6 +70,10 @@ fn ui(
 
                 ui.label(lang.t("opt.nicknames"));
                 ui.checkbox(&mut edited.nicknames, "");
+                ui.end_row();
+
+                ui.label(lang.t("settings.about"));
+                ui.label(format!("{} {}", lang.t("app.title"), version::VERSION));
                 ui.end_row();
             });
         ui.add_space(12.0);
