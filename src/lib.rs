@@ -19,6 +19,7 @@ pub mod settings;
 pub mod storage;
 pub mod theme;
 pub mod version;
+pub mod window_icon;
 
 use bevy::prelude::*;
 
@@ -56,7 +57,13 @@ impl Plugin for AppPlugin {
                 }),
         );
         app.add_plugins(bevy_egui::EguiPlugin::default());
-        app.add_plugins((theme::plugin, LogicPlugin, demo::plugin, diag::plugin));
+        app.add_plugins((
+            theme::plugin,
+            LogicPlugin,
+            demo::plugin,
+            diag::plugin,
+            window_icon::plugin,
+        ));
     }
 }
 
