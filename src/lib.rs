@@ -6,6 +6,7 @@
 //! from `android_main` (see the README).
 
 pub mod ai;
+pub mod audio;
 pub mod board;
 pub mod demo;
 pub mod diag;
@@ -63,6 +64,7 @@ impl Plugin for AppPlugin {
             demo::plugin,
             diag::plugin,
             window_icon::plugin,
+            audio::playback_plugin,
         ));
     }
 }
@@ -80,6 +82,7 @@ impl Plugin for LogicPlugin {
             board::plugin,
             lan::plugin,
             screens::plugin,
+            audio::cues_plugin,
         ));
     }
 }

@@ -1,4 +1,5 @@
-//! The player's settings (language, board colours, default clock), kept in `settings.json`.
+//! The player's settings (language, board colours, default clock, sound), kept in
+//! `settings.json`.
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -67,6 +68,9 @@ pub struct Settings {
     pub clock_secs: u32,
     /// Show ranks as 40…32 instead of their names.
     pub nicknames: bool,
+    /// Sound effects on (`crate::audio`); off is the mute switch. On in a settings file that
+    /// predates it.
+    pub sound: bool,
 }
 
 impl Default for Settings {
@@ -77,6 +81,7 @@ impl Default for Settings {
             my_colour: PieceColour::Red,
             clock_secs: 60,
             nicknames: false,
+            sound: true,
         }
     }
 }

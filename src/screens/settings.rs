@@ -1,4 +1,5 @@
-//! The settings screen: language, board colours, piece colour, default clock.
+//! The settings screen: language, board colours, piece colour, default clock, sound, the
+//! version.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -70,6 +71,10 @@ fn ui(
 
                 ui.label(lang.t("opt.nicknames"));
                 ui.checkbox(&mut edited.nicknames, "");
+                ui.end_row();
+
+                ui.label(lang.t("settings.sound"));
+                ui.checkbox(&mut edited.sound, "");
                 ui.end_row();
 
                 ui.label(lang.t("settings.about"));
