@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace. The app's tests run headless (MinimalPlugins)
-# and need no display. As root (as in CI) it also runs the LAN discovery test
-# across two network namespaces joined by a veth pair.
+# and need no display and no sound device (ALSA's headers are needed to build the
+# sound: installed on Debian/Ubuntu if missing). As root (as in CI) it also runs
+# the LAN discovery test across two network namespaces joined by a veth pair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
+. scripts/ensure-alsa.sh
+ensure_alsa
 # Reuse a target directory outside the clone when one is given (CI cache).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1; then

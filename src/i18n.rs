@@ -592,6 +592,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "Default seconds per move",
     ),
     ("settings.saved", "设置已保存", "Settings saved"),
+    ("settings.sound", "音效", "Sound effects"),
+    ("settings.about", "关于", "About"),
     // Rules.
     ("rules.title", "规则说明", "Rules"),
     // Errors.

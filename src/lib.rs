@@ -6,6 +6,7 @@
 //! from `android_main` (see the README).
 
 pub mod ai;
+pub mod audio;
 pub mod board;
 pub mod demo;
 pub mod diag;
@@ -18,6 +19,8 @@ pub mod session;
 pub mod settings;
 pub mod storage;
 pub mod theme;
+pub mod version;
+pub mod window_icon;
 
 use bevy::prelude::*;
 
@@ -55,7 +58,14 @@ impl Plugin for AppPlugin {
                 }),
         );
         app.add_plugins(bevy_egui::EguiPlugin::default());
-        app.add_plugins((theme::plugin, LogicPlugin, demo::plugin, diag::plugin));
+        app.add_plugins((
+            theme::plugin,
+            LogicPlugin,
+            demo::plugin,
+            diag::plugin,
+            window_icon::plugin,
+            audio::playback_plugin,
+        ));
     }
 }
 
@@ -72,6 +82,7 @@ impl Plugin for LogicPlugin {
             board::plugin,
             lan::plugin,
             screens::plugin,
+            audio::cues_plugin,
         ));
     }
 }

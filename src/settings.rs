@@ -1,4 +1,5 @@
-//! The player's settings (language, board colours, default clock), kept in `settings.json`.
+//! The player's settings (language, board colours, default clock, sound), kept in
+//! `settings.json`.
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -69,6 +70,9 @@ pub struct Settings {
     pub nicknames: bool,
     /// Show each point's name (S53, E11, C5: the move log's notation) on the board.
     pub coordinates: bool,
+    /// Sound effects on (`crate::audio`); off is the mute switch. On in a settings file that
+    /// predates it.
+    pub sound: bool,
 }
 
 impl Default for Settings {
@@ -80,6 +84,7 @@ impl Default for Settings {
             clock_secs: 60,
             nicknames: false,
             coordinates: false,
+            sound: true,
         }
     }
 }

@@ -20,10 +20,20 @@ pub struct DataDir(pub PathBuf);
 
 impl DataDir {
     /// `JUNQI_DATA_DIR` if set, else the platform's data directory + `junqi`
-    /// (e.g. `~/.local/share/junqi`), else `./junqi-data`.
+    /// (e.g. `~/.local/share/junqi`; on Android the app's internal data directory), else
+    /// `./junqi-data`.
     pub fn from_env() -> Self {
         if let Some(dir) = std::env::var_os("JUNQI_DATA_DIR") {
             return Self(PathBuf::from(dir));
+        }
+        // `dirs` knows no Android folder; the activity tells its own private one
+        // (`/data/data/<package>/files`), kept across updates and removed with the app.
+        #[cfg(target_os = "android")]
+        if let Some(dir) = bevy::android::ANDROID_APP
+            .get()
+            .and_then(|app| app.internal_data_path())
+        {
+            return Self(dir);
         }
         Self(
             dirs::data_dir()

@@ -1,4 +1,5 @@
-//! The settings screen: language, board colours, piece colour, default clock.
+//! The settings screen: language, board colours, piece colour, default clock, sound, the
+//! version.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -7,7 +8,7 @@ use super::{Navigate, Screen};
 use crate::{
     i18n::Lang,
     settings::{BoardTheme, PieceColour, SaveSettings, Settings, SettingsStatus},
-    theme,
+    theme, version,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -74,6 +75,12 @@ fn ui(
 
                 ui.label(lang.t("opt.coordinates"));
                 ui.checkbox(&mut edited.coordinates, "");
+                ui.label(lang.t("settings.sound"));
+                ui.checkbox(&mut edited.sound, "");
+                ui.end_row();
+
+                ui.label(lang.t("settings.about"));
+                ui.label(format!("{} {}", lang.t("app.title"), version::VERSION));
                 ui.end_row();
             });
         ui.add_space(12.0);

@@ -7,7 +7,7 @@ use super::{Navigate, Screen};
 use crate::{
     i18n::Lang,
     settings::{SaveSettings, Settings},
-    theme,
+    theme, version,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -71,6 +71,18 @@ fn ui(
                     }
                 }
             });
+        });
+    // The build's version, small in the bottom-left corner (a player reporting a problem can
+    // quote it).
+    egui::Area::new("title_version".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, [10.0, -8.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.label(
+                egui::RichText::new(format!("v{}", version::VERSION))
+                    .size(13.0)
+                    .color(egui::Color32::from_rgb(150, 135, 115)),
+            );
         });
     Ok(())
 }
