@@ -180,6 +180,17 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("game.timeouts", "超时", "Timeouts"),
     ("game.you", "我方", "You"),
     ("game.undo", "悔棋", "Undo"),
+    (
+        "game.leave_local",
+        "离开对局？本局不会保存。",
+        "Leave the game? It will not be saved.",
+    ),
+    (
+        "game.leave_lan",
+        "离开对局？可稍后在大厅继续。",
+        "Leave the game? You can resume it from the lobby.",
+    ),
+    ("game.leave_yes", "离开", "Leave"),
     ("game.inference", "推理", "Inference"),
     (
         "game.inference_tip",

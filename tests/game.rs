@@ -451,3 +451,19 @@ fn the_inference_board_labels_hidden_enemy_pieces_from_the_players_view() {
     assert!(app.world().resource::<ActiveGame>().inference.is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn leaving_a_running_game_asks_first() {
+    let dir = temp_dir("leave");
+    let mut app = app_with_step(&dir, 50);
+    start_game(&mut app);
+    app.world_mut().write_message(GameAction::AskLeave(true));
+    app.update();
+    assert!(app.world().resource::<ActiveGame>().confirm_leave);
+    assert_eq!(screen(&app), Screen::Game, "asking leaves nothing yet");
+    app.world_mut().write_message(GameAction::AskLeave(false));
+    app.update();
+    assert!(!app.world().resource::<ActiveGame>().confirm_leave);
+    assert_eq!(screen(&app), Screen::Game);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -109,6 +109,8 @@ pub struct ActiveGame {
     pub confirm_resign: bool,
     /// Takebacks (悔棋) allowed in this game (never in LAN games).
     pub undo_limit: u8,
+    /// 主菜单 was pressed during the game: the player is asked before it is left.
+    pub confirm_leave: bool,
     /// The inference board (推理) is on: the ply and view event count it was computed for, and
     /// what the player's own view allows (recomputed when the view changes).
     pub inference: Option<(usize, Inference)>,
@@ -147,6 +149,7 @@ impl ActiveGame {
             saved: false,
             confirm_resign: false,
             undo_limit: DEFAULT_UNDOS,
+            confirm_leave: false,
             inference: None,
         }
     }
@@ -770,6 +773,8 @@ pub enum GameAction {
     Undo,
     /// Switch the inference board (推理) on or off.
     Inference,
+    /// 主菜单 during a game: ask first (`true`), or the player thought better of it (`false`).
+    AskLeave(bool),
     /// The player thought better of it.
     CancelResign,
     /// Resign, confirmed (refused in the first moves).
@@ -800,6 +805,10 @@ fn actions(
                 continue;
             }
             GameAction::Resign => game.confirm_resign = false,
+            GameAction::AskLeave(ask) => {
+                game.confirm_leave = ask;
+                continue;
+            }
             GameAction::Inference => {
                 game.inference = match game.inference {
                     Some(_) => None,
@@ -908,7 +917,8 @@ fn actions(
             | GameAction::AskResign
             | GameAction::CancelResign
             | GameAction::Undo
-            | GameAction::Inference => {}
+            | GameAction::Inference
+            | GameAction::AskLeave(_) => {}
         }
     }
 }
@@ -955,7 +965,8 @@ fn lan_action(
         | GameAction::AskResign
         | GameAction::CancelResign
         | GameAction::Undo
-        | GameAction::Inference => {}
+        | GameAction::Inference
+        | GameAction::AskLeave(_) => {}
     }
 }
 
@@ -1362,8 +1373,29 @@ fn ui(
         )
         .show(&mut root, |ui| {
             ui.horizontal(|ui| {
-                if ui.button(format!("◀ {}", lang.t("menu.main"))).clicked() {
-                    nav.write(Navigate(Screen::Title));
+                let running = g.session.result().is_none();
+                if g.confirm_leave && running {
+                    // A running game is left only on a second, explicit choice.
+                    ui.colored_label(
+                        egui::Color32::from_rgb(240, 170, 80),
+                        lang.t(if g.session.is_remote() {
+                            "game.leave_lan"
+                        } else {
+                            "game.leave_local"
+                        }),
+                    );
+                    if ui.button(lang.t("game.leave_yes")).clicked() {
+                        nav.write(Navigate(Screen::Title));
+                    }
+                    if ui.button(lang.t("game.resign_no")).clicked() {
+                        actions.write(GameAction::AskLeave(false));
+                    }
+                } else if ui.button(format!("◀ {}", lang.t("menu.main"))).clicked() {
+                    if running {
+                        actions.write(GameAction::AskLeave(true));
+                    } else {
+                        nav.write(Navigate(Screen::Title));
+                    }
                 }
             });
         });
