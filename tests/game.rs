@@ -54,18 +54,7 @@ fn click_piece_then_target_moves_and_the_computer_replies() {
     let dir = temp_dir("click");
     let mut app = app_with_step(&dir, 50);
     start_game(&mut app);
-    let (from, to) = {
-        let g = app.world().resource::<ActiveGame>();
-        g.session
-            .view
-            .legal_moves()
-            .iter()
-            .find_map(|m| match *m {
-                Move::Step { from, to } => Some((from, to)),
-                _ => None,
-            })
-            .unwrap()
-    };
+    let (from, to) = game_move(&app);
     app.world_mut().write_message(BoardClick(from));
     app.update();
     {
@@ -388,6 +377,7 @@ fn undo_takes_back_the_players_move_and_the_computers_reply_exactly() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The player's first legal step.
 fn game_move(app: &App) -> (junqi_game::Point, junqi_game::Point) {
     let g = app.world().resource::<ActiveGame>();
     g.session

@@ -10,6 +10,7 @@ use super::plugin::{LanEvent, LanRequest};
 use crate::{
     board::BoardEffect,
     i18n::Lang,
+    screens::setup::now_secs,
     screens::{
         Navigate, Screen,
         game::{ActiveGame, LanGame, LastGame},
@@ -19,14 +20,6 @@ use crate::{
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, follow);
-}
-
-/// Seconds since 1970, for the record.
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
 
 #[allow(clippy::too_many_arguments)] // a Bevy system's parameters

@@ -372,8 +372,8 @@ fn clicks(
     }
 }
 
-/// Seconds since 1970.
-fn now_secs() -> u64 {
+/// Seconds since 1970 (when a game starts, for its record).
+pub(crate) fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
