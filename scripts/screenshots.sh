@@ -4,6 +4,8 @@
 #
 #   scripts/screenshots.sh            # every screen, Chinese, plus a few in English
 #   scripts/screenshots.sh game rules # only these screens
+#   SIZE=720x1600 scripts/screenshots.sh   # at another window size (phone portrait), saved in
+#                                          # docs/screenshots/720x1600/
 #
 # `lobby` and `lan-game` start headless `junqi-peer` hosts (advertised by mDNS) first, so the
 # lobby lists real discovered hosts and `lan-game` (JUNQI_DEMO=lan-game) joins one and plays.
@@ -12,7 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+SIZE=${SIZE:-1280x800}
 OUT=${OUT:-$ROOT/docs/screenshots}
+[ "$SIZE" != 1280x800 ] && OUT=$OUT/$SIZE
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 PROFILE=${PROFILE:-debug}
 
@@ -21,9 +25,9 @@ if ! command -v xvfb-run >/dev/null || ! dpkg -s mesa-vulkan-drivers >/dev/null 
 fi
 
 if [ "$PROFILE" = release ]; then
-  cargo build --release --bin junqi --bin junqi-peer -p junqi -p junqi-net
+  cargo build --release --workspace --bins
 else
-  cargo build --bin junqi --bin junqi-peer -p junqi -p junqi-net
+  cargo build --workspace --bins
 fi
 BIN=$CARGO_TARGET_DIR/$PROFILE/junqi
 PEER=$CARGO_TARGET_DIR/$PROFILE/junqi-peer
@@ -62,10 +66,10 @@ for spec in "${SHOTS[@]}"; do
       frames=${LAN_FRAMES:-240}
       sleep 1 ;;
   esac
-  JUNQI_DEMO_FRAMES=${frames:-${JUNQI_DEMO_FRAMES:-}} \
+  JUNQI_DEMO_FRAMES=${frames:-${JUNQI_DEMO_FRAMES:-}} JUNQI_WINDOW=$SIZE \
   JUNQI_DATA_DIR=$DATA JUNQI_DEMO=$screen JUNQI_LANG=$lang JUNQI_SCREENSHOT=$file \
     BEVY_ASSET_ROOT=$ROOT timeout 180 \
-    xvfb-run -a -s "-screen 0 1280x800x24" "$BIN" >"$DATA/$screen-$lang.log" 2>&1 \
+    xvfb-run -a -s "-screen 0 ${SIZE}x24" "$BIN" >"$DATA/$screen-$lang.log" 2>&1 \
     || { echo "app failed:"; tail -20 "$DATA/$screen-$lang.log"; }
   stop_peers
   FILES+=("$file")

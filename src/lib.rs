@@ -10,6 +10,7 @@ pub mod audio;
 pub mod board;
 pub mod demo;
 pub mod diag;
+pub mod form;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;
@@ -76,6 +77,7 @@ impl Plugin for LogicPlugin {
     fn build(&self, app: &mut App) {
         app.add_plugins((
             storage::plugin,
+            form::plugin,
             i18n::plugin,
             settings::plugin,
             profile::plugin,

@@ -9,24 +9,25 @@ use bevy::{
     prelude::*,
     tasks::{Task, block_on, futures_lite::future},
 };
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::EguiContexts;
 use junqi_game::ai::inference::Inference;
 use junqi_game::{
     Action, ActionError, GameResult, Mode, Move, PlayerView, Point, Rank, Seen, Side, ai::Hint,
 };
 use junqi_net::session::Verdict;
 
+use super::game_hud::{HudTab, hud};
 use super::{Navigate, Screen};
 use crate::{
     ai::{self, Thought},
     board::{BoardArea, BoardClick, BoardDrag, BoardEffect, BoardScene, Colour, Face, Tile},
+    form::Form,
     i18n::Lang,
     lan::{LanCmd, LanRequest},
     profile::{Outcome, Profile},
-    session::{LogEntry, SavedGame, Session, log_text, rank_short, seat_key},
+    session::{LogEntry, SavedGame, Session, rank_short, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
-    theme,
 };
 
 /// Who the player faces.
@@ -762,7 +763,7 @@ fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardS
 }
 
 /// Marker choices: the short rank name shown on the enemy tile.
-const MARKERS: [Rank; 12] = Rank::ALL;
+pub(super) const MARKERS: [Rank; 12] = Rank::ALL;
 
 /// What the game panel's buttons ask for.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -970,110 +971,6 @@ fn lan_action(
     }
 }
 
-/// The LAN game's pairing code and connection state.
-/// The move log (棋谱), newest at the bottom. Only the visible lines are laid out, one line
-/// each: laying out the whole log every frame cost a software renderer about a sixth of its
-/// frame rate at move 24, and more as a game goes on.
-pub(crate) fn log_view(ui: &mut egui::Ui, log: &[LogEntry], view: &PlayerView, lang: Lang) {
-    let row = ui
-        .ctx()
-        .fonts_mut(|f| f.row_height(&egui::FontId::proportional(15.0)));
-    egui::ScrollArea::vertical()
-        .stick_to_bottom(true)
-        .auto_shrink([false, false])
-        .show_rows(ui, row, log.len(), |ui, rows| {
-            for e in &log[rows] {
-                let mut text = egui::RichText::new(log_text(e, view, lang)).size(15.0);
-                // Round a four-player table each line in its seat's colour.
-                if view.is_team_game() {
-                    let [r, g, b] = crate::board::Colour::of_seat(e.side()).rgb();
-                    text = text.color(egui::Color32::from_rgb(r, g, b).gamma_multiply(1.7));
-                }
-                ui.add(egui::Label::new(text).truncate());
-            }
-        });
-}
-
-fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
-    ui.horizontal(|ui| {
-        ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
-        ui.label(
-            egui::RichText::new(&l.code)
-                .size(22.0)
-                .strong()
-                .color(egui::Color32::from_rgb(250, 210, 80)),
-        );
-    });
-    ui.weak(lang.t("lan.code_check"));
-    if !l.connected {
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 90, 70),
-            egui::RichText::new(lang.t("lan.dropped")).strong(),
-        );
-    }
-    if let Some((side, reason)) = &l.fault {
-        let who = lang.t(if *side == me {
-            "game.you"
-        } else {
-            "game.enemy"
-        });
-        let (kind, detail) = crate::lan_text::fault_text(reason, lang);
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 90, 70),
-            format!("{}：{who} {kind}", lang.t("lan.fault")),
-        );
-        if let Some(d) = detail {
-            ui.weak(format!("{}：{d}", lang.t("lan.detail")));
-        }
-    }
-}
-
-/// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
-/// other army, how many of each rank it still has on the board.
-fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) {
-    let s = &g.session;
-    ui.separator();
-    ui.label(egui::RichText::new(lang.t("game.inference")).strong());
-    match g.marking.and_then(|p| inf.at(p)) {
-        Some(guess) => {
-            let parts: Vec<String> = guess
-                .likely()
-                .iter()
-                .take(5)
-                .map(|(r, p)| format!("{} {:.0}%", rank_short(*r, lang), p * 100.0))
-                .collect();
-            ui.label(parts.join(" · "));
-        }
-        None => {
-            ui.weak(lang.t("game.inference_pick"));
-        }
-    }
-    let (me, four, clockwise) = (s.me(), s.view.is_team_game(), s.rules().clockwise);
-    for rem in &inf.remaining {
-        let parts: Vec<String> = junqi_game::Rank::ALL
-            .into_iter()
-            .filter(|r| rem.alive[r.index()].1 > 0)
-            .map(|r| {
-                let (lo, hi) = rem.alive[r.index()];
-                let n = if lo == hi {
-                    lo.to_string()
-                } else {
-                    format!("{lo}-{hi}")
-                };
-                format!("{}{n}", rank_short(r, lang))
-            })
-            .collect();
-        ui.label(
-            egui::RichText::new(format!(
-                "{}：{}",
-                lang.t(seat_key(rem.side, me, four, clockwise)),
-                parts.join(" ")
-            ))
-            .size(14.0),
-        );
-    }
-}
-
 /// The way a four-player game is played: 四暗, 双明 or 全明.
 pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
     match (rules.mode, rules.partners_open) {
@@ -1098,308 +995,23 @@ pub fn seats_in_order(view: &PlayerView) -> Vec<Side> {
     out
 }
 
-/// Four-player games: one row a seat in turn order, the player first: its colour, how the
-/// player calls it, who plays it, its timeouts, and whether it moves now or is out.
-fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
-    let s = &g.session;
-    let me = s.me();
-    let max = s.rules().max_timeouts;
-    ui.weak(lang.t("seat.header"));
-    egui::Grid::new("seats")
-        .num_columns(4)
-        .spacing([10.0, 2.0])
-        .show(ui, |ui| {
-            for side in seats_in_order(&s.view) {
-                let [r, gr, b] = crate::board::Colour::of_seat(side).rgb();
-                let turn = s.result().is_none() && s.turn() == side;
-                let name = lang.t(seat_key(side, me, true, s.rules().clockwise));
-                ui.label(
-                    egui::RichText::new(if turn {
-                        format!("▶ {name}")
-                    } else {
-                        format!("■ {name}")
-                    })
-                    .strong()
-                    .color(egui::Color32::from_rgb(r, gr, b).gamma_multiply(1.6)),
-                );
-                let who = match g.opponent.level(side) {
-                    Some(level) if side != me => level_name(level, lang),
-                    _ => "",
-                };
-                ui.label(who);
-                // Compact, so that the row fits the panel in both languages.
-                ui.label(format!("{}/{max}", s.view.timeouts(side)))
-                    .on_hover_text(lang.t("game.timeouts"));
-                if s.view.is_in(side) {
-                    ui.label("");
-                } else {
-                    ui.colored_label(theme::palette::WARN, lang.t("seat.out"));
-                }
-                ui.end_row();
-            }
-        });
-}
-
-fn level_name(level: u8, lang: Lang) -> &'static str {
-    let l = ai::level(level);
-    if lang == Lang::Zh {
-        l.zh_name()
-    } else {
-        l.en_name()
-    }
-}
-
+#[allow(clippy::too_many_arguments)]
 fn ui(
     mut contexts: EguiContexts,
     lang: Res<Lang>,
+    form: Res<Form>,
     game: Res<ActiveGame>,
+    mut tab: Local<HudTab>,
     mut area: ResMut<BoardArea>,
     mut nav: MessageWriter<Navigate>,
     mut actions: MessageWriter<GameAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
-    let mut root = theme::root_ui(ctx);
-    let frame = egui::Frame::new()
-        .fill(theme::palette::PANEL)
-        .inner_margin(12);
-    let g = &*game;
-    let s = &g.session;
-    let me = s.me();
-    egui::Panel::right("game_panel")
-        .exact_size(340.0)
-        .resizable(false)
-        .frame(frame)
-        .show(&mut root, |ui| {
-            let mode = match s.rules().mode {
-                Mode::Dark => "opt.mode.dark",
-                Mode::Open => "opt.mode.open",
-                Mode::Flip => "opt.mode.flip",
-            };
-            ui.horizontal(|ui| {
-                theme::heading(ui, lang.t("game.title"));
-                let who = match &g.opponent {
-                    Opponent::Ai { level } => level_name(*level, lang).to_owned(),
-                    Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
-                    Opponent::Table { .. } => lang.t("four.title").to_owned(),
-                };
-                let mode = if s.view.is_team_game() {
-                    way_key(s.rules())
-                } else {
-                    mode
-                };
-                ui.label(format!("{} · {who}", lang.t(mode)));
-            });
-            if let Some(l) = g.lan_state() {
-                lan_banner(ui, l, me, lang);
-            }
-            // Whose turn, and the clock.
-            let mine = s.my_turn();
-            let turn_text = if s.result().is_some() {
-                lang.t("over.title")
-            } else if mine {
-                lang.t("game.your_turn")
-            } else if s.is_remote() {
-                lang.t("lan.peer_turn")
-            } else if s.view.is_team_game() {
-                &lang.t("seat.moving").replace(
-                    "{}",
-                    lang.t(seat_key(s.turn(), me, true, s.rules().clockwise)),
-                )
-            } else {
-                lang.t("game.ai_turn")
-            };
-            ui.label(
-                egui::RichText::new(turn_text)
-                    .size(22.0)
-                    .strong()
-                    .color(if mine {
-                        theme::palette::OK
-                    } else {
-                        theme::palette::HEADING
-                    }),
-            );
-            let total = s.rules().move_seconds.max(1) as f32;
-            let left = s.clock.max(0.0);
-            ui.add(
-                egui::ProgressBar::new(left / total)
-                    .desired_width(310.0)
-                    .fill(if left < 10.0 {
-                        egui::Color32::from_rgb(200, 60, 40)
-                    } else {
-                        egui::Color32::from_rgb(60, 140, 70)
-                    })
-                    .text(format!("{} {:.0} s", lang.t("game.clock"), left.ceil())),
-            );
-            let max = s.rules().max_timeouts;
-            if s.view.is_team_game() {
-                ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
-                seats_table(ui, g, lang);
-            } else {
-                // Two short lines rather than one that wraps at the panel's width.
-                ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
-                ui.label(format!(
-                    "{}：{} {}/{max} · {} {}/{max}",
-                    lang.t("game.timeouts"),
-                    lang.t("game.you"),
-                    s.view.timeouts(me),
-                    lang.t("game.enemy"),
-                    s.view.timeouts(me.opponent()),
-                ));
-            }
-            if g.confirm_resign {
-                ui.colored_label(
-                    egui::Color32::from_rgb(240, 170, 80),
-                    lang.t("game.resign_confirm"),
-                );
-                ui.horizontal(|ui| {
-                    if ui.button(lang.t("game.resign_yes")).clicked() {
-                        actions.write(GameAction::Resign);
-                    }
-                    if ui.button(lang.t("game.resign_no")).clicked() {
-                        actions.write(GameAction::CancelResign);
-                    }
-                });
-            }
-            // Wrapped: four buttons do not fit the panel's width in English.
-            ui.horizontal_wrapped(|ui| {
-                if ui.button(lang.t("game.resign")).clicked() {
-                    actions.write(GameAction::AskResign);
-                }
-                if ui.button(lang.t("game.draw")).clicked() {
-                    actions.write(GameAction::OfferDraw);
-                }
-                let hint = ui.add_enabled(
-                    mine && !g.hint_pending,
-                    egui::Button::new(lang.t("game.hint")),
-                );
-                if hint.clicked() {
-                    actions.write(GameAction::Hint);
-                }
-                let on = g.inference.is_some();
-                // A button like its neighbours, shown pressed while the board is on.
-                if ui
-                    .add(egui::Button::new(lang.t("game.inference")).selected(on))
-                    .on_hover_text(lang.t("game.inference_tip"))
-                    .clicked()
-                {
-                    actions.write(GameAction::Inference);
-                }
-                if !s.is_remote() {
-                    let left = u32::from(g.undo_limit).saturating_sub(s.undos);
-                    let undo = ui
-                        .add_enabled(
-                            mine && left > 0,
-                            egui::Button::new(format!("{} {left}", lang.t("game.undo"))),
-                        )
-                        .on_hover_text(lang.t("game.undo_tip"));
-                    if undo.clicked() {
-                        actions.write(GameAction::Undo);
-                    }
-                }
-            });
-            if let Some(h) = &g.hint {
-                ui.colored_label(
-                    egui::Color32::from_rgb(120, 220, 240),
-                    if lang == Lang::Zh { &h.zh } else { &h.en },
-                );
-            }
-            if let Some(st) = &g.status {
-                ui.colored_label(theme::palette::WARN, st);
-            }
-            if g.lan_state().is_some_and(|l| l.draw_offered) {
-                ui.horizontal(|ui| {
-                    ui.colored_label(theme::palette::WARN, lang.t("lan.draw_offer"));
-                    if ui.button(lang.t("lan.accept")).clicked() {
-                        actions.write(GameAction::AnswerDraw(true));
-                    }
-                    if ui.button(lang.t("lan.decline")).clicked() {
-                        actions.write(GameAction::AnswerDraw(false));
-                    }
-                });
-            }
-            // Markers for the chosen enemy piece.
-            if g.marking.is_some() {
-                ui.separator();
-                ui.label(lang.t("game.marker"));
-                ui.horizontal_wrapped(|ui| {
-                    for r in MARKERS {
-                        if ui.button(rank_short(r, lang)).clicked() {
-                            actions.write(GameAction::Mark(Some(r)));
-                        }
-                    }
-                    if ui.button(lang.t("game.marker.clear")).clicked() {
-                        actions.write(GameAction::Mark(None));
-                    }
-                });
-            }
-            if let Some((_, inf)) = &g.inference {
-                inference_ui(ui, g, inf, lang);
-            }
-            ui.separator();
-            // Removed pieces.
-            ui.label(egui::RichText::new(lang.t("game.captured")).strong());
-            for side in seats_in_order(&s.view) {
-                let names: Vec<String> = s
-                    .removed
-                    .iter()
-                    .filter(|(o, _)| *o == side)
-                    .map(|(_, r)| r.map(|r| rank_short(r, lang)).unwrap_or_else(|| "?".into()))
-                    .collect();
-                ui.label(format!(
-                    "{}：{}",
-                    lang.t(seat_key(
-                        side,
-                        me,
-                        s.view.is_team_game(),
-                        s.rules().clockwise
-                    )),
-                    if names.is_empty() {
-                        "—".to_owned()
-                    } else {
-                        names.join(" ")
-                    }
-                ));
-            }
-            ui.separator();
-            ui.label(egui::RichText::new(lang.t("game.log")).strong());
-            log_view(ui, &s.log, &s.view, lang);
-        });
-    egui::Panel::top("game_top")
-        .frame(
-            egui::Frame::new()
-                .fill(theme::palette::PANEL)
-                .inner_margin(6),
-        )
-        .show(&mut root, |ui| {
-            ui.horizontal(|ui| {
-                let running = g.session.result().is_none();
-                if g.confirm_leave && running {
-                    // A running game is left only on a second, explicit choice.
-                    ui.colored_label(
-                        egui::Color32::from_rgb(240, 170, 80),
-                        lang.t(if g.session.is_remote() {
-                            "game.leave_lan"
-                        } else {
-                            "game.leave_local"
-                        }),
-                    );
-                    if ui.button(lang.t("game.leave_yes")).clicked() {
-                        nav.write(Navigate(Screen::Title));
-                    }
-                    if ui.button(lang.t("game.resign_no")).clicked() {
-                        actions.write(GameAction::AskLeave(false));
-                    }
-                } else if ui.button(format!("◀ {}", lang.t("menu.main"))).clicked() {
-                    if running {
-                        actions.write(GameAction::AskLeave(true));
-                    } else {
-                        nav.write(Navigate(Screen::Title));
-                    }
-                }
-            });
-        });
-    let r = root.available_rect_before_wrap();
-    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+    let out = hud(ctx, &game, *lang, *form, &mut tab);
+    area.0 = Some(crate::form::board_area(out.board, ctx));
+    actions.write_batch(out.actions);
+    if let Some(to) = out.nav {
+        nav.write(Navigate(to));
+    }
     Ok(())
 }

@@ -13,6 +13,7 @@ use super::{
 };
 use crate::{
     board::{BoardArea, BoardScene},
+    form::Form,
     i18n::Lang,
     session::{Session, reason_key},
     settings::Settings,
@@ -56,13 +57,18 @@ fn ui(
     mut replay: ResMut<ReplayState>,
     mut nav: MessageWriter<Navigate>,
     mut area: ResMut<BoardArea>,
+    form: Res<Form>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
-    // With a board to show, the result goes to a side panel and the board takes the rest.
+    // With a board to show, the result goes to a side panel (in portrait below the board) and
+    // the board takes the rest.
     let board = last.as_ref().is_some_and(|l| l.game.is_some());
-    let panel = if board {
+    let portrait = *form == Form::Portrait && board;
+    let panel = if portrait {
+        egui::Panel::bottom("over_panel").resizable(false)
+    } else if board {
         egui::Panel::right("over_panel")
             .exact_size(400.0)
             .resizable(false)
@@ -70,6 +76,17 @@ fn ui(
         egui::Panel::right("over_panel")
             .exact_size(root.available_width())
             .resizable(false)
+    };
+    // In portrait the buttons share a row.
+    let button = |ui: &mut egui::Ui, text: &str| {
+        if portrait {
+            ui.add_sized(
+                [128.0, 44.0],
+                egui::Button::new(egui::RichText::new(text).size(19.0)),
+            )
+        } else {
+            theme::menu_button(ui, text)
+        }
     };
     panel
         .frame(
@@ -79,7 +96,9 @@ fn ui(
         )
         .show(&mut root, |ui| {
             ui.vertical_centered(|ui| {
-                ui.add_space(ui.available_height() * if board { 0.06 } else { 0.15 });
+                if !portrait {
+                    ui.add_space(ui.available_height() * if board { 0.06 } else { 0.15 });
+                }
                 let Some(last) = last else {
                     theme::heading(ui, lang.t("over.title"));
                     if theme::menu_button(ui, lang.t("menu.main")).clicked() {
@@ -98,7 +117,7 @@ fn ui(
                 };
                 ui.label(
                     egui::RichText::new(title)
-                        .size(72.0)
+                        .size(if portrait { 48.0 } else { 72.0 })
                         .family(egui::FontFamily::Name("bold".into()))
                         .color(colour),
                 );
@@ -142,28 +161,38 @@ fn ui(
                         ui.colored_label(theme::palette::WARN, e);
                     }
                 };
-                ui.add_space(24.0);
-                if theme::menu_button(ui, lang.t("over.again")).clicked() {
-                    // Another LAN game starts from the lobby, another computer game from setup.
-                    nav.write(Navigate(if last.lan.is_some() {
-                        Screen::Lobby
-                    } else {
-                        Screen::Setup
-                    }));
-                }
-                if let Some(rec) = &last.game
-                    && theme::menu_button(ui, lang.t("over.replay")).clicked()
-                {
-                    replay.open(rec.clone());
-                    nav.write(Navigate(Screen::Replay));
-                }
-                if theme::menu_button(ui, lang.t("menu.main")).clicked() {
-                    nav.write(Navigate(Screen::Title));
+                ui.add_space(if portrait { 8.0 } else { 24.0 });
+                let mut buttons = |ui: &mut egui::Ui| {
+                    if button(ui, lang.t("over.again")).clicked() {
+                        // Another LAN game starts from the lobby, another computer game from
+                        // setup.
+                        nav.write(Navigate(if last.lan.is_some() {
+                            Screen::Lobby
+                        } else {
+                            Screen::Setup
+                        }));
+                    }
+                    if let Some(rec) = &last.game
+                        && button(ui, lang.t("over.replay")).clicked()
+                    {
+                        replay.open(rec.clone());
+                        nav.write(Navigate(Screen::Replay));
+                    }
+                    if button(ui, lang.t("menu.main")).clicked() {
+                        nav.write(Navigate(Screen::Title));
+                    }
+                };
+                if portrait {
+                    ui.horizontal_wrapped(buttons);
+                } else {
+                    buttons(ui);
                 }
             });
         });
-    let r = root.available_rect_before_wrap();
-    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+    area.0 = Some(crate::form::board_area(
+        root.available_rect_before_wrap(),
+        ctx,
+    ));
     Ok(())
 }
 

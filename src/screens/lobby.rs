@@ -398,7 +398,7 @@ fn ui(
                 });
                 ui.add_space(8.0);
                 egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_min_size(egui::vec2(640.0, 220.0));
+                    ui.set_min_size(egui::vec2(ui.available_width().min(640.0), 220.0));
                     if lobby.hosts.is_empty() {
                         ui.weak(lang.t("lobby.none"));
                     }

@@ -1,7 +1,10 @@
 //! The app's screens as a [`Screen`] state, one plugin per screen.
 
 pub mod game;
+pub mod game_hud;
 pub mod game_over;
+#[cfg(test)]
+mod layout_check;
 pub mod lobby;
 pub mod profile;
 pub mod replay;

@@ -82,7 +82,7 @@ fn ui(
             let frac = (profile.score.max(0) - prev) as f32 / (next - prev) as f32;
             ui.add(
                 egui::ProgressBar::new(frac.clamp(0.0, 1.0))
-                    .desired_width(420.0)
+                    .desired_width(ui.available_width().min(420.0))
                     .text(format!("{} {name} ({next})", lang.t("profile.next"))),
             );
         }

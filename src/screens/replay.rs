@@ -7,6 +7,7 @@ use bevy_egui::{EguiContexts, egui};
 use super::{Navigate, Screen, game::scene_of};
 use crate::{
     board::{BoardArea, BoardScene},
+    form::Form,
     i18n::Lang,
     session::{SavedGame, Session, reason_key},
     settings::Settings,
@@ -159,9 +160,11 @@ pub fn format_time(secs: u64) -> String {
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn ui(
     mut contexts: EguiContexts,
     lang: Res<Lang>,
+    form: Res<Form>,
     mut state: ResMut<ReplayState>,
     dir: Res<DataDir>,
     mut area: ResMut<BoardArea>,
@@ -173,106 +176,155 @@ fn ui(
     let frame = egui::Frame::new()
         .fill(theme::palette::PANEL)
         .inner_margin(12);
-    egui::Panel::left("replay_list")
-        .exact_size(260.0)
-        .resizable(false)
-        .frame(frame)
-        .show(&mut root, |ui| {
-            ui.horizontal(|ui| {
-                if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
-                    nav.write(Navigate(Screen::Title));
-                }
-                theme::heading(ui, lang.t("replay.title"));
-            });
-            ui.separator();
-            if let Some(e) = &state.error {
-                ui.colored_label(theme::palette::WARN, e);
+    let header = |ui: &mut egui::Ui, nav: &mut MessageWriter<Navigate>| {
+        ui.horizontal(|ui| {
+            if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
+                nav.write(Navigate(Screen::Title));
             }
-            if state.files.is_empty() {
-                ui.weak(lang.t("replay.none"));
-            }
-            egui::ScrollArea::vertical().show(ui, |ui| {
-                for name in state.files.clone() {
-                    let label = name
-                        .strip_prefix("game-")
-                        .and_then(|s| s.parse().ok())
-                        .map(format_time)
-                        .unwrap_or_else(|| name.clone());
-                    if ui.button(label).clicked()
-                        && let Err(e) = state.open_file(&dir, &name, lang)
-                    {
-                        state.error = Some(e);
-                    }
-                }
-            });
+            theme::heading(ui, lang.t("replay.title"));
         });
-    egui::Panel::right("replay_controls")
-        .exact_size(320.0)
-        .resizable(false)
-        .frame(frame)
-        .show(&mut root, |ui| {
-            let n = state.len();
-            let Some(rec) = state.record.clone() else {
-                ui.weak(lang.t("replay.none"));
-                return;
-            };
-            ui.label(format_time(rec.started));
-            if let Some(r) = &rec.result {
-                ui.label(lang.t(reason_key(r)));
-            }
-            ui.label(format!("{} / {n}", state.step));
-            ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
-            ui.horizontal_wrapped(|ui| {
-                if ui.button(lang.t("replay.first")).clicked() {
-                    state.step = 0;
-                }
-                if ui.button(lang.t("replay.prev")).clicked() {
-                    state.step = state.step.saturating_sub(1);
-                }
-                let play = if state.playing {
-                    "replay.pause"
-                } else {
-                    "replay.play"
-                };
-                if ui.button(lang.t(play)).clicked() {
-                    state.playing = !state.playing;
-                }
-                if ui.button(lang.t("replay.next")).clicked() {
-                    state.step = (state.step + 1).min(n);
-                }
-                if ui.button(lang.t("replay.last")).clicked() {
-                    state.step = n;
+    };
+    if *form == Form::Portrait {
+        // The records in a drop-down above the board, the controls and the log below it.
+        let height = root.available_height();
+        egui::Panel::top("replay_top")
+            .frame(frame.inner_margin(8))
+            .show(&mut root, |ui| {
+                header(ui, &mut nav);
+                let current = state
+                    .record
+                    .as_ref()
+                    .map(|r| format_time(r.started))
+                    .unwrap_or_else(|| lang.t("replay.none").to_owned());
+                egui::ComboBox::from_id_salt("replay_files")
+                    .selected_text(current)
+                    .width(ui.available_width() - 16.0)
+                    .show_ui(ui, |ui| file_list(ui, &mut state, &dir, lang));
+                if let Some(e) = &state.error {
+                    ui.colored_label(theme::palette::WARN, e);
                 }
             });
-            if rec.result.is_some() {
-                ui.checkbox(&mut state.full, lang.t("replay.full"));
-            }
-            if state.auditable && ui.button(lang.t("replay.export")).clicked() {
-                state.export_for_audit(&dir);
-            }
-            match &state.export {
-                Some(Ok(path)) => {
-                    ui.label(format!("{}：{}", lang.t("replay.exported"), path.display()));
-                    ui.label(lang.t("replay.audit_cmd"));
-                    let cmd = format!("junqi-audit {}", path.display());
-                    ui.add(egui::Label::new(egui::RichText::new(cmd).monospace()).selectable(true));
+        egui::Panel::bottom("replay_controls")
+            .frame(frame.inner_margin(8))
+            .show(&mut root, |ui| {
+                controls(ui, &mut state, &dir, lang);
+                if let Some(s) = state.session() {
+                    let h = (height * 0.15).max(90.0);
+                    ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
+                        ui.set_min_height(h);
+                        super::game_hud::log_view(ui, &s.log, &s.view, lang, h);
+                    });
                 }
-                Some(Err(e)) => {
-                    ui.colored_label(
-                        theme::palette::WARN,
-                        format!("{}：{e}", lang.t("replay.export_failed")),
-                    );
+            });
+    } else {
+        egui::Panel::left("replay_list")
+            .exact_size(260.0)
+            .resizable(false)
+            .frame(frame)
+            .show(&mut root, |ui| {
+                header(ui, &mut nav);
+                ui.separator();
+                if let Some(e) = &state.error {
+                    ui.colored_label(theme::palette::WARN, e);
                 }
-                None => {}
-            }
-            ui.separator();
-            if let Some(s) = state.session() {
-                super::game::log_view(ui, &s.log, &s.view, lang);
-            }
-        });
-    let r = root.available_rect_before_wrap();
-    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
+                egui::ScrollArea::vertical().show(ui, |ui| file_list(ui, &mut state, &dir, lang));
+            });
+        egui::Panel::right("replay_controls")
+            .exact_size(320.0)
+            .resizable(false)
+            .frame(frame)
+            .show(&mut root, |ui| {
+                controls(ui, &mut state, &dir, lang);
+                ui.separator();
+                if let Some(s) = state.session() {
+                    super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
+                }
+            });
+    }
+    area.0 = Some(crate::form::board_area(
+        root.available_rect_before_wrap(),
+        ctx,
+    ));
     Ok(())
+}
+
+/// The saved records, newest first; a click opens one.
+fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lang) {
+    if state.files.is_empty() {
+        ui.weak(lang.t("replay.none"));
+    }
+    for name in state.files.clone() {
+        let label = name
+            .strip_prefix("game-")
+            .and_then(|s| s.parse().ok())
+            .map(format_time)
+            .unwrap_or_else(|| name.clone());
+        if ui.button(label).clicked()
+            && let Err(e) = state.open_file(dir, &name, lang)
+        {
+            state.error = Some(e);
+        }
+    }
+}
+
+/// The open record's date and result, the step slider and buttons, the audit export.
+fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lang) {
+    let n = state.len();
+    let Some(rec) = state.record.clone() else {
+        ui.weak(lang.t("replay.none"));
+        return;
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format_time(rec.started));
+        if let Some(r) = &rec.result {
+            ui.label(lang.t(reason_key(r)));
+        }
+        ui.label(format!("{} / {n}", state.step));
+    });
+    ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(lang.t("replay.first")).clicked() {
+            state.step = 0;
+        }
+        if ui.button(lang.t("replay.prev")).clicked() {
+            state.step = state.step.saturating_sub(1);
+        }
+        let play = if state.playing {
+            "replay.pause"
+        } else {
+            "replay.play"
+        };
+        if ui.button(lang.t(play)).clicked() {
+            state.playing = !state.playing;
+        }
+        if ui.button(lang.t("replay.next")).clicked() {
+            state.step = (state.step + 1).min(n);
+        }
+        if ui.button(lang.t("replay.last")).clicked() {
+            state.step = n;
+        }
+    });
+    if rec.result.is_some() {
+        ui.checkbox(&mut state.full, lang.t("replay.full"));
+    }
+    if state.auditable && ui.button(lang.t("replay.export")).clicked() {
+        state.export_for_audit(dir);
+    }
+    match &state.export {
+        Some(Ok(path)) => {
+            ui.label(format!("{}：{}", lang.t("replay.exported"), path.display()));
+            ui.label(lang.t("replay.audit_cmd"));
+            let cmd = format!("junqi-audit {}", path.display());
+            ui.add(egui::Label::new(egui::RichText::new(cmd).monospace()).selectable(true));
+        }
+        Some(Err(e)) => {
+            ui.colored_label(
+                theme::palette::WARN,
+                format!("{}：{e}", lang.t("replay.export_failed")),
+            );
+        }
+        None => {}
+    }
 }
 
 #[cfg(test)]

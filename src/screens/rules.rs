@@ -15,7 +15,7 @@ fn ui(mut contexts: EguiContexts, lang: Res<Lang>, mut nav: MessageWriter<Naviga
     let lang = *lang;
     let back = theme::page(ctx, lang.t("menu.back"), lang.t("rules.title"), |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.set_max_width(900.0);
+            ui.set_max_width(ui.available_width().min(900.0));
             for (heading, paragraphs) in rules_text::sections(lang) {
                 ui.add_space(6.0);
                 ui.label(

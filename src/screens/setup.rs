@@ -15,6 +15,7 @@ use super::{Navigate, Screen, game::ActiveGame};
 use crate::{
     ai,
     board::{BoardArea, BoardClick, BoardDrag, BoardScene, Colour, Face, Tile},
+    form::Form,
     i18n::Lang,
     session::Session,
     settings::{PieceColour, Settings},
@@ -631,131 +632,261 @@ fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<Board
 fn ui(
     mut contexts: EguiContexts,
     lang: Res<Lang>,
+    form: Res<Form>,
     mut state: ResMut<SetupState>,
+    mut tab: Local<SetupTab>,
     mut actions: MessageWriter<SetupAction>,
     mut nav: MessageWriter<Navigate>,
     mut area: ResMut<BoardArea>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
+    let out = setup_panels(ctx, &mut state, *lang, *form, &mut tab);
+    area.0 = Some(crate::form::board_area(out.board, ctx));
+    actions.write_batch(out.actions);
+    if let Some(to) = out.nav {
+        nav.write(Navigate(to));
+    }
+    Ok(())
+}
+
+/// What the setup screen's panels asked for this frame.
+#[derive(Debug)]
+pub struct SetupOut {
+    /// The rectangle left for the board (UI points).
+    pub board: egui::Rect,
+    /// Buttons pressed.
+    pub actions: Vec<SetupAction>,
+    /// A screen to go to.
+    pub nav: Option<Screen>,
+}
+
+/// The portrait layout's tabs below the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SetupTab {
+    /// 布阵: default, random, classic, saved layouts.
+    #[default]
+    Layout,
+    /// 选项: the game's options.
+    Options,
+}
+
+/// The setup screen's panels for `form` (the options may be edited in place); the board gets
+/// what is left. In a wide window the options are left of the board and the layout tools right
+/// of it; in portrait a bar above the board holds 出征 and tabs below it the rest.
+pub fn setup_panels(
+    ctx: &egui::Context,
+    state: &mut SetupState,
+    lang: Lang,
+    form: Form,
+    tab: &mut SetupTab,
+) -> SetupOut {
+    let mut out = SetupOut {
+        board: egui::Rect::NOTHING,
+        actions: Vec::new(),
+        nav: None,
+    };
     let mut root = theme::root_ui(ctx);
     let panel_frame = egui::Frame::new()
         .fill(theme::palette::PANEL)
         .inner_margin(12);
     let mut opts = state.options.clone();
-    egui::Panel::left("setup_options")
-        .exact_size(300.0)
-        .resizable(false)
-        .frame(panel_frame)
-        .show(&mut root, |ui| {
-            ui.horizontal(|ui| {
-                if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
-                    nav.write(Navigate(Screen::Title));
-                }
-                theme::heading(ui, lang.t("setup.title"));
-            });
-            ui.separator();
-            egui::ScrollArea::vertical()
-                .show(ui, |ui| options_ui(ui, &mut opts, lang, state.lan_host));
-        });
+    match form {
+        Form::Wide => {
+            egui::Panel::left("setup_options")
+                .exact_size(300.0)
+                .resizable(false)
+                .frame(panel_frame)
+                .show(&mut root, |ui| {
+                    ui.horizontal(|ui| {
+                        back_button(ui, lang, &mut out);
+                        theme::heading(ui, lang.t("setup.title"));
+                    });
+                    ui.separator();
+                    egui::ScrollArea::vertical()
+                        .show(ui, |ui| options_ui(ui, &mut opts, lang, state.lan_host));
+                });
+            egui::Panel::right("setup_tools")
+                .exact_size(280.0)
+                .resizable(false)
+                .frame(panel_frame)
+                .show(&mut root, |ui| {
+                    ui.add_space(4.0);
+                    march_button(ui, state, lang, &mut out, [250.0, 56.0]);
+                    ui.add_space(6.0);
+                    message(ui, state);
+                    tools_ui(ui, state, lang, &mut out, 220.0);
+                });
+        }
+        Form::Portrait => {
+            let height = root.available_height();
+            egui::Panel::top("setup_top")
+                .frame(panel_frame.inner_margin(8))
+                .show(&mut root, |ui| {
+                    ui.horizontal(|ui| {
+                        back_button(ui, lang, &mut out);
+                        theme::heading(ui, lang.t("setup.title"));
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            march_button(ui, state, lang, &mut out, [120.0, 44.0]);
+                        });
+                    });
+                    message(ui, state);
+                });
+            egui::Panel::bottom("setup_bottom")
+                .frame(panel_frame.inner_margin(8))
+                .show(&mut root, |ui| {
+                    ui.horizontal(|ui| {
+                        for (t, key) in [
+                            (SetupTab::Layout, "setup.tab.layout"),
+                            (SetupTab::Options, "setup.tab.options"),
+                        ] {
+                            if ui.selectable_label(*tab == t, lang.t(key)).clicked() {
+                                *tab = t;
+                            }
+                        }
+                    });
+                    ui.separator();
+                    // A fixed height whatever the tab, so that the board does not jump.
+                    let h = (height * 0.3).max(120.0);
+                    let w = ui.available_width();
+                    ui.allocate_ui_with_layout(
+                        egui::vec2(w, h),
+                        egui::Layout::top_down(egui::Align::Min),
+                        |ui| {
+                            ui.set_min_size(egui::vec2(w, h));
+                            egui::ScrollArea::vertical()
+                                .max_height(h)
+                                .auto_shrink([false, false])
+                                .show(ui, |ui| match tab {
+                                    SetupTab::Layout => tools_ui(ui, state, lang, &mut out, h),
+                                    SetupTab::Options => {
+                                        options_ui(ui, &mut opts, lang, state.lan_host)
+                                    }
+                                });
+                        },
+                    );
+                });
+        }
+    }
     if opts != state.options {
         state.options = opts;
     }
-    egui::Panel::right("setup_tools")
-        .exact_size(280.0)
-        .resizable(false)
-        .frame(panel_frame)
-        .show(&mut root, |ui| {
-            let flip = state.options.rules.mode == Mode::Flip;
-            ui.add_space(4.0);
-            let go = ui.add_sized(
-                [250.0, 56.0],
-                egui::Button::new(
-                    egui::RichText::new(lang.t(if state.lan_host {
-                        "lobby.host_here"
-                    } else {
-                        "setup.go"
-                    }))
-                    .size(30.0)
-                    .strong()
-                    .color(egui::Color32::WHITE),
-                )
-                .fill(egui::Color32::from_rgb(178, 34, 34)),
-            );
-            if go.clicked() {
-                actions.write(SetupAction::March);
+    out.board = root.available_rect_before_wrap();
+    out
+}
+
+fn back_button(ui: &mut egui::Ui, lang: Lang, out: &mut SetupOut) {
+    if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
+        out.nav = Some(Screen::Title);
+    }
+}
+
+/// 出征 (or, for a LAN host, the button that opens the room).
+fn march_button(
+    ui: &mut egui::Ui,
+    state: &SetupState,
+    lang: Lang,
+    out: &mut SetupOut,
+    size: [f32; 2],
+) {
+    let go = ui.add_sized(
+        size,
+        egui::Button::new(
+            egui::RichText::new(lang.t(if state.lan_host {
+                "lobby.host_here"
+            } else {
+                "setup.go"
+            }))
+            .size(size[1] * 0.54)
+            .strong()
+            .color(egui::Color32::WHITE),
+        )
+        .fill(egui::Color32::from_rgb(178, 34, 34)),
+    );
+    if go.clicked() {
+        out.actions.push(SetupAction::March);
+    }
+}
+
+fn message(ui: &mut egui::Ui, state: &SetupState) {
+    if let Some((msg, err)) = &state.message {
+        let c = if *err {
+            theme::palette::WARN
+        } else {
+            theme::palette::OK
+        };
+        ui.colored_label(c, msg);
+    }
+}
+
+/// Default, random, mirror, the classic layouts, saving and loading layouts.
+fn tools_ui(
+    ui: &mut egui::Ui,
+    state: &mut SetupState,
+    lang: Lang,
+    out: &mut SetupOut,
+    list_height: f32,
+) {
+    if state.options.rules.mode == Mode::Flip {
+        ui.label(lang.t("game.flip_hint"));
+        return;
+    }
+    ui.label(egui::RichText::new(lang.t("setup.hint")).small());
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(lang.t("setup.default")).clicked() {
+            out.actions.push(SetupAction::Default);
+        }
+        if ui.button(lang.t("setup.random")).clicked() {
+            out.actions.push(SetupAction::Random);
+        }
+        if ui.button(lang.t("setup.mirror")).clicked() {
+            out.actions.push(SetupAction::Mirror);
+        }
+    });
+    ui.horizontal(|ui| {
+        let n = classic_count();
+        ui.label(lang.t("setup.classic"));
+        if ui.button("◀").clicked() {
+            out.actions
+                .push(SetupAction::Classic((state.classic + n - 1) % n.max(1)));
+        }
+        ui.label(format!("{}/{}", state.classic + 1, n));
+        if ui.button("▶").clicked() {
+            out.actions
+                .push(SetupAction::Classic((state.classic + 1) % n.max(1)));
+        }
+    });
+    ui.separator();
+    ui.label(lang.t("setup.name"));
+    ui.horizontal(|ui| {
+        ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(110.0));
+        if ui.button(lang.t("setup.save")).clicked() {
+            out.actions.push(SetupAction::Save(state.name.clone()));
+        }
+    });
+    ui.label(lang.t("setup.load"));
+    egui::ScrollArea::vertical()
+        .id_salt("saved_layouts")
+        .max_height(list_height)
+        .show(ui, |ui| {
+            if state.saved.is_empty() {
+                ui.weak(lang.t("setup.no_layouts"));
             }
-            ui.add_space(6.0);
-            if let Some((msg, err)) = &state.message {
-                let c = if *err {
-                    theme::palette::WARN
-                } else {
-                    theme::palette::OK
-                };
-                ui.colored_label(c, msg);
-            }
-            if flip {
-                ui.label(lang.t("game.flip_hint"));
-                return;
-            }
-            ui.label(egui::RichText::new(lang.t("setup.hint")).small());
-            ui.separator();
-            ui.horizontal_wrapped(|ui| {
-                if ui.button(lang.t("setup.default")).clicked() {
-                    actions.write(SetupAction::Default);
-                }
-                if ui.button(lang.t("setup.random")).clicked() {
-                    actions.write(SetupAction::Random);
-                }
-                if ui.button(lang.t("setup.mirror")).clicked() {
-                    actions.write(SetupAction::Mirror);
-                }
-            });
-            ui.horizontal(|ui| {
-                let n = classic_count();
-                ui.label(lang.t("setup.classic"));
-                if ui.button("◀").clicked() {
-                    actions.write(SetupAction::Classic((state.classic + n - 1) % n.max(1)));
-                }
-                ui.label(format!("{}/{}", state.classic + 1, n));
-                if ui.button("▶").clicked() {
-                    actions.write(SetupAction::Classic((state.classic + 1) % n.max(1)));
-                }
-            });
-            ui.separator();
-            ui.label(lang.t("setup.name"));
-            ui.horizontal(|ui| {
-                ui.add(egui::TextEdit::singleline(&mut state.name).desired_width(110.0));
-                if ui.button(lang.t("setup.save")).clicked() {
-                    actions.write(SetupAction::Save(state.name.clone()));
-                }
-            });
-            ui.label(lang.t("setup.load"));
-            egui::ScrollArea::vertical()
-                .max_height(220.0)
-                .show(ui, |ui| {
-                    if state.saved.is_empty() {
-                        ui.weak(lang.t("setup.no_layouts"));
+            for name in state.saved.clone() {
+                ui.horizontal(|ui| {
+                    if ui.button(&name).clicked() {
+                        out.actions.push(SetupAction::Load(name.clone()));
                     }
-                    for name in state.saved.clone() {
-                        ui.horizontal(|ui| {
-                            if ui.button(&name).clicked() {
-                                actions.write(SetupAction::Load(name.clone()));
-                            }
-                            if ui
-                                .small_button("×")
-                                .on_hover_text(lang.t("setup.delete"))
-                                .clicked()
-                            {
-                                actions.write(SetupAction::Delete(name.clone()));
-                            }
-                        });
+                    if ui
+                        .small_button("×")
+                        .on_hover_text(lang.t("setup.delete"))
+                        .clicked()
+                    {
+                        out.actions.push(SetupAction::Delete(name.clone()));
                     }
                 });
+            }
         });
-    let r = root.available_rect_before_wrap();
-    area.0 = Some(Rect::new(r.min.x, r.min.y, r.max.x, r.max.y));
-    Ok(())
 }
 
 fn classic_count() -> usize {

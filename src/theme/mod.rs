@@ -85,6 +85,12 @@ pub struct EguiReady;
 fn setup_egui(mut commands: Commands, mut contexts: EguiContexts) -> Result {
     let ctx = contexts.ctx_mut()?;
     commands.insert_resource(EguiReady);
+    style(ctx);
+    Ok(())
+}
+
+/// The app's fonts, text sizes and colours on an egui context (also used by layout tests).
+pub fn style(ctx: &egui::Context) {
     ctx.set_fonts(egui_fonts());
     ctx.all_styles_mut(|style| {
         use egui::{FontFamily::Proportional, FontId, TextStyle};
@@ -105,7 +111,6 @@ fn setup_egui(mut commands: Commands, mut contexts: EguiContexts) -> Result {
         style.visuals.widgets.inactive.fg_stroke.color = egui::Color32::from_gray(230);
         style.spacing.item_spacing = egui::vec2(8.0, 8.0);
     });
-    Ok(())
 }
 
 /// egui's default fonts plus the bundled CJK font.

@@ -1,0 +1,598 @@
+//! The game screen's panels: in a wide window a panel beside the board and a bar above it; in
+//! portrait (a phone held upright) a bar above the board with the turn and the clock, and below
+//! it the notices, the actions and tabs (move log, removed pieces, the table). Drawn by [`hud`]
+//! from the game alone, so that a test can lay it out at any size without a window.
+
+use bevy_egui::egui;
+use junqi_game::ai::inference::Inference;
+use junqi_game::{Mode, PlayerView, Side};
+
+use super::Screen;
+use super::game::{ActiveGame, GameAction, LanGame, MARKERS, Opponent, seats_in_order, way_key};
+use crate::{
+    ai,
+    form::Form,
+    i18n::Lang,
+    session::{LogEntry, log_text, rank_short, seat_key},
+    theme,
+};
+
+/// What the panels asked for this frame.
+#[derive(Debug)]
+pub struct HudOut {
+    /// The rectangle left for the board (UI points).
+    pub board: egui::Rect,
+    /// Buttons pressed.
+    pub actions: Vec<GameAction>,
+    /// A screen to go to.
+    pub nav: Option<Screen>,
+}
+
+/// The portrait layout's tabs below the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HudTab {
+    /// 棋谱: the move log.
+    #[default]
+    Log,
+    /// 吃子: removed pieces.
+    Removed,
+    /// 局势: move count, timeouts or the seats, and the inference board.
+    Table,
+}
+
+/// Lays out the panels for `form`; the board gets what is left.
+pub fn hud(
+    ctx: &egui::Context,
+    g: &ActiveGame,
+    lang: Lang,
+    form: Form,
+    tab: &mut HudTab,
+) -> HudOut {
+    let mut out = HudOut {
+        board: egui::Rect::NOTHING,
+        actions: Vec::new(),
+        nav: None,
+    };
+    let mut root = theme::root_ui(ctx);
+    match form {
+        Form::Wide => wide(&mut root, g, lang, &mut out),
+        Form::Portrait => portrait(&mut root, g, lang, tab, &mut out),
+    }
+    out.board = root.available_rect_before_wrap();
+    out
+}
+
+fn panel_frame(margin: i8) -> egui::Frame {
+    egui::Frame::new()
+        .fill(theme::palette::PANEL)
+        .inner_margin(margin)
+}
+
+fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
+    let s = &g.session;
+    egui::Panel::right("game_panel")
+        .exact_size(340.0)
+        .resizable(false)
+        .frame(panel_frame(12))
+        .show(root, |ui| {
+            header(ui, g, lang);
+            if let Some(l) = g.lan_state() {
+                lan_banner(ui, l, s.me(), lang);
+            }
+            turn(ui, g, lang);
+            clock(ui, g, lang, 310.0);
+            counts(ui, g, lang);
+            confirm_resign(ui, g, lang, out);
+            buttons(ui, g, lang, out);
+            notices(ui, g, lang, out);
+            if g.marking.is_some() {
+                ui.separator();
+                markers(ui, lang, out);
+            }
+            if let Some((_, inf)) = &g.inference {
+                inference_ui(ui, g, inf, lang);
+            }
+            ui.separator();
+            removed(ui, g, lang);
+            ui.separator();
+            ui.label(egui::RichText::new(lang.t("game.log")).strong());
+            log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
+        });
+    egui::Panel::top("game_top")
+        .frame(panel_frame(6))
+        .show(root, |ui| leave_bar(ui, g, lang, out));
+}
+
+fn portrait(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, tab: &mut HudTab, out: &mut HudOut) {
+    let s = &g.session;
+    let height = root.available_height();
+    egui::Panel::top("game_top")
+        .frame(panel_frame(6))
+        .show(root, |ui| {
+            if g.confirm_leave && s.result().is_none() {
+                leave_bar(ui, g, lang, out);
+            } else {
+                ui.horizontal(|ui| {
+                    leave_bar(ui, g, lang, out);
+                    turn(ui, g, lang);
+                    clock(ui, g, lang, ui.available_width());
+                });
+            }
+            if let Some(l) = g.lan_state() {
+                lan_banner(ui, l, s.me(), lang);
+            }
+        });
+    egui::Panel::bottom("game_bottom")
+        .frame(panel_frame(6))
+        .show(root, |ui| {
+            notices(ui, g, lang, out);
+            if g.confirm_resign {
+                confirm_resign(ui, g, lang, out);
+            } else {
+                buttons(ui, g, lang, out);
+            }
+            if out.actions.contains(&GameAction::Inference) && g.inference.is_none() {
+                *tab = HudTab::Table;
+            }
+            ui.horizontal(|ui| {
+                for (t, key) in [
+                    (HudTab::Log, "game.log"),
+                    (HudTab::Removed, "game.captured"),
+                    (HudTab::Table, "game.table"),
+                ] {
+                    if ui.selectable_label(*tab == t, lang.t(key)).clicked() {
+                        *tab = t;
+                    }
+                }
+            });
+            // A fixed height whatever it shows, so that the board does not jump: the marker
+            // menu while an enemy piece is being marked, else the tab.
+            let w = ui.available_width();
+            // The four-player board is square: below it there is room for more lines.
+            let h = if s.rules().four_player_board {
+                (height - w - 230.0).max(height * 0.14).max(110.0)
+            } else {
+                (height * 0.14).max(110.0)
+            };
+            ui.allocate_ui_with_layout(
+                egui::vec2(w, h),
+                egui::Layout::top_down(egui::Align::Min),
+                |ui| {
+                    ui.set_min_size(egui::vec2(w, h));
+                    if g.marking.is_some() {
+                        markers(ui, lang, out);
+                        return;
+                    }
+                    match tab {
+                        HudTab::Log => log_view(ui, &s.log, &s.view, lang, h),
+                        HudTab::Removed => {
+                            egui::ScrollArea::vertical()
+                                .max_height(h)
+                                .show(ui, |ui| removed(ui, g, lang));
+                        }
+                        HudTab::Table => {
+                            egui::ScrollArea::vertical().max_height(h).show(ui, |ui| {
+                                header(ui, g, lang);
+                                counts(ui, g, lang);
+                                if let Some((_, inf)) = &g.inference {
+                                    inference_ui(ui, g, inf, lang);
+                                }
+                            });
+                        }
+                    }
+                },
+            );
+        });
+}
+
+/// The bar above the board: back to the main menu, asking first while the game runs.
+fn leave_bar(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
+    ui.horizontal_wrapped(|ui| {
+        let running = g.session.result().is_none();
+        if g.confirm_leave && running {
+            // A running game is left only on a second, explicit choice.
+            ui.colored_label(
+                egui::Color32::from_rgb(240, 170, 80),
+                lang.t(if g.session.is_remote() {
+                    "game.leave_lan"
+                } else {
+                    "game.leave_local"
+                }),
+            );
+            if ui.button(lang.t("game.leave_yes")).clicked() {
+                out.nav = Some(Screen::Title);
+            }
+            if ui.button(lang.t("game.resign_no")).clicked() {
+                out.actions.push(GameAction::AskLeave(false));
+            }
+        } else if ui.button(format!("◀ {}", lang.t("menu.main"))).clicked() {
+            if running {
+                out.actions.push(GameAction::AskLeave(true));
+            } else {
+                out.nav = Some(Screen::Title);
+            }
+        }
+    });
+}
+
+/// 对局 and the way it is played, against whom.
+fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
+    let s = &g.session;
+    let mode = if s.view.is_team_game() {
+        way_key(s.rules())
+    } else {
+        match s.rules().mode {
+            Mode::Dark => "opt.mode.dark",
+            Mode::Open => "opt.mode.open",
+            Mode::Flip => "opt.mode.flip",
+        }
+    };
+    let who = match &g.opponent {
+        Opponent::Ai { level } => level_name(*level, lang).to_owned(),
+        Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
+        Opponent::Table { .. } => lang.t("four.title").to_owned(),
+    };
+    ui.horizontal_wrapped(|ui| {
+        theme::heading(ui, lang.t("game.title"));
+        ui.label(format!("{} · {who}", lang.t(mode)));
+    });
+}
+
+/// Whose turn it is, large, in green when it is the player's.
+fn turn(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
+    let s = &g.session;
+    let mine = s.my_turn();
+    let moving;
+    let text = if s.result().is_some() {
+        lang.t("over.title")
+    } else if mine {
+        lang.t("game.your_turn")
+    } else if s.is_remote() {
+        lang.t("lan.peer_turn")
+    } else if s.view.is_team_game() {
+        moving = lang.t("seat.moving").replace(
+            "{}",
+            lang.t(seat_key(s.turn(), s.me(), true, s.rules().clockwise)),
+        );
+        &moving
+    } else {
+        lang.t("game.ai_turn")
+    };
+    ui.label(
+        egui::RichText::new(text)
+            .size(22.0)
+            .strong()
+            .color(if mine {
+                theme::palette::OK
+            } else {
+                theme::palette::HEADING
+            }),
+    );
+}
+
+/// The move clock as a bar, red in its last ten seconds.
+fn clock(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, width: f32) {
+    let s = &g.session;
+    let total = s.rules().move_seconds.max(1) as f32;
+    let left = s.clock.max(0.0);
+    ui.add(
+        egui::ProgressBar::new(left / total)
+            .desired_width(width)
+            .fill(if left < 10.0 {
+                egui::Color32::from_rgb(200, 60, 40)
+            } else {
+                egui::Color32::from_rgb(60, 140, 70)
+            })
+            .text(format!("{} {:.0} s", lang.t("game.clock"), left.ceil())),
+    );
+}
+
+/// The move number and the timeouts (round a four-player table, the seats).
+fn counts(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
+    let s = &g.session;
+    let me = s.me();
+    let max = s.rules().max_timeouts;
+    ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
+    if s.view.is_team_game() {
+        seats_table(ui, g, lang);
+    } else {
+        ui.label(format!(
+            "{}：{} {}/{max} · {} {}/{max}",
+            lang.t("game.timeouts"),
+            lang.t("game.you"),
+            s.view.timeouts(me),
+            lang.t("game.enemy"),
+            s.view.timeouts(me.opponent()),
+        ));
+    }
+}
+
+fn confirm_resign(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
+    if !g.confirm_resign {
+        return;
+    }
+    ui.colored_label(
+        egui::Color32::from_rgb(240, 170, 80),
+        lang.t("game.resign_confirm"),
+    );
+    ui.horizontal(|ui| {
+        if ui.button(lang.t("game.resign_yes")).clicked() {
+            out.actions.push(GameAction::Resign);
+        }
+        if ui.button(lang.t("game.resign_no")).clicked() {
+            out.actions.push(GameAction::CancelResign);
+        }
+    });
+}
+
+/// 认输 求和 提示 推理 悔棋.
+fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
+    let s = &g.session;
+    let mine = s.my_turn();
+    // Wrapped: five buttons do not fit a panel's width in English.
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(lang.t("game.resign")).clicked() {
+            out.actions.push(GameAction::AskResign);
+        }
+        if ui.button(lang.t("game.draw")).clicked() {
+            out.actions.push(GameAction::OfferDraw);
+        }
+        let hint = ui.add_enabled(
+            mine && !g.hint_pending,
+            egui::Button::new(lang.t("game.hint")),
+        );
+        if hint.clicked() {
+            out.actions.push(GameAction::Hint);
+        }
+        // A button like its neighbours, shown pressed while the board is on.
+        if ui
+            .add(egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()))
+            .on_hover_text(lang.t("game.inference_tip"))
+            .clicked()
+        {
+            out.actions.push(GameAction::Inference);
+        }
+        if !s.is_remote() {
+            let left = u32::from(g.undo_limit).saturating_sub(s.undos);
+            let undo = ui
+                .add_enabled(
+                    mine && left > 0,
+                    egui::Button::new(format!("{} {left}", lang.t("game.undo"))),
+                )
+                .on_hover_text(lang.t("game.undo_tip"));
+            if undo.clicked() {
+                out.actions.push(GameAction::Undo);
+            }
+        }
+    });
+}
+
+/// The hint, the last refusal and the peer's draw offer.
+fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
+    if let Some(h) = &g.hint {
+        ui.colored_label(
+            egui::Color32::from_rgb(120, 220, 240),
+            if lang == Lang::Zh { &h.zh } else { &h.en },
+        );
+    }
+    if let Some(st) = &g.status {
+        ui.colored_label(theme::palette::WARN, st);
+    }
+    if g.lan_state().is_some_and(|l| l.draw_offered) {
+        ui.horizontal_wrapped(|ui| {
+            ui.colored_label(theme::palette::WARN, lang.t("lan.draw_offer"));
+            if ui.button(lang.t("lan.accept")).clicked() {
+                out.actions.push(GameAction::AnswerDraw(true));
+            }
+            if ui.button(lang.t("lan.decline")).clicked() {
+                out.actions.push(GameAction::AnswerDraw(false));
+            }
+        });
+    }
+}
+
+/// The marker menu for the enemy piece being marked.
+fn markers(ui: &mut egui::Ui, lang: Lang, out: &mut HudOut) {
+    ui.label(lang.t("game.marker"));
+    ui.horizontal_wrapped(|ui| {
+        for r in MARKERS {
+            if ui.button(rank_short(r, lang)).clicked() {
+                out.actions.push(GameAction::Mark(Some(r)));
+            }
+        }
+        if ui.button(lang.t("game.marker.clear")).clicked() {
+            out.actions.push(GameAction::Mark(None));
+        }
+    });
+}
+
+/// Removed pieces, a line an army.
+fn removed(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
+    let s = &g.session;
+    let me = s.me();
+    ui.label(egui::RichText::new(lang.t("game.captured")).strong());
+    for side in seats_in_order(&s.view) {
+        let names: Vec<String> = s
+            .removed
+            .iter()
+            .filter(|(o, _)| *o == side)
+            .map(|(_, r)| r.map(|r| rank_short(r, lang)).unwrap_or_else(|| "?".into()))
+            .collect();
+        ui.label(format!(
+            "{}：{}",
+            lang.t(seat_key(
+                side,
+                me,
+                s.view.is_team_game(),
+                s.rules().clockwise
+            )),
+            if names.is_empty() {
+                "—".to_owned()
+            } else {
+                names.join(" ")
+            }
+        ));
+    }
+}
+
+/// The move log (棋谱), newest at the bottom. Only the visible lines are laid out, one line
+/// each: laying out the whole log every frame cost a software renderer about a sixth of its
+/// frame rate at move 24, and more as a game goes on.
+pub(crate) fn log_view(
+    ui: &mut egui::Ui,
+    log: &[LogEntry],
+    view: &PlayerView,
+    lang: Lang,
+    max_height: f32,
+) {
+    let row = ui
+        .ctx()
+        .fonts_mut(|f| f.row_height(&egui::FontId::proportional(15.0)));
+    egui::ScrollArea::vertical()
+        .stick_to_bottom(true)
+        .max_height(max_height)
+        .auto_shrink([false, false])
+        .show_rows(ui, row, log.len(), |ui, rows| {
+            for e in &log[rows] {
+                let mut text = egui::RichText::new(log_text(e, view, lang)).size(15.0);
+                // Round a four-player table each line in its seat's colour.
+                if view.is_team_game() {
+                    let [r, g, b] = crate::board::Colour::of_seat(e.side()).rgb();
+                    text = text.color(egui::Color32::from_rgb(r, g, b).gamma_multiply(1.7));
+                }
+                ui.add(egui::Label::new(text).truncate());
+            }
+        });
+}
+
+/// The LAN game's pairing code and connection state.
+fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
+        ui.label(
+            egui::RichText::new(&l.code)
+                .size(22.0)
+                .strong()
+                .color(egui::Color32::from_rgb(250, 210, 80)),
+        );
+    });
+    ui.weak(lang.t("lan.code_check"));
+    if !l.connected {
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 90, 70),
+            egui::RichText::new(lang.t("lan.dropped")).strong(),
+        );
+    }
+    if let Some((side, reason)) = &l.fault {
+        let who = lang.t(if *side == me {
+            "game.you"
+        } else {
+            "game.enemy"
+        });
+        let (kind, detail) = crate::lan_text::fault_text(reason, lang);
+        ui.colored_label(
+            egui::Color32::from_rgb(230, 90, 70),
+            format!("{}：{who} {kind}", lang.t("lan.fault")),
+        );
+        if let Some(d) = detail {
+            ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+        }
+    }
+}
+
+/// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
+/// other army, how many of each rank it still has on the board.
+fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) {
+    let s = &g.session;
+    ui.separator();
+    ui.label(egui::RichText::new(lang.t("game.inference")).strong());
+    match g.marking.and_then(|p| inf.at(p)) {
+        Some(guess) => {
+            let parts: Vec<String> = guess
+                .likely()
+                .iter()
+                .take(5)
+                .map(|(r, p)| format!("{} {:.0}%", rank_short(*r, lang), p * 100.0))
+                .collect();
+            ui.label(parts.join(" · "));
+        }
+        None => {
+            ui.weak(lang.t("game.inference_pick"));
+        }
+    }
+    let (me, four, clockwise) = (s.me(), s.view.is_team_game(), s.rules().clockwise);
+    for rem in &inf.remaining {
+        let parts: Vec<String> = junqi_game::Rank::ALL
+            .into_iter()
+            .filter(|r| rem.alive[r.index()].1 > 0)
+            .map(|r| {
+                let (lo, hi) = rem.alive[r.index()];
+                let n = if lo == hi {
+                    lo.to_string()
+                } else {
+                    format!("{lo}-{hi}")
+                };
+                format!("{}{n}", rank_short(r, lang))
+            })
+            .collect();
+        ui.label(
+            egui::RichText::new(format!(
+                "{}：{}",
+                lang.t(seat_key(rem.side, me, four, clockwise)),
+                parts.join(" ")
+            ))
+            .size(14.0),
+        );
+    }
+}
+
+/// Four-player games: one row a seat in turn order, the player first: its colour, how the
+/// player calls it, who plays it, its timeouts, and whether it moves now or is out.
+fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
+    let s = &g.session;
+    let me = s.me();
+    let max = s.rules().max_timeouts;
+    ui.weak(lang.t("seat.header"));
+    egui::Grid::new("seats")
+        .num_columns(4)
+        .spacing([10.0, 2.0])
+        .show(ui, |ui| {
+            for side in seats_in_order(&s.view) {
+                let [r, gr, b] = crate::board::Colour::of_seat(side).rgb();
+                let turn = s.result().is_none() && s.turn() == side;
+                let name = lang.t(seat_key(side, me, true, s.rules().clockwise));
+                ui.label(
+                    egui::RichText::new(if turn {
+                        format!("▶ {name}")
+                    } else {
+                        format!("■ {name}")
+                    })
+                    .strong()
+                    .color(egui::Color32::from_rgb(r, gr, b).gamma_multiply(1.6)),
+                );
+                let who = match g.opponent.level(side) {
+                    Some(level) if side != me => level_name(level, lang),
+                    _ => "",
+                };
+                ui.label(who);
+                // Compact, so that the row fits the panel in both languages.
+                ui.label(format!("{}/{max}", s.view.timeouts(side)))
+                    .on_hover_text(lang.t("game.timeouts"));
+                if s.view.is_in(side) {
+                    ui.label("");
+                } else {
+                    ui.colored_label(theme::palette::WARN, lang.t("seat.out"));
+                }
+                ui.end_row();
+            }
+        });
+}
+
+fn level_name(level: u8, lang: Lang) -> &'static str {
+    let l = ai::level(level);
+    if lang == Lang::Zh {
+        l.zh_name()
+    } else {
+        l.en_name()
+    }
+}
