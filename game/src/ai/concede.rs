@@ -101,9 +101,11 @@ impl Standing {
             && (self.is_behind() || self.is_endgame() || self.is_dead() || self.own_flag_threatened)
     }
 
-    /// Offers a draw in a dead position it is not winning.
+    /// Offers a draw in a dead endgame it is not winning. Not in a dead
+    /// middle game: with many pieces left there is still play, and an
+    /// early offer gave away games the stronger side would have won.
     pub fn offers_draw(&self) -> bool {
-        !self.is_ahead() && self.is_dead()
+        !self.is_ahead() && self.is_dead() && self.is_endgame()
     }
 
     /// Resigns a hopeless game once the rules allow resigning.
@@ -137,7 +139,7 @@ pub fn answer_draw(view: &PlayerView) -> bool {
     view.result().is_none() && standing(view).accepts_draw()
 }
 
-/// Whether `view`'s seat offers a draw now: a dead position it is not
+/// Whether `view`'s seat offers a draw now: a dead endgame it is not
 /// winning, no offer standing, and none of its own in the last 20 plies.
 pub fn wants_draw(view: &PlayerView) -> bool {
     view.result().is_none()
@@ -340,9 +342,13 @@ mod tests {
     fn level_dead_endgame_offers_and_accepts_level_middlegame_declines() {
         let dead = standing_of(900.0, 950.0, 35);
         assert!(dead.offers_draw() && dead.accepts_draw() && !dead.resigns());
+        let lively = standing_of(900.0, 950.0, 10);
+        assert!(!lively.offers_draw() && lively.accepts_draw());
         let mut middle = standing_of(5000.0, 5000.0, 3);
         middle.ply = 30;
         assert!(!middle.offers_draw() && !middle.accepts_draw());
+        let dead_middle = standing_of(5000.0, 5000.0, 35);
+        assert!(!dead_middle.offers_draw() && dead_middle.accepts_draw());
         let behind = standing_of(4000.0, 5000.0, 3);
         assert!(behind.accepts_draw() && !behind.resigns());
     }
