@@ -857,10 +857,10 @@ impl Position {
         if target.rank == Rank::Flag && self.mines_left(target.side) > 0 {
             return false;
         }
+        // No suicide (RULES.md §6): only an attack the defender wins outright
+        // is refused; a trade is allowed, so a bomb may take a face-up mine
+        // (and under the standard mine rule an engineer, and nothing else).
         if self.rules.no_suicide {
-            if target.rank == Rank::Landmine {
-                return mover.rank == Rank::Engineer;
-            }
             return self.rules.clash(mover.rank, target.rank).outcome != Outcome::DefenderWins;
         }
         true
@@ -1927,9 +1927,48 @@ mod tests {
         assert!(!t.contains(&"S61".to_string()), "suicide attack allowed");
         assert!(
             !t.contains(&"S63".to_string()),
-            "only engineers attack mines"
+            "a platoon may not attack a face-up mine"
         );
         assert!(t.contains(&"S52".to_string()));
+    }
+
+    #[test]
+    fn flip_no_suicide_allows_trades_such_as_a_bomb_on_a_mine() {
+        let rules = Rules {
+            no_suicide: true,
+            ..Rules::for_mode(Mode::Flip)
+        };
+        let mut pos = position(
+            rules,
+            &[
+                ("S62", S, Bomb),
+                ("S63", N, Landmine),
+                ("S53", S, Engineer),
+                ("S52", N, Landmine),
+                ("S55", S, Regiment),
+                ("S65", N, Landmine),
+                ("S54", N, Regiment),
+                ("S45", N, Division),
+            ],
+        );
+        pos.set_colours_fixed(true);
+        let bomb = targets(&pos, "S62");
+        assert!(bomb.contains(&"S63".to_string()), "bomb on a face-up mine");
+        let engineer = targets(&pos, "S53");
+        assert!(engineer.contains(&"S63".to_string()), "engineer on a mine");
+        let regiment = targets(&pos, "S55");
+        assert!(!regiment.contains(&"S65".to_string()), "regiment on a mine");
+        assert!(
+            !regiment.contains(&"S45".to_string()),
+            "regiment on a division"
+        );
+        assert!(
+            regiment.contains(&"S54".to_string()),
+            "regiment trades regiment"
+        );
+        let mut played = pos.clone();
+        played.play(step("S62", "S63")).unwrap();
+        assert!(played.at(pt("S63")).is_none(), "bomb and mine both removed");
     }
 
     #[test]

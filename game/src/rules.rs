@@ -69,7 +69,8 @@ pub struct Rules {
     pub resign_after_plies: u16,
     /// Flip games: face-down pieces cannot be attacked.
     pub facedown_immune: bool,
-    /// Flip games: no attack on a face-up piece that would win; only engineers attack mines.
+    /// Flip games: no attack on a face-up piece that would beat the attacker;
+    /// trades are allowed, so engineers and bombs may attack face-up mines.
     pub no_suicide: bool,
     /// Four-player games: turns go S → W → N → E (联众) instead of S → E → N → W (QQ).
     pub clockwise: bool,

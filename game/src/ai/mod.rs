@@ -10,6 +10,7 @@
 //! wall-clock "stop now" check on top (the engine has no clock).
 
 pub mod belief;
+pub mod concede;
 pub mod eval;
 pub mod inference;
 pub mod search;
@@ -249,6 +250,16 @@ pub trait Player: Send {
     fn last_stats(&self) -> (u64, u8) {
         (0, 0)
     }
+    /// Asked on this player's turn before [`Player::act`]: resign or offer a
+    /// draw (`None`: just move). The baselines never do either.
+    fn before_move(&mut self, _view: &PlayerView) -> Option<Action> {
+        None
+    }
+    /// Asked when another player has offered a draw: accept it? The
+    /// baselines always play on.
+    fn accepts_draw(&mut self, _view: &PlayerView) -> bool {
+        false
+    }
 }
 
 /// An AI opponent of one level with its own seeded random source.
@@ -374,6 +385,12 @@ impl Player for Ai {
     }
     fn last_stats(&self) -> (u64, u8) {
         self.last
+    }
+    fn before_move(&mut self, view: &PlayerView) -> Option<Action> {
+        concede::turn_action(view)
+    }
+    fn accepts_draw(&mut self, view: &PlayerView) -> bool {
+        concede::answer_draw(view)
     }
 }
 

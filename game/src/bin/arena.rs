@@ -19,9 +19,17 @@
 //!
 //! `--board four-player` seats two players on the four-player board (QQ 两人
 //! rooms): South against North through the centre, East and West empty.
+//!
+//! Before each move the AI levels may resign or offer a draw, and every other
+//! player answers an offer at once ([`Player::before_move`],
+//! [`Player::accepts_draw`]; the baselines never do); `--no-concede` turns
+//! this off, so games end only on the board.
 
 use junqi_game::ai::{Ai, Interior, Level, Player, player_by_name};
-use junqi_game::{Action, Game, GameResult, Mode, PlayerView, Rules, Side, Team, WinReason};
+use junqi_game::{
+    Action, DrawReason, Game, GameResult, Mode, PlayerView, Rules, Side, TableEvent, Team,
+    WinReason,
+};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::io::Write;
@@ -45,11 +53,13 @@ struct Args {
     partners_open: bool,
     /// Two players on the four-player board (QQ 两人 rooms).
     four_board: bool,
+    /// Players may resign, offer and accept draws.
+    concede: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--json]\n\
+        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--no-concede] [--json]\n\
          players: random, greedy, novice, skilled, expert, master\n\
          --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)\n\
          --board four-player: two players on the four-player board (South against North)"
@@ -70,6 +80,7 @@ fn parse_args() -> Args {
         players: 2,
         partners_open: false,
         four_board: false,
+        concede: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -90,6 +101,7 @@ fn parse_args() -> Args {
                 }
             }
             "--json" => args.json = true,
+            "--no-concede" => args.concede = false,
             "--time-limit" => args.time_limit = Some(val().parse().unwrap_or_else(|_| usage())),
             "--players" => {
                 args.players = match val().as_str() {
@@ -190,6 +202,71 @@ struct Outcome {
     b_ms: Vec<f64>,
     a_nodes: Vec<f64>,
     a_depth: Vec<f64>,
+    /// Resignations by A's and B's players (four players: seats going out).
+    resigns: [u32; 2],
+    /// Draw offers by A's and B's players.
+    offers: [u32; 2],
+}
+
+/// Before `side` moves: its resignation or draw offer, and when it offers,
+/// the answer of every other player still in (`others`, with their seat
+/// index), each from its own view. Returns every announcement, in order, for
+/// the views; refused actions are reported and skipped.
+fn concede_turn(
+    game: &mut Game,
+    views: &[PlayerView],
+    side: Side,
+    mover: &mut dyn Player,
+    others: &mut [(Side, &mut dyn Player)],
+) -> (Option<Action>, Vec<TableEvent>) {
+    let Some(action) = mover.before_move(&views[seat_of(game, side)]) else {
+        return (None, Vec::new());
+    };
+    let mut out = match game.apply_table(side, action) {
+        Ok(ev) => ev,
+        Err(e) => {
+            eprintln!("\nrefused {action:?} by {}: {e}", mover.name());
+            return (None, Vec::new());
+        }
+    };
+    if action == Action::OfferDraw {
+        for (other, player) in others.iter_mut() {
+            if game.result().is_some() || game.draw_offer().is_none() || !game.is_in(*other) {
+                continue;
+            }
+            // Each answers from its view of everything announced so far.
+            let mut view = views[seat_of(game, *other)].clone();
+            for e in &out {
+                view.apply_table(e).expect("referee events fit every view");
+            }
+            let answer = if player.accepts_draw(&view) {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            };
+            out.extend(game.apply_table(*other, answer).expect("an offer stands"));
+        }
+    }
+    (Some(action), out)
+}
+
+/// The index of `side`'s view: by seat in team games, else by side.
+fn seat_of(game: &Game, side: Side) -> usize {
+    if game.position().is_team_game() {
+        Side::FOUR.iter().position(|&s| s == side).expect("a seat")
+    } else {
+        side.index()
+    }
+}
+
+/// Counts a conceding action for A (`is_a`) or B.
+fn tally(out: &mut Outcome, action: Option<Action>, is_a: bool) {
+    let who = usize::from(!is_a);
+    match action {
+        Some(Action::Resign) => out.resigns[who] += 1,
+        Some(Action::OfferDraw) => out.offers[who] += 1,
+        _ => {}
+    }
 }
 
 /// The seed of game `index`.
@@ -230,6 +307,25 @@ fn play_four(args: &Args, index: usize) -> Outcome {
     while game.result().is_none() {
         let side = game.turn();
         let i = Side::FOUR.iter().position(|&s| s == side).expect("a seat");
+        if args.concede {
+            let (left, rest) = players.split_at_mut(i);
+            let ((mover, _, is_a), right) = rest.split_first_mut().expect("seat i");
+            let mut others: Vec<(Side, &mut dyn Player)> = left
+                .iter_mut()
+                .enumerate()
+                .chain(right.iter_mut().enumerate().map(|(j, p)| (i + 1 + j, p)))
+                .map(|(j, (p, _, _))| (Side::FOUR[j], &mut **p as &mut dyn Player))
+                .collect();
+            let (done, events) = concede_turn(&mut game, &views, side, &mut **mover, &mut others);
+            tally(&mut out, done, *is_a);
+            for v in views.iter_mut() {
+                v.apply_all(&events).expect("referee events fit every view");
+            }
+            // A resigning seat is out: the turn may have passed on.
+            if game.result().is_some() || game.turn() != side {
+                continue;
+            }
+        }
         let (player, cap, is_a) = &mut players[i];
         let start = Instant::now();
         let deadline = start + cap.mul_f64(0.9);
@@ -267,7 +363,11 @@ fn play_four(args: &Args, index: usize) -> Outcome {
             out.score = if winner.team() == a_team { 1.0 } else { 0.0 };
             out.reason = reason_name(reason).into();
         }
-        Some(GameResult::Draw { .. }) | None => {
+        Some(GameResult::Draw { reason }) => {
+            out.score = 0.5;
+            out.reason = draw_name(reason).into();
+        }
+        None => {
             out.score = 0.5;
             out.reason = "draw".into();
         }
@@ -282,7 +382,16 @@ fn reason_name(reason: WinReason) -> &'static str {
         WinReason::NoLegalMove => "no_moves",
         WinReason::NoMovablePieces => "no_pieces",
         WinReason::Timeouts => "timeouts",
+        WinReason::Resignation => "resign",
         _ => "other",
+    }
+}
+
+/// The report's name for how a game was drawn: agreed, or on the board.
+fn draw_name(reason: DrawReason) -> &'static str {
+    match reason {
+        DrawReason::Agreed => "agreed_draw",
+        _ => "draw",
     }
 }
 
@@ -315,6 +424,27 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     while game.result().is_none() {
         let side = game.turn();
         let is_a = side == a_side;
+        if args.concede {
+            let (mover, other): (&mut dyn Player, &mut dyn Player) = if is_a {
+                (&mut *a, &mut *b)
+            } else {
+                (&mut *b, &mut *a)
+            };
+            let (done, events) = concede_turn(
+                &mut game,
+                &views,
+                side,
+                mover,
+                &mut [(side.opponent(), other)],
+            );
+            tally(&mut out, done, is_a);
+            for v in views.iter_mut() {
+                v.apply_all(&events).expect("referee events fit every view");
+            }
+            if game.result().is_some() {
+                break;
+            }
+        }
         let (player, cap): (&mut Box<dyn Player>, Duration) = if is_a {
             (&mut a, cap_a)
         } else {
@@ -387,7 +517,11 @@ fn play_one(args: &Args, index: usize) -> Outcome {
                 }
             }
             out.score = 0.5;
-            out.reason = "draw".into();
+            out.reason = match game.result() {
+                Some(GameResult::Draw { reason }) => draw_name(reason),
+                _ => "draw",
+            }
+            .into();
         }
     }
     out
@@ -462,6 +596,12 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
     let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     let plies: Vec<f64> = r.iter().map(|o| o.plies as f64).collect();
     let illegal: u32 = r.iter().map(|o| o.illegal).sum();
+    let sum2 = |f: fn(&Outcome) -> [u32; 2]| {
+        r.iter()
+            .map(f)
+            .fold([0, 0], |t, x| [t[0] + x[0], t[1] + x[1]])
+    };
+    let (resigns, offers) = (sum2(|o| o.resigns), sum2(|o| o.offers));
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for o in r {
         match reasons.iter_mut().find(|x| x.0 == o.reason) {
@@ -483,7 +623,7 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             .map(|(k, v)| format!("\"{k}\":{v}"))
             .collect();
         println!(
-            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"ends\":{{{}}},\"seconds\":{secs:.0}}}",
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"seconds\":{secs:.0}}}",
             args.a,
             args.b,
             args.players,
@@ -496,6 +636,10 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             mean(&plies),
             r.iter().map(|o| o.plies).min().unwrap_or(0),
             r.iter().map(|o| o.plies).max().unwrap_or(0),
+            resigns[0],
+            resigns[1],
+            offers[0],
+            offers[1],
             reasons_json.join(","),
         );
     } else {
@@ -525,6 +669,10 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
         let ends: Vec<String> = reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!("endings: {}", ends.join(", "));
         println!("illegal moves: {illegal}");
+        println!(
+            "resignations: A {}, B {};  draw offers: A {}, B {}",
+            resigns[0], resigns[1], offers[0], offers[1]
+        );
         let an: Vec<f64> = r.iter().flat_map(|o| o.a_nodes.iter().copied()).collect();
         let ad: Vec<f64> = r.iter().flat_map(|o| o.a_depth.iter().copied()).collect();
         println!(

@@ -1,0 +1,361 @@
+//! Draw offers, draw answers and resignations the way a person decides them.
+//!
+//! Every decision reads one seat's [`PlayerView`] only, like the rest of the
+//! AI: its own pieces exactly, the enemies' from what is public (in flip and
+//! open games every removed or face-up rank; in dark games the [`Belief`]'s
+//! samples, which respect the 25-piece army and every observed fact), plus
+//! the counters and whether a flag stands next to a piece that could take
+//! it. Four-player games are judged by the team: the partner's pieces count
+//! (exactly in 双明 and 全明, by the belief in 四暗).
+//!
+//! The decisions are deterministic: the samples are drawn from a generator
+//! seeded by the view's seat and ply.
+
+use super::Belief;
+use super::eval::value;
+use crate::game::{Action, Event};
+use crate::piece::{MOVABLE_RANKS, Rank, Side, ranks_in};
+use crate::rules::Mode;
+use crate::view::{PlayerView, Seen};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// Dark-game samples averaged for the enemies' expected material.
+const SAMPLES: usize = 24;
+
+/// Plies after one of its own draw offers during which a seat does not offer
+/// again (a person does not repeat a declined offer every move).
+const OFFER_PAUSE: u16 = 20;
+
+/// The balance of a game as one seat can tell it. Material counts the
+/// movable pieces only (officers, engineers, bombs): mines and the flag win
+/// nothing by themselves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    /// The seat's team's movable material (its own exactly; a partner's
+    /// exactly when visible, else expected).
+    pub own: f32,
+    /// The enemies' expected movable material.
+    pub enemy: f32,
+    /// The movable material both teams started with together.
+    pub start: f32,
+    /// An enemy piece that may take it stands next to a flag of the team
+    /// (by road, or first along a railway line).
+    pub own_flag_threatened: bool,
+    /// A piece of the team that can take it stands next to a known enemy flag.
+    pub enemy_flag_threatened: bool,
+    /// Plies played.
+    pub ply: u16,
+    /// Plies since the last attack.
+    pub quiet: u16,
+    /// The quiet-move draw limit ([`crate::Rules::quiet_draw_plies`]).
+    pub quiet_limit: u16,
+    /// Resigning is refused before this ply ([`crate::Rules::resign_after_plies`]).
+    pub resign_after: u16,
+}
+
+impl Standing {
+    /// The lead that counts as a real advantage: a fixed part plus a share of
+    /// what is left, so a brigade matters in an endgame and not at the start.
+    pub fn margin(&self) -> f32 {
+        120.0 + 0.04 * (self.own + self.enemy)
+    }
+
+    /// Clearly ahead: a person would play on for the win.
+    pub fn is_ahead(&self) -> bool {
+        self.own - self.enemy >= self.margin()
+    }
+
+    /// Clearly behind.
+    pub fn is_behind(&self) -> bool {
+        self.enemy - self.own >= self.margin()
+    }
+
+    /// Few pieces left on both sides.
+    pub fn is_endgame(&self) -> bool {
+        self.own + self.enemy <= 0.4 * self.start
+    }
+
+    /// Nothing is happening: past half the quiet-move limit, past the
+    /// opening, and no flag in danger either way.
+    pub fn is_dead(&self) -> bool {
+        self.ply >= 2 * self.resign_after
+            && 2 * self.quiet >= self.quiet_limit
+            && !self.own_flag_threatened
+            && !self.enemy_flag_threatened
+    }
+
+    /// Lost beyond hope: the enemies hold more than three times the team's
+    /// movable material and a real amount of it, and the team is not about
+    /// to take a flag. Never true when the team is ahead or level.
+    pub fn is_hopeless(&self) -> bool {
+        !self.enemy_flag_threatened && self.enemy >= 3.0 * self.own + 250.0
+    }
+
+    /// Accepts a draw offer when it cannot expect to win: behind, level in an
+    /// endgame or a dead position, or with its flag in danger; never when
+    /// ahead or about to take a flag.
+    pub fn accepts_draw(&self) -> bool {
+        !self.is_ahead()
+            && !self.enemy_flag_threatened
+            && (self.is_behind() || self.is_endgame() || self.is_dead() || self.own_flag_threatened)
+    }
+
+    /// Offers a draw in a dead endgame it is not winning. Not in a dead
+    /// middle game: with many pieces left there is still play, and an
+    /// early offer gave away games the stronger side would have won.
+    pub fn offers_draw(&self) -> bool {
+        !self.is_ahead() && self.is_dead() && self.is_endgame()
+    }
+
+    /// Resigns a hopeless game once the rules allow resigning.
+    pub fn resigns(&self) -> bool {
+        self.ply >= self.resign_after && self.is_hopeless()
+    }
+}
+
+/// The balance of the game as `view`'s seat can tell it.
+pub fn standing(view: &PlayerView) -> Standing {
+    let rules = view.rules();
+    let (own, enemy) = material(view);
+    let armies = if view.is_team_game() { 4.0 } else { 2.0 };
+    Standing {
+        own,
+        enemy,
+        start: armies * army_movable_value(),
+        own_flag_threatened: flag_threatened(view, true),
+        enemy_flag_threatened: flag_threatened(view, false),
+        ply: view.ply(),
+        quiet: view.quiet_plies(),
+        quiet_limit: rules.quiet_draw_plies,
+        resign_after: rules.resign_after_plies,
+    }
+}
+
+/// Whether `view`'s seat accepts the standing draw offer: yes when it cannot
+/// expect to win, no when it is ahead (see [`Standing::accepts_draw`]).
+/// Call it when another player has offered; the answer ignores whose offer it is.
+pub fn answer_draw(view: &PlayerView) -> bool {
+    view.result().is_none() && standing(view).accepts_draw()
+}
+
+/// Whether `view`'s seat offers a draw now: a dead endgame it is not
+/// winning, no offer standing, and none of its own in the last 20 plies.
+pub fn wants_draw(view: &PlayerView) -> bool {
+    view.result().is_none()
+        && view.draw_offer().is_none()
+        && !offered_lately(view)
+        && standing(view).offers_draw()
+}
+
+/// Whether `view`'s seat resigns now: a hopeless game, never one it is
+/// winning or level in, never before [`crate::Rules::resign_after_plies`].
+pub fn wants_to_resign(view: &PlayerView) -> bool {
+    view.result().is_none() && standing(view).resigns()
+}
+
+/// What the seat does on its turn before moving: resign, offer a draw, or
+/// nothing (`None`: just move).
+pub fn turn_action(view: &PlayerView) -> Option<Action> {
+    if view.turn() != view.me() || view.result().is_some() {
+        return None;
+    }
+    let s = standing(view);
+    if s.resigns() {
+        Some(Action::Resign)
+    } else if view.draw_offer().is_none() && !offered_lately(view) && s.offers_draw() {
+        Some(Action::OfferDraw)
+    } else {
+        None
+    }
+}
+
+/// The movable material of one full army.
+fn army_movable_value() -> f32 {
+    ranks_in(MOVABLE_RANKS)
+        .map(|r| (value(r) * i32::from(r.count())) as f32)
+        .sum()
+}
+
+fn movable_value(r: Rank) -> f32 {
+    if MOVABLE_RANKS & r.bit() != 0 {
+        value(r) as f32
+    } else {
+        0.0
+    }
+}
+
+/// Whether `side` plays on the seat's team.
+fn friendly(view: &PlayerView, side: Side) -> bool {
+    if view.is_team_game() {
+        side.team() == view.me().team()
+    } else {
+        side == view.me()
+    }
+}
+
+/// (team, enemies) movable material on the board.
+fn material(view: &PlayerView) -> (f32, f32) {
+    let mut totals = [0f32; 2];
+    let mut add = |side: Side, v: f32| totals[usize::from(!friendly(view, side))] += v;
+    if view.rules().mode == Mode::Flip {
+        // Every rank that has left the board was public, so each colour's
+        // material is its army less what it lost, face-down pieces included.
+        for side in Side::TWO {
+            add(side, army_movable_value());
+        }
+        for k in view.pieces().filter(|k| k.at.is_none()) {
+            if let Some(r) = k.known() {
+                add(k.side, -movable_value(r));
+            }
+        }
+        return (totals[0], totals[1]);
+    }
+    let mut unknown = Vec::new();
+    for k in view.pieces().filter(|k| k.at.is_some()) {
+        match k.known() {
+            Some(r) => add(k.side, movable_value(r)),
+            None => unknown.push((k.side, k.id)),
+        }
+    }
+    if !unknown.is_empty() {
+        let belief = Belief::new(view, true);
+        let seed = (u64::from(view.ply()) << 8) | view.me().index() as u64;
+        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x0063_6f6e_6365_6465);
+        let mut sums = vec![0f32; unknown.len()];
+        for _ in 0..SAMPLES {
+            let s = belief.sample(&mut rng);
+            for (sum, &(_, id)) in sums.iter_mut().zip(&unknown) {
+                *sum += s.ranks[id.0 as usize].map_or(0.0, movable_value);
+            }
+        }
+        for (sum, &(side, _)) in sums.iter().zip(&unknown) {
+            add(side, sum / SAMPLES as f32);
+        }
+    }
+    (totals[0], totals[1])
+}
+
+/// Whether a flag of the seat's team (`ours`) or a known enemy flag stands
+/// next to a piece of the other team that may take it: by road, or first
+/// along a railway line. In flip games a flag cannot fall while its mines live.
+fn flag_threatened(view: &PlayerView, ours: bool) -> bool {
+    let board = view.board();
+    let rules = view.rules();
+    let flip = rules.mode == Mode::Flip;
+    let may_take = |at: crate::Point| match view.at(at) {
+        Some(Seen::Piece { side, id, rank }) if friendly(view, side) != ours => {
+            let possible = rank.map_or_else(|| view.piece(id).map_or(0, |k| k.possible), Rank::bit);
+            // The attacker is the other team: for our flag an enemy whose rank
+            // may be any that takes it, for theirs one of ours that surely does.
+            let movable = possible & MOVABLE_RANKS;
+            let takers = ranks_in(movable)
+                .filter(|&r| rules.clash(r, Rank::Flag).flag_captured)
+                .count() as u32;
+            if ours {
+                takers > 0
+            } else {
+                takers > 0 && takers == possible.count_ones()
+            }
+        }
+        _ => false,
+    };
+    view.pieces()
+        .filter(|k| friendly(view, k.side) == ours && k.known() == Some(Rank::Flag))
+        .filter(|k| !flip || view.mines_left(k.side) == 0)
+        .filter_map(|k| k.at)
+        .any(|flag| {
+            board.road_neighbours(flag).iter().any(|&q| may_take(q))
+                || board.rail_rays(flag).any(|ray| {
+                    ray.iter()
+                        .find(|&&q| view.at(q).is_some())
+                        .is_some_and(|&q| may_take(q))
+                })
+        })
+}
+
+/// Whether the seat offered a draw within the last [`OFFER_PAUSE`] plies.
+fn offered_lately(view: &PlayerView) -> bool {
+    let me = view.me();
+    let mut plies = 0u16;
+    for e in view.events().iter().rev() {
+        match *e {
+            Event::DrawOffered { side } if side == me => return true,
+            Event::Moved { .. }
+            | Event::Battle { .. }
+            | Event::Flipped { .. }
+            | Event::VoidAttack { .. }
+            | Event::TimedOut { .. } => {
+                plies += 1;
+                if plies >= OFFER_PAUSE {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A standing at ply 60 of a two-player game, nothing threatened.
+    fn standing_of(own: f32, enemy: f32, quiet: u16) -> Standing {
+        Standing {
+            own,
+            enemy,
+            start: 2.0 * army_movable_value(),
+            own_flag_threatened: false,
+            enemy_flag_threatened: false,
+            ply: 60,
+            quiet,
+            quiet_limit: 60,
+            resign_after: 20,
+        }
+    }
+
+    #[test]
+    fn far_ahead_never_resigns_accepts_or_offers() {
+        for quiet in [0, 30, 59] {
+            let s = standing_of(3000.0, 600.0, quiet);
+            assert!(s.is_ahead());
+            assert!(!s.resigns() && !s.accepts_draw() && !s.offers_draw());
+        }
+    }
+
+    #[test]
+    fn only_a_flag_and_mines_against_officers_resigns_after_ply_20() {
+        // Flag and a mine: no movable material; several officers against it.
+        let mut s = standing_of(0.0, 720.0 + 480.0 + 330.0, 5);
+        assert!(s.resigns());
+        s.ply = 19;
+        assert!(!s.resigns(), "resigning is refused before ply 20");
+        s.ply = 20;
+        assert!(s.resigns());
+        s.enemy_flag_threatened = true;
+        assert!(!s.resigns(), "about to take a flag");
+    }
+
+    #[test]
+    fn level_dead_endgame_offers_and_accepts_level_middlegame_declines() {
+        let dead = standing_of(900.0, 950.0, 35);
+        assert!(dead.offers_draw() && dead.accepts_draw() && !dead.resigns());
+        let lively = standing_of(900.0, 950.0, 10);
+        assert!(!lively.offers_draw() && lively.accepts_draw());
+        let mut middle = standing_of(5000.0, 5000.0, 3);
+        middle.ply = 30;
+        assert!(!middle.offers_draw() && !middle.accepts_draw());
+        let dead_middle = standing_of(5000.0, 5000.0, 35);
+        assert!(!dead_middle.offers_draw() && dead_middle.accepts_draw());
+        let behind = standing_of(4000.0, 5000.0, 3);
+        assert!(behind.accepts_draw() && !behind.resigns());
+    }
+
+    #[test]
+    fn the_army_counts_its_movable_pieces() {
+        // 1000 + 720 + 2·480 + 2·330 + 2·240 + 2·170 + 3·120 + 3·85 + 3·110 + 2·420.
+        assert_eq!(army_movable_value(), 5945.0);
+    }
+}
