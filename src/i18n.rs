@@ -176,6 +176,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("game.hint", "提示", "Hint"),
     ("game.log", "棋谱", "Move log"),
     ("game.table", "局势", "Table"),
+    ("game.offer_from", "{}提议和棋", "{} offers a draw"),
     ("setup.tab.layout", "布阵", "Layout"),
     ("setup.tab.options", "选项", "Options"),
     ("game.captured", "阵亡棋子", "Removed pieces"),

@@ -10,7 +10,7 @@ use bevy::{
     tasks::{Task, block_on, futures_lite::future},
 };
 use bevy_egui::EguiContexts;
-use junqi_game::ai::inference::Inference;
+use junqi_game::ai::{concede, inference::Inference};
 use junqi_game::{
     Action, ActionError, GameResult, Mode, Move, PlayerView, Point, Rank, Seen, Side, ai::Hint,
 };
@@ -115,6 +115,9 @@ pub struct ActiveGame {
     /// The inference board (推理) is on: the ply and view event count it was computed for, and
     /// what the player's own view allows (recomputed when the view changes).
     pub inference: Option<(usize, Inference)>,
+    /// A computer seat offered a draw on its turn and waits for the player's answer (its clock
+    /// stands still meanwhile: it is the one waiting).
+    pub ai_offer: Option<Side>,
 }
 
 /// Takebacks allowed a game unless the setup says otherwise.
@@ -152,6 +155,7 @@ impl ActiveGame {
             undo_limit: DEFAULT_UNDOS,
             confirm_leave: false,
             inference: None,
+            ai_offer: None,
         }
     }
 
@@ -372,6 +376,32 @@ fn input(
     }
 }
 
+/// The computer seats other than `offerer` still in answer a standing draw offer in turn order,
+/// each from its own view; `true` if all of them accept.
+fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
+    let me = game.session.me();
+    let answering: Vec<Side> = seats_in_order(&game.session.view)
+        .into_iter()
+        .filter(|&s| s != me && s != offerer && game.session.view.is_in(s))
+        .collect();
+    for seat in answering {
+        let yes = game
+            .session
+            .game()
+            .is_some_and(|g| concede::answer_draw(&g.view(seat)));
+        let answer = if yes {
+            Action::AcceptDraw
+        } else {
+            Action::DeclineDraw
+        };
+        let _ = game.session.act(seat, answer);
+        if !yes {
+            return false;
+        }
+    }
+    true
+}
+
 fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
     let s = &game.session;
     // The computer seats move one at a time, in turn order: the side to move, when it is one.
@@ -380,8 +410,25 @@ fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
         && s.result().is_none()
         && referee.turn() != s.me()
         && game.thinking.is_none()
+        && game.ai_offer.is_none()
     {
-        let view = referee.view(referee.turn());
+        let seat = referee.turn();
+        let view = referee.view(seat);
+        // First, like a person: resign a hopeless game, offer a draw in a dead one.
+        match concede::turn_action(&view) {
+            Some(Action::Resign) => {
+                let _ = game.session.act(seat, Action::Resign);
+                return;
+            }
+            Some(Action::OfferDraw) if game.session.act(seat, Action::OfferDraw).is_ok() => {
+                // The other computer seats answer at once; the player last, on the screen.
+                if answer_draw_for_computers(&mut game, seat) {
+                    game.ai_offer = Some(seat);
+                }
+                return;
+            }
+            _ => {}
+        }
         let task = ai::think(view, level, rand::random());
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
@@ -445,6 +492,9 @@ fn clock(
     time: Res<Time>,
     tasks: Query<Entity, With<Thinking>>,
 ) {
+    if game.ai_offer.is_some() {
+        return;
+    }
     if game.session.tick(time.delta_secs()) {
         game.selected = None;
         game.thinking = None;
@@ -853,37 +903,8 @@ fn actions(
                 if game.session.act(me, Action::OfferDraw).is_err() {
                     continue;
                 }
-                // Each computer seat still in answers in turn order: it accepts when its side
-                // (its team, round a four-player table) has no more pieces left than the
-                // player's, and once 40 plies have been played.
-                let Some(pos) = game.session.game().map(|g| g.position()) else {
-                    continue;
-                };
-                let team = game.session.view.is_team_game();
-                let ours = |a: Side, b: Side| if team { a.team() == b.team() } else { a == b };
-                let counts: [usize; 4] =
-                    Side::FOUR.map(|side| pos.pieces().filter(|(_, p)| ours(p.side, side)).count());
-                let count =
-                    |side: Side| counts[Side::FOUR.iter().position(|&s| s == side).unwrap_or(0)];
-                let answering: Vec<Side> = seats_in_order(&game.session.view)
-                    .into_iter()
-                    .filter(|&s| s != me && game.session.view.is_in(s))
-                    .collect();
-                let early = game.session.plies() < 40;
-                let mut accept = true;
-                for seat in answering {
-                    let yes = !early && count(seat) <= count(me);
-                    let answer = if yes {
-                        Action::AcceptDraw
-                    } else {
-                        Action::DeclineDraw
-                    };
-                    let _ = game.session.act(seat, answer);
-                    if !yes {
-                        accept = false;
-                        break;
-                    }
-                }
+                // Each computer seat still in answers, from its own view.
+                let accept = answer_draw_for_computers(&mut game, me);
                 game.status = Some(
                     lang.t(if accept {
                         "game.draw_accepted"
@@ -914,8 +935,17 @@ fn actions(
                     }
                 }
             }
-            GameAction::AnswerDraw(_)
-            | GameAction::AskResign
+            GameAction::AnswerDraw(yes) => {
+                if game.ai_offer.take().is_some() {
+                    let answer = if yes {
+                        Action::AcceptDraw
+                    } else {
+                        Action::DeclineDraw
+                    };
+                    let _ = game.session.act(me, answer);
+                }
+            }
+            GameAction::AskResign
             | GameAction::CancelResign
             | GameAction::Undo
             | GameAction::Inference

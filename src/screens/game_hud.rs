@@ -378,9 +378,24 @@ fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
     if let Some(st) = &g.status {
         ui.colored_label(theme::palette::WARN, st);
     }
-    if g.lan_state().is_some_and(|l| l.draw_offered) {
+    let offer = match g.ai_offer {
+        Some(seat) => Some(lang.t("game.offer_from").replace(
+            "{}",
+            lang.t(seat_key(
+                seat,
+                g.session.me(),
+                g.session.view.is_team_game(),
+                g.session.rules().clockwise,
+            )),
+        )),
+        None if g.lan_state().is_some_and(|l| l.draw_offered) => {
+            Some(lang.t("lan.draw_offer").to_owned())
+        }
+        None => None,
+    };
+    if let Some(offer) = offer {
         ui.horizontal_wrapped(|ui| {
-            ui.colored_label(theme::palette::WARN, lang.t("lan.draw_offer"));
+            ui.colored_label(theme::palette::WARN, offer);
             if ui.button(lang.t("lan.accept")).clicked() {
                 out.actions.push(GameAction::AnswerDraw(true));
             }
