@@ -2,10 +2,10 @@
 //! lines, roads as thin lines, camps as circles, headquarters marked, the mountain line between
 //! the halves; piece tiles in two colours; highlights; short battle effects.
 
-use bevy::{prelude::*, window::PrimaryWindow};
+use bevy::prelude::*;
 use junqi_game::{Point, PointKind, Side};
 
-use super::{BoardArea, BoardScene, BoardView, Colour, Face, window_rect_to_world};
+use super::{BoardScene, BoardView, Colour, CurrentView, Face};
 
 /// Segments a curved corner railway is drawn with.
 const ARC_STEPS: usize = 8;
@@ -33,17 +33,14 @@ struct Effect {
     timer: Timer,
 }
 
-/// The current view, for input and effects.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub(crate) struct CurrentView(pub Option<BoardView>);
-
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(CurrentView(None))
+    app
         // Before transforms and visibility are computed: a board spawned after them is not
         // rendered until something else changes (seen in LAN games, whose scene changes rarely).
         .add_systems(
             PostUpdate,
             redraw
+                .after(super::track_view)
                 .before(bevy::transform::TransformSystems::Propagate)
                 .before(bevy::camera::visibility::VisibilitySystems::CalculateBounds),
         )
@@ -59,32 +56,21 @@ fn srgb(c: [u8; 3]) -> Color {
 fn redraw(
     mut commands: Commands,
     scene: Res<BoardScene>,
-    area: Res<BoardArea>,
+    current: Res<CurrentView>,
     settings: Res<Settings>,
     fonts: Option<Res<Fonts>>,
-    window: Single<&Window, With<PrimaryWindow>>,
     parts: Query<Entity, With<BoardPart>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
-    mut current: ResMut<CurrentView>,
     mut last: Local<Option<(BoardScene, Option<BoardView>, Settings)>>,
 ) {
     let Some(fonts) = fonts else { return };
-    let size = window.size();
-    let view = scene.active.then(|| {
-        let rect = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
-        BoardView::fit(
-            window_rect_to_world(rect, size),
-            scene.bottom.unwrap_or(junqi_game::Side::South),
-            scene.four,
-        )
-    });
+    let view = current.0;
     let key = (scene.clone(), view, settings.clone());
     if last.as_ref() == Some(&key) {
         return;
     }
     *last = Some(key);
-    current.0 = view;
     REDRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     for e in &parts {
         commands.entity(e).despawn();

@@ -124,6 +124,11 @@ pub struct BoardArea(pub Option<Rect>);
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardClick(pub Point);
 
+/// A finger (or the mouse button) held on a point without moving: the marker menu for an enemy
+/// piece.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardLongPress(pub Point);
+
 /// A piece dragged from one point and dropped on another.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardDrag {
@@ -247,6 +252,34 @@ impl BoardView {
     }
 }
 
+impl BoardView {
+    /// The point a finger means at `world`: the point under it when that is one of `prefer`
+    /// (the selected piece's targets) or holds a piece (`occupied`), else the nearest of `prefer`
+    /// within `radius`, else the point under it, else the nearest point within `radius`. A
+    /// finger covers more than a tile on a small board; this lets a tap land.
+    pub fn pick_near(
+        &self,
+        world: Vec2,
+        radius: f32,
+        prefer: &[Point],
+        occupied: impl Fn(Point) -> bool,
+    ) -> Option<Point> {
+        let nearest = |points: &mut dyn Iterator<Item = Point>| {
+            points
+                .map(|p| (p, self.world(p).distance(world)))
+                .filter(|&(_, d)| d <= radius)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(p, _)| p)
+        };
+        let exact = self.pick(world);
+        exact
+            .filter(|&p| prefer.contains(&p) || occupied(p))
+            .or_else(|| nearest(&mut prefer.iter().copied()))
+            .or(exact)
+            .or_else(|| nearest(&mut self.board().points()))
+    }
+}
+
 /// Converts a rectangle in logical window pixels (top-left origin) to world coordinates.
 pub fn window_rect_to_world(r: Rect, window: Vec2) -> Rect {
     Rect::from_corners(
@@ -255,16 +288,45 @@ pub fn window_rect_to_world(r: Rect, window: Vec2) -> Rect {
     )
 }
 
-/// Registers the scene, the messages and (in the rendering app) drawing and input.
+/// The view the board is drawn in this frame (`None` while no board is shown), for drawing, input
+/// and effects.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct CurrentView(pub Option<BoardView>);
+
+/// Registers the scene, the messages, the view and input (headless too: tests drive the board
+/// with injected touches) and, in the rendering app, drawing.
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardScene>()
         .init_resource::<BoardArea>()
+        .init_resource::<CurrentView>()
         .add_message::<BoardClick>()
         .add_message::<BoardDrag>()
-        .add_message::<BoardEffect>();
+        .add_message::<BoardLongPress>()
+        .add_message::<BoardEffect>()
+        .add_systems(PostUpdate, track_view)
+        .add_plugins(input::plugin);
     if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
-        app.add_plugins((draw::plugin, input::plugin));
+        app.add_plugins(draw::plugin);
     }
+}
+
+/// Fits the board into the area the screen left for it.
+fn track_view(
+    scene: Res<BoardScene>,
+    area: Res<BoardArea>,
+    window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
+    mut current: ResMut<CurrentView>,
+) {
+    let view = window.filter(|_| scene.active).map(|window| {
+        let size = window.size();
+        let rect = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
+        BoardView::fit(
+            window_rect_to_world(rect, size),
+            scene.bottom.unwrap_or(Side::South),
+            scene.four,
+        )
+    });
+    current.set_if_neq(CurrentView(view));
 }
 
 #[cfg(test)]
@@ -329,6 +391,36 @@ mod tests {
                 assert_eq!(view.pick(w), Some(p), "{p:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_finger_lands_on_the_nearest_target_but_never_steals_a_tap_on_a_piece() {
+        let b = Board::four_player();
+        let area = Rect::from_center_size(Vec2::ZERO, Vec2::new(430.0, 430.0));
+        let view = BoardView::fit(area, Side::South, true);
+        let a = b.point(Side::South, 3, 3).unwrap();
+        let target = b.point(Side::South, 3, 4).unwrap();
+        let gap = (view.world(a) + view.world(target)) / 2.0;
+        let radius = view.sx;
+        // Between a station and a target: the target.
+        let off = view.world(a) + (view.world(target) - view.world(a)) * 0.45;
+        assert_eq!(
+            view.pick_near(off, radius, &[target], |_| false),
+            Some(target)
+        );
+        assert_eq!(
+            view.pick_near(gap, radius, &[target], |_| false),
+            Some(target)
+        );
+        // Right on a piece: the piece, even beside a target.
+        let on_a = view.world(a);
+        assert_eq!(view.pick_near(on_a, radius, &[target], |p| p == a), Some(a));
+        // No target: the point under the finger, or the nearest one in reach.
+        assert_eq!(view.pick_near(on_a, radius, &[], |_| false), Some(a));
+        assert_eq!(
+            view.pick_near(area.max + Vec2::splat(500.0), radius, &[], |_| false),
+            None
+        );
     }
 
     #[test]

@@ -20,7 +20,10 @@ use super::game_hud::{HudTab, hud};
 use super::{Navigate, Screen};
 use crate::{
     ai::{self, Thought},
-    board::{BoardArea, BoardClick, BoardDrag, BoardEffect, BoardScene, Colour, Face, Tile},
+    board::{
+        BoardArea, BoardClick, BoardDrag, BoardEffect, BoardLongPress, BoardScene, Colour, Face,
+        Tile,
+    },
     form::Form,
     i18n::Lang,
     lan::{LanCmd, LanRequest},
@@ -354,9 +357,19 @@ fn input(
     mut game: ResMut<ActiveGame>,
     mut clicks: MessageReader<BoardClick>,
     mut drags: MessageReader<BoardDrag>,
+    mut long: MessageReader<BoardLongPress>,
     mut effects: MessageWriter<BoardEffect>,
     mut lan: MessageWriter<LanRequest>,
 ) {
+    // A long press on an enemy piece opens its marker menu.
+    for BoardLongPress(p) in long.read() {
+        if let Some(Seen::Piece { side, .. }) = game.session.view.at(*p)
+            && side != game.session.me()
+        {
+            game.selected = None;
+            game.marking = Some(*p);
+        }
+    }
     for BoardClick(p) in clicks.read() {
         if let Some(mv) = game.click(*p) {
             play(&mut game, mv, &mut effects, &mut lan);
