@@ -12,11 +12,10 @@
 //!   [`PlaySound`]. Without a sound device Bevy logs one warning and plays nothing.
 
 use bevy::prelude::*;
-use junqi_game::Rank;
 
 use crate::{
     screens::{Screen, game::ActiveGame},
-    session::{BattleSeen, LogEntry, Session},
+    session::{BattleKind, BattleSeen, LogEntry, Session},
     settings::Settings,
 };
 
@@ -76,14 +75,11 @@ pub const WARN_SECS: f32 = 10.0;
 /// The sound of a battle, as the player saw it (the same order as the board's caption:
 /// a flag first, then a bomb, then a mine).
 pub fn battle_sound(seen: &BattleSeen) -> Sound {
-    if seen.flag_captured {
-        Sound::Flag
-    } else if seen.attacker == Some(Rank::Bomb) || seen.defender == Some(Rank::Bomb) {
-        Sound::Bomb
-    } else if seen.defender == Some(Rank::Landmine) {
-        Sound::Mine
-    } else {
-        Sound::Battle
+    match BattleKind::of(seen) {
+        BattleKind::Flag => Sound::Flag,
+        BattleKind::Bomb => Sound::Bomb,
+        BattleKind::Mine => Sound::Mine,
+        BattleKind::Trade | BattleKind::Capture => Sound::Battle,
     }
 }
 
@@ -208,6 +204,7 @@ fn play(mut commands: Commands, mut requests: MessageReader<PlaySound>, bank: Re
 mod tests {
     use super::*;
     use crate::demo::demo_session;
+    use junqi_game::Rank;
     use junqi_game::{Move, Outcome};
 
     fn battle(attacker: Option<Rank>, defender: Option<Rank>, outcome: Outcome) -> BattleSeen {

@@ -608,6 +608,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("settings.saved", "设置已保存", "Settings saved"),
     ("settings.sound", "音效", "Sound effects"),
+    ("settings.animations", "动画", "Animations"),
     ("settings.about", "关于", "About"),
     // Rules.
     ("rules.title", "规则说明", "Rules"),

@@ -50,6 +50,39 @@ pub struct BattleSeen {
     pub flag_captured: bool,
 }
 
+/// What kind of battle a player saw: decides its sound and its effect on the board (a flag
+/// first, then a bomb, then a mine, as the caption says it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BattleKind {
+    /// A flag fell.
+    Flag,
+    /// A bomb went off.
+    Bomb,
+    /// A landmine: dug out by an engineer, or it stopped the attacker.
+    Mine,
+    /// Both pieces removed.
+    Trade,
+    /// One piece took the other.
+    Capture,
+}
+
+impl BattleKind {
+    /// The kind of `seen`.
+    pub fn of(seen: &BattleSeen) -> Self {
+        if seen.flag_captured {
+            BattleKind::Flag
+        } else if seen.attacker == Some(Rank::Bomb) || seen.defender == Some(Rank::Bomb) {
+            BattleKind::Bomb
+        } else if seen.defender == Some(Rank::Landmine) {
+            BattleKind::Mine
+        } else if seen.outcome == Outcome::BothRemoved {
+            BattleKind::Trade
+        } else {
+            BattleKind::Capture
+        }
+    }
+}
+
 /// One line of the move log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LogEntry {
@@ -132,6 +165,8 @@ pub struct Announcement {
     pub at: Point,
     /// The caption ("吃！", "同归于尽"…), empty for a quiet move.
     pub text: String,
+    /// The battle's kind, if it was one.
+    pub battle: Option<BattleKind>,
 }
 
 /// Who holds the whole truth of a game.
@@ -550,6 +585,7 @@ fn announce(events: &[Event]) -> Option<Announcement> {
                 ann.get_or_insert(Announcement {
                     at: to,
                     text: String::new(),
+                    battle: None,
                 });
             }
             Event::Battle {
@@ -568,18 +604,21 @@ fn announce(events: &[Event]) -> Option<Announcement> {
                 ann = Some(Announcement {
                     at: to,
                     text: battle_caption(&seen),
+                    battle: Some(BattleKind::of(&seen)),
                 });
             }
             Event::Flipped { at, rank, .. } => {
                 ann = Some(Announcement {
                     at,
                     text: rank.zh_name().to_owned(),
+                    battle: None,
                 });
             }
             Event::VoidAttack { to, rank, .. } => {
                 ann = Some(Announcement {
                     at: to,
                     text: rank.zh_name().to_owned(),
+                    battle: None,
                 });
             }
             _ => {}

@@ -73,6 +73,9 @@ pub struct Settings {
     /// Sound effects on (`crate::audio`); off is the mute switch. On in a settings file that
     /// predates it.
     pub sound: bool,
+    /// Pieces slide and battles have effects (`crate::board`); off, pieces jump and only the
+    /// caption shows.
+    pub animations: bool,
 }
 
 impl Default for Settings {
@@ -85,6 +88,7 @@ impl Default for Settings {
             nicknames: false,
             coordinates: false,
             sound: true,
+            animations: true,
         }
     }
 }

@@ -3,22 +3,11 @@
 //! the halves; piece tiles in two colours; highlights; short battle effects.
 
 use bevy::prelude::*;
-use junqi_game::{Point, PointKind, Side};
+use junqi_game::{PointKind, Side};
 
-use super::{BoardScene, BoardView, Colour, CurrentView, Face};
+use super::{BoardScene, BoardView, Colour, CurrentView, Face, TileAt};
 
-/// Segments a curved corner railway is drawn with.
-const ARC_STEPS: usize = 8;
 use crate::{settings::Settings, theme::Fonts};
-
-/// A short effect on the board: a burst and a caption at a point (a battle, a flip…).
-#[derive(Message, Clone, Debug, PartialEq)]
-pub struct BoardEffect {
-    /// Where.
-    pub at: Point,
-    /// The caption (e.g. "同归于尽").
-    pub text: String,
-}
 
 /// How many times the board has been redrawn (for the diagnostics).
 pub static REDRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -26,12 +15,6 @@ pub static REDRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32:
 /// Marks every entity of the drawn board (despawned and redrawn when the scene changes).
 #[derive(Component)]
 struct BoardPart;
-
-/// A running effect.
-#[derive(Component)]
-struct Effect {
-    timer: Timer,
-}
 
 pub(super) fn plugin(app: &mut App) {
     app
@@ -43,8 +26,7 @@ pub(super) fn plugin(app: &mut App) {
                 .after(super::track_view)
                 .before(bevy::transform::TransformSystems::Propagate)
                 .before(bevy::camera::visibility::VisibilitySystems::CalculateBounds),
-        )
-        .add_systems(Update, (spawn_effects, animate_effects));
+        );
 }
 
 fn srgb(c: [u8; 3]) -> Color {
@@ -85,6 +67,7 @@ fn redraw(
         settings: &settings,
         circle: None,
         colour_materials: Default::default(),
+        tile_at: None,
     }
     .draw(&scene);
 }
@@ -98,15 +81,27 @@ struct Drawer<'a, 'w, 's> {
     settings: &'a Settings,
     circle: Option<Handle<Mesh>>,
     colour_materials: std::collections::HashMap<[u8; 4], Handle<ColorMaterial>>,
+    /// The piece whose tile is being drawn: its parts are tagged, so that a move can slide them.
+    tile_at: Option<junqi_game::Point>,
 }
 
 impl Drawer<'_, '_, '_> {
+    /// Spawns one part of the board at `at`, tagged with the piece being drawn, if any.
+    fn part(&mut self, at: Vec2, bundle: impl Bundle) {
+        let mut e = self.commands.spawn((BoardPart, bundle));
+        if let Some(point) = self.tile_at {
+            e.insert(TileAt { point, base: at });
+        }
+    }
+
     fn rect(&mut self, at: Vec2, size: Vec2, z: f32, color: Color) {
-        self.commands.spawn((
-            BoardPart,
-            Sprite::from_color(color, size),
-            Transform::from_translation(at.extend(z)),
-        ));
+        self.part(
+            at,
+            (
+                Sprite::from_color(color, size),
+                Transform::from_translation(at.extend(z)),
+            ),
+        );
     }
 
     fn line(&mut self, a: Vec2, b: Vec2, width: f32, z: f32, color: Color) {
@@ -130,12 +125,14 @@ impl Drawer<'_, '_, '_> {
             .entry(color.to_srgba().to_u8_array())
             .or_insert_with(|| self.materials.add(ColorMaterial::from_color(color)))
             .clone();
-        self.commands.spawn((
-            BoardPart,
-            Mesh2d(mesh),
-            MeshMaterial2d(material),
-            Transform::from_translation(at.extend(z)).with_scale(radii.extend(1.0)),
-        ));
+        self.part(
+            at,
+            (
+                Mesh2d(mesh),
+                MeshMaterial2d(material),
+                Transform::from_translation(at.extend(z)).with_scale(radii.extend(1.0)),
+            ),
+        );
     }
 
     fn text(&mut self, at: Vec2, z: f32, text: &str, size: f32, color: Color, bold: bool) {
@@ -144,17 +141,20 @@ impl Drawer<'_, '_, '_> {
         } else {
             &self.fonts.regular
         };
-        self.commands.spawn((
-            BoardPart,
-            Text2d::new(text),
-            TextFont {
-                font: font.clone().into(),
-                font_size: FontSize::Px(size),
-                ..default()
-            },
-            TextColor(color),
-            Transform::from_translation(at.extend(z)),
-        ));
+        let font = font.clone();
+        self.part(
+            at,
+            (
+                Text2d::new(text),
+                TextFont {
+                    font: font.into(),
+                    font_size: FontSize::Px(size),
+                    ..default()
+                },
+                TextColor(color),
+                Transform::from_translation(at.extend(z)),
+            ),
+        );
     }
 
     /// A rectangle outline.
@@ -261,39 +261,6 @@ impl Drawer<'_, '_, '_> {
         self.rect(c, size - Vec2::splat(s * 0.06), 0.1, board_col.darker(0.04));
     }
 
-    /// The points a railway edge is drawn through: a straight edge is its two ends; a curved
-    /// corner rail (弧形线, the only edges between diagonal neighbours) is a quarter arc round
-    /// the inner corner of the empty square it turns about (BOARD4.md §1.3).
-    fn rail_path(&self, a: Point, b: Point) -> Vec<Vec2> {
-        let v = self.view;
-        let (ga, gb) = (v.grid(a), v.grid(b));
-        let d = gb - ga;
-        if d.x.abs() < 0.01 || d.y.abs() < 0.01 {
-            return vec![v.world(a), v.world(b)];
-        }
-        // Of the two corners of the pair, the one farther from the board's centre.
-        let centre = v.extent() / 2.0;
-        let (c1, c2) = (Vec2::new(ga.x, gb.y), Vec2::new(gb.x, ga.y));
-        let pivot = if c1.distance(centre) > c2.distance(centre) {
-            c1
-        } else {
-            c2
-        };
-        let (r, a0) = ((ga - pivot).length(), (ga - pivot).to_angle());
-        let mut turn = (gb - pivot).to_angle() - a0;
-        if turn > std::f32::consts::PI {
-            turn -= std::f32::consts::TAU;
-        } else if turn < -std::f32::consts::PI {
-            turn += std::f32::consts::TAU;
-        }
-        (0..=ARC_STEPS)
-            .map(|i| {
-                let t = a0 + turn * i as f32 / ARC_STEPS as f32;
-                v.grid_to_world(pivot + Vec2::from_angle(t) * r)
-            })
-            .collect()
-    }
-
     fn draw(&mut self, scene: &BoardScene) {
         let v = self.view;
         let board = v.board();
@@ -321,7 +288,7 @@ impl Drawer<'_, '_, '_> {
                 if !drawn.insert((w[0].min(w[1]), w[0].max(w[1]))) {
                     continue;
                 }
-                let path = self.rail_path(w[0], w[1]);
+                let path = self.view.edge_path(w[0], w[1]);
                 let curved = path.len() > 2;
                 for seg in path.windows(2) {
                     let (a, b) = (seg[0], seg[1]);
@@ -411,6 +378,7 @@ impl Drawer<'_, '_, '_> {
 
         // Pieces.
         for (p, t) in &scene.pieces {
+            self.tile_at = Some(*p);
             let at = v.world(*p);
             let (fill, ink) = (srgb(t.colour.rgb()), Color::WHITE);
             // Shadow (only where it shows: right and below), edge, face.
@@ -466,6 +434,7 @@ impl Drawer<'_, '_, '_> {
                 self.text(badge, 4.7, m, s * 0.2, Color::BLACK, true);
             }
         }
+        self.tile_at = None;
 
         // Point names, as the move log writes them, in a corner of each point (settings).
         if self.settings.coordinates {
@@ -505,69 +474,6 @@ impl Drawer<'_, '_, '_> {
                     Color::srgba(0.1, 0.7, 0.2, 0.9),
                 );
             }
-        }
-    }
-}
-
-fn spawn_effects(
-    mut commands: Commands,
-    mut reader: MessageReader<BoardEffect>,
-    view: Res<CurrentView>,
-    fonts: Option<Res<Fonts>>,
-) {
-    let (Some(view), Some(fonts)) = (view.0, fonts) else {
-        reader.clear();
-        return;
-    };
-    for e in reader.read() {
-        let at = view.world(e.at);
-        commands.spawn((
-            Effect {
-                timer: Timer::from_seconds(1.4, TimerMode::Once),
-            },
-            Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.7), view.tile_size() * 1.2),
-            Transform::from_translation(at.extend(8.0)),
-        ));
-        commands.spawn((
-            Effect {
-                timer: Timer::from_seconds(1.4, TimerMode::Once),
-            },
-            Text2d::new(e.text.clone()),
-            TextFont {
-                font: fonts.bold.clone().into(),
-                font_size: FontSize::Px(view.sy * 0.5),
-                ..default()
-            },
-            TextColor(Color::srgb(1.0, 0.95, 0.3)),
-            Transform::from_translation((at + Vec2::new(0.0, view.sy * 0.6)).extend(9.0)),
-        ));
-    }
-}
-
-/// An effect's parts that animate.
-type EffectParts<'a> = (
-    Entity,
-    &'a mut Effect,
-    &'a mut Transform,
-    Option<&'a mut Sprite>,
-    Option<&'a mut TextColor>,
-);
-
-fn animate_effects(mut commands: Commands, time: Res<Time>, mut effects: Query<EffectParts>) {
-    for (e, mut fx, mut tf, sprite, text) in &mut effects {
-        fx.timer.tick(time.delta());
-        let f = fx.timer.fraction();
-        if fx.timer.is_finished() {
-            commands.entity(e).despawn();
-            continue;
-        }
-        if let Some(mut s) = sprite {
-            tf.scale = Vec3::splat(1.0 + f * 0.8);
-            s.color = s.color.with_alpha(0.7 * (1.0 - f));
-        }
-        if let Some(mut c) = text {
-            tf.translation.y += time.delta_secs() * 30.0;
-            c.0 = c.0.with_alpha(1.0 - f * f);
         }
     }
 }

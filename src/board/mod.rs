@@ -4,11 +4,13 @@
 
 mod draw;
 mod input;
+mod motion;
 
 use bevy::prelude::*;
 use junqi_game::{Board, Point, Rank, Side};
 
-pub use draw::{BoardEffect, REDRAWS};
+pub use draw::REDRAWS;
+pub use motion::{BoardEffect, slide_path};
 
 /// Horizontal over vertical spacing of the points (tiles are wider than tall).
 pub const X_RATIO: f32 = 1.55;
@@ -138,6 +140,16 @@ pub struct BoardDrag {
     pub to: Point,
 }
 
+/// A part of a piece's tile as drawn: the point it stands on and where the part was drawn, so
+/// that a move can slide the tile in from where it came.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct TileAt {
+    /// The piece's point.
+    pub point: Point,
+    /// The part's drawn position.
+    pub base: Vec2,
+}
+
 /// How board points map to world coordinates (2D camera at the origin, 1 unit = 1 logical px).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardView {
@@ -252,7 +264,43 @@ impl BoardView {
     }
 }
 
+/// Segments a curved corner railway is drawn (and slid along) with.
+const ARC_STEPS: usize = 8;
+
 impl BoardView {
+    /// The points a railway edge is drawn through: a straight edge is its two ends; a curved
+    /// corner rail (弧形线, the only edges between diagonal neighbours) is a quarter arc round
+    /// the inner corner of the empty square it turns about (BOARD4.md §1.3).
+    pub fn edge_path(&self, a: Point, b: Point) -> Vec<Vec2> {
+        let v = self;
+        let (ga, gb) = (v.grid(a), v.grid(b));
+        let d = gb - ga;
+        if d.x.abs() < 0.01 || d.y.abs() < 0.01 {
+            return vec![v.world(a), v.world(b)];
+        }
+        // Of the two corners of the pair, the one farther from the board's centre.
+        let centre = v.extent() / 2.0;
+        let (c1, c2) = (Vec2::new(ga.x, gb.y), Vec2::new(gb.x, ga.y));
+        let pivot = if c1.distance(centre) > c2.distance(centre) {
+            c1
+        } else {
+            c2
+        };
+        let (r, a0) = ((ga - pivot).length(), (ga - pivot).to_angle());
+        let mut turn = (gb - pivot).to_angle() - a0;
+        if turn > std::f32::consts::PI {
+            turn -= std::f32::consts::TAU;
+        } else if turn < -std::f32::consts::PI {
+            turn += std::f32::consts::TAU;
+        }
+        (0..=ARC_STEPS)
+            .map(|i| {
+                let t = a0 + turn * i as f32 / ARC_STEPS as f32;
+                v.grid_to_world(pivot + Vec2::from_angle(t) * r)
+            })
+            .collect()
+    }
+
     /// The point a finger means at `world`: the point under it when that is one of `prefer`
     /// (the selected piece's targets) or holds a piece (`occupied`), else the nearest of `prefer`
     /// within `radius`, else the point under it, else the nearest point within `radius`. A
@@ -306,7 +354,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(PostUpdate, track_view)
         .add_plugins(input::plugin);
     if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
-        app.add_plugins(draw::plugin);
+        app.add_plugins((draw::plugin, motion::plugin));
     }
 }
 

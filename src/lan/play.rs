@@ -131,6 +131,7 @@ fn announce(g: &mut ActiveGame, a: Option<Announcement>, effects: &mut MessageWr
             effects.write(BoardEffect {
                 at: a.at,
                 text: a.text,
+                battle: a.battle,
             });
         }
     }

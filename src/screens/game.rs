@@ -345,6 +345,7 @@ fn play_local(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<Board
                 effects.write(BoardEffect {
                     at: a.at,
                     text: a.text,
+                    battle: a.battle,
                 });
             }
             true
@@ -538,7 +539,7 @@ fn announce_table(
     }
     let (me, clockwise) = (s.me(), s.rules().clockwise);
     for e in &s.log[*seen..] {
-        let (at, text) = match e {
+        let (at, text, battle) = match e {
             LogEntry::Move {
                 side,
                 to,
@@ -551,6 +552,7 @@ fn announce_table(
                     lang.t(seat_key(*side, me, true, clockwise)),
                     crate::session::battle_caption(b)
                 ),
+                Some(crate::session::BattleKind::of(b)),
             ),
             LogEntry::Out { side, .. } => {
                 let Some(hq) = s.view.board().point(*side, 6, 2) else {
@@ -563,11 +565,12 @@ fn announce_table(
                         lang.t(seat_key(*side, me, true, clockwise)),
                         lang.t("seat.out")
                     ),
+                    Some(crate::session::BattleKind::Flag),
                 )
             }
             _ => continue,
         };
-        effects.write(BoardEffect { at, text });
+        effects.write(BoardEffect { at, text, battle });
     }
     *seen = s.log.len();
 }

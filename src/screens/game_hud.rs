@@ -149,7 +149,7 @@ fn portrait(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, tab: &mut HudTab, o
             // menu while an enemy piece is being marked, else the tab.
             let w = ui.available_width();
             // The four-player board is square: below it there is room for more lines.
-            let h = if s.rules().four_player_board {
+            let h = if s.view.board().sides().len() == 4 {
                 (height - w - 230.0).max(height * 0.14).max(110.0)
             } else {
                 (height * 0.14).max(110.0)

@@ -75,8 +75,14 @@ fn ui(
 
                 ui.label(lang.t("opt.coordinates"));
                 ui.checkbox(&mut edited.coordinates, "");
+                ui.end_row();
+
                 ui.label(lang.t("settings.sound"));
                 ui.checkbox(&mut edited.sound, "");
+                ui.end_row();
+
+                ui.label(lang.t("settings.animations"));
+                ui.checkbox(&mut edited.animations, "");
                 ui.end_row();
 
                 ui.label(lang.t("settings.about"));
