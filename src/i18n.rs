@@ -53,6 +53,12 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "陆战棋 · 两人对战",
         "Land Battle Chess · two players",
     ),
+    ("menu.resume", "继续上局", "Resume game"),
+    (
+        "menu.resume_detail",
+        "上次未下完的人机对局，已走 {} 步",
+        "Unfinished game against the computer, {} moves played",
+    ),
     ("menu.vs_ai", "人机对战", "Play the computer"),
     ("menu.lan", "局域网对战", "LAN game"),
     ("menu.replay", "棋谱回放", "Replays"),

@@ -19,6 +19,7 @@ pub mod screens;
 pub mod session;
 pub mod settings;
 pub mod storage;
+pub mod suspend;
 pub mod theme;
 pub mod version;
 pub mod window_icon;
@@ -85,6 +86,7 @@ impl Plugin for LogicPlugin {
             lan::plugin,
             screens::plugin,
             audio::cues_plugin,
+            suspend::plugin,
         ));
     }
 }

@@ -7,6 +7,7 @@ use super::{Navigate, Screen};
 use crate::{
     i18n::Lang,
     settings::{SaveSettings, Settings},
+    suspend::{Resumable, ResumeGame},
     theme, version,
 };
 
@@ -14,6 +15,7 @@ pub(super) fn plugin(app: &mut App) {
     super::add_ui(app, Screen::Title, ui);
 }
 
+#[allow(clippy::too_many_arguments)]
 fn ui(
     mut contexts: EguiContexts,
     lang: Res<Lang>,
@@ -21,6 +23,8 @@ fn ui(
     mut nav: MessageWriter<Navigate>,
     mut save: MessageWriter<SaveSettings>,
     mut exit: MessageWriter<AppExit>,
+    resumable: Res<Resumable>,
+    mut resume: MessageWriter<ResumeGame>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
@@ -49,6 +53,17 @@ fn ui(
                         .color(egui::Color32::from_rgb(220, 200, 170)),
                 );
                 ui.add_space(32.0);
+                // The game the app was closed (or sent away) in the middle of, first.
+                if let Some(u) = &resumable.0 {
+                    let moves = u.game.record.actions.len();
+                    if theme::menu_button(ui, lang.t("menu.resume")).clicked() {
+                        resume.write(ResumeGame);
+                    }
+                    ui.weak(
+                        lang.t("menu.resume_detail")
+                            .replace("{}", &moves.to_string()),
+                    );
+                }
                 let items = [
                     ("menu.vs_ai", Some(Screen::Setup)),
                     ("menu.lan", Some(Screen::Lobby)),

@@ -1,0 +1,198 @@
+//! The phone's life cycle for games against the computer: the game on screen is kept in
+//! `unfinished.json` after every move, when the app is sent to the background and when it is
+//! closed, and the title screen offers it on the next start (继续上局), its move clock where it
+//! stood. Finishing the game, or leaving it through 主菜单 (which says it will not be kept),
+//! deletes it. LAN games resume from their own journal ([`crate::lan`]).
+
+use bevy::{prelude::*, window::AppLifecycle};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    screens::{
+        Navigate, Screen,
+        game::{ActiveGame, Opponent},
+    },
+    session::{SavedGame, Session},
+    storage::{self, DataDir, StoreError},
+};
+
+/// The file's format version.
+const VERSION: u32 = 1;
+
+/// Who the player faced, enough to start the computer seats again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Computer {
+    /// One computer opponent at a level.
+    Ai {
+        /// The level, 1…4.
+        level: u8,
+    },
+    /// A four-player table: the computer's level in each seat (by `Side::index`).
+    Table {
+        /// The levels.
+        levels: [u8; 4],
+    },
+}
+
+/// A game against the computer left unfinished.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unfinished {
+    /// Format version.
+    pub version: u32,
+    /// The game so far.
+    pub game: SavedGame,
+    /// The computer seats.
+    pub computer: Computer,
+    /// Seconds left on the move clock.
+    pub clock: f32,
+    /// Takebacks allowed in the game.
+    pub undo_limit: u8,
+}
+
+impl Unfinished {
+    /// The game on screen, if it is one against the computer that is still being played.
+    pub fn of(g: &ActiveGame) -> Option<Self> {
+        if g.session.result().is_some() {
+            return None;
+        }
+        let computer = match g.opponent {
+            Opponent::Ai { level } => Computer::Ai { level },
+            Opponent::Table { levels } => Computer::Table { levels },
+            Opponent::Lan(_) => return None,
+        };
+        Some(Self {
+            version: VERSION,
+            game: g.session.saved()?,
+            computer,
+            clock: g.session.clock,
+            undo_limit: g.undo_limit,
+        })
+    }
+
+    /// The game to play on, replayed from its record.
+    pub fn resume(&self) -> Result<ActiveGame, junqi_game::SetupError> {
+        let mut session = Session::from_saved(&self.game, None)?;
+        session.clock = self.clock.clamp(0.0, session.rules().move_seconds as f32);
+        let mut g = match self.computer {
+            Computer::Ai { level } => ActiveGame::new(session, level),
+            Computer::Table { levels } => ActiveGame::table(session, levels),
+        };
+        g.undo_limit = self.undo_limit;
+        Ok(g)
+    }
+}
+
+/// The unfinished game found at start, offered on the title screen until played or a new game
+/// replaces it.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct Resumable(pub Option<Unfinished>);
+
+/// The player chose 继续上局.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResumeGame;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Resumable>()
+        .add_message::<ResumeGame>()
+        .add_message::<AppLifecycle>()
+        .add_systems(Startup, find)
+        .add_systems(Update, (keep, resume))
+        .add_systems(OnExit(Screen::Game), forget_left)
+        // A game on screen replaces the one offered (the file now follows it).
+        .add_systems(OnEnter(Screen::Game), |mut found: ResMut<Resumable>| {
+            found.0 = None
+        })
+        .add_systems(Last, keep_on_exit);
+}
+
+fn file(dir: &DataDir) -> std::path::PathBuf {
+    dir.0.join("unfinished.json")
+}
+
+fn find(dir: Res<DataDir>, mut found: ResMut<Resumable>) {
+    found.0 = match storage::load_or_move_aside::<Unfinished>(&file(&dir)) {
+        Ok(u) if u.version == VERSION && u.resume().is_ok() => Some(u),
+        Ok(_) => None,
+        Err(StoreError::Missing(_)) => None,
+        Err(e) => {
+            warn!("unfinished game not offered: {e}");
+            None
+        }
+    };
+}
+
+fn write(dir: &DataDir, g: &ActiveGame) {
+    let path = file(dir);
+    let result = match Unfinished::of(g) {
+        Some(u) => storage::save_json(&path, &u),
+        None => match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(StoreError::Io {
+                path: path.clone(),
+                detail: e.to_string(),
+            }),
+            _ => Ok(()),
+        },
+    };
+    if let Err(e) = result {
+        warn!("could not keep the unfinished game: {e}");
+    }
+}
+
+/// After every move (and when the game ends: the file goes), and when the app is sent to the
+/// background, whose process a phone may kill without another word.
+fn keep(
+    dir: Res<DataDir>,
+    game: Option<Res<ActiveGame>>,
+    screen: Res<State<Screen>>,
+    mut life: MessageReader<AppLifecycle>,
+    mut last: Local<Option<(u64, usize, bool)>>,
+) {
+    let suspending = life
+        .read()
+        .any(|l| matches!(l, AppLifecycle::WillSuspend | AppLifecycle::Suspended));
+    let Some(g) = game.filter(|_| *screen.get() == Screen::Game) else {
+        return;
+    };
+    let actions = g.session.game().map_or(0, |r| r.record().actions.len());
+    let now = (g.session.started, actions, g.session.result().is_some());
+    if suspending || *last != Some(now) {
+        *last = Some(now);
+        write(&dir, &g);
+    }
+}
+
+/// Closing the window in the middle of a game keeps it, with its clock.
+fn keep_on_exit(
+    dir: Res<DataDir>,
+    game: Option<Res<ActiveGame>>,
+    screen: Res<State<Screen>>,
+    mut exit: MessageReader<AppExit>,
+) {
+    if exit.read().next().is_some()
+        && let Some(g) = game.filter(|_| *screen.get() == Screen::Game)
+    {
+        write(&dir, &g);
+    }
+}
+
+/// Leaving a running game through the menu gives it up (the player was told so).
+fn forget_left(dir: Res<DataDir>, game: Option<Res<ActiveGame>>) {
+    if game.is_some_and(|g| g.session.result().is_none() && !g.session.is_remote()) {
+        let _ = std::fs::remove_file(file(&dir));
+    }
+}
+
+fn resume(
+    mut commands: Commands,
+    mut asked: MessageReader<ResumeGame>,
+    mut found: ResMut<Resumable>,
+    mut nav: MessageWriter<Navigate>,
+) {
+    if asked.read().next().is_none() {
+        return;
+    }
+    if let Some(g) = found.0.take().and_then(|u| u.resume().ok()) {
+        commands.insert_resource(g);
+        nav.write(Navigate(Screen::Game));
+    }
+}

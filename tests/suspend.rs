@@ -1,0 +1,130 @@
+//! Headless tests of the phone life cycle: a game against the computer kept when the app is
+//! sent to the background and offered on the next start with its clock; a game left through
+//! the menu is not; a damaged file is moved aside, not offered.
+
+use std::time::Duration;
+
+use bevy::{prelude::*, time::TimeUpdateStrategy, window::AppLifecycle};
+use junqi::{
+    board::BoardClick,
+    demo::demo_session,
+    screens::{
+        Navigate, Screen,
+        game::{ActiveGame, Opponent},
+    },
+    suspend::{Resumable, ResumeGame},
+};
+use junqi_game::Move;
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-suspend-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn app(dir: &std::path::Path) -> App {
+    let mut app = junqi::headless_app(dir.to_path_buf());
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        100,
+    )));
+    app.update();
+    app
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+fn game(app: &App) -> &ActiveGame {
+    app.world().resource::<ActiveGame>()
+}
+
+/// A game at level 2 with the player's first move and the computer's reply played.
+fn game_under_way(dir: &std::path::Path) -> App {
+    let mut app = app(dir);
+    app.insert_resource(ActiveGame::new(demo_session(Some(0), 3), 2));
+    app.world_mut().write_message(Navigate(Screen::Game));
+    app.update();
+    app.update();
+    let (from, to) = game(&app)
+        .session
+        .view
+        .legal_moves()
+        .iter()
+        .find_map(|m| match *m {
+            Move::Step { from, to } => Some((from, to)),
+            _ => None,
+        })
+        .unwrap();
+    app.world_mut().write_message(BoardClick(from));
+    app.update();
+    app.world_mut().write_message(BoardClick(to));
+    app.update();
+    for _ in 0..200 {
+        if game(&app).session.plies() == 2 && game(&app).thinking.is_none() {
+            break;
+        }
+        app.update();
+    }
+    assert_eq!(game(&app).session.plies(), 2);
+    app
+}
+
+#[test]
+fn a_game_sent_to_the_background_is_offered_again_with_its_clock() {
+    let dir = temp_dir("resume");
+    let mut first = game_under_way(&dir);
+    first.world_mut().resource_mut::<ActiveGame>().session.clock = 33.0;
+    first.world_mut().write_message(AppLifecycle::WillSuspend);
+    first.update();
+    let record = game(&first).session.saved().unwrap();
+    drop(first);
+
+    // The next start: offered on the title screen, and played on where it stood.
+    let mut next = app(&dir);
+    assert_eq!(screen(&next), Screen::Title);
+    let offered = next
+        .world()
+        .resource::<Resumable>()
+        .0
+        .clone()
+        .expect("offered");
+    assert_eq!(offered.game.record.actions, record.record.actions);
+    next.world_mut().write_message(ResumeGame);
+    next.update();
+    next.update();
+    assert_eq!(screen(&next), Screen::Game);
+    let g = game(&next);
+    assert_eq!(g.session.plies(), 2);
+    assert_eq!(g.opponent, Opponent::Ai { level: 2 });
+    assert!(
+        (g.session.clock - 33.0).abs() < 1.0,
+        "clock {}",
+        g.session.clock
+    );
+    assert!(g.session.my_turn());
+    assert_eq!(next.world().resource::<Resumable>().0, None, "offered once");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_left_through_the_menu_is_not_offered_and_a_damaged_file_is_moved_aside() {
+    let dir = temp_dir("left");
+    let mut first = game_under_way(&dir);
+    assert!(
+        dir.join("unfinished.json").exists(),
+        "kept after every move"
+    );
+    first.world_mut().write_message(Navigate(Screen::Title));
+    first.update();
+    first.update();
+    drop(first);
+    assert!(!dir.join("unfinished.json").exists());
+    assert_eq!(app(&dir).world().resource::<Resumable>().0, None);
+
+    std::fs::write(dir.join("unfinished.json"), "{\"version\": 1, \"game\":").unwrap();
+    let again = app(&dir);
+    assert_eq!(again.world().resource::<Resumable>().0, None);
+    assert!(dir.join("unfinished.damaged-1.json").exists(), "kept aside");
+    let _ = std::fs::remove_dir_all(&dir);
+}
