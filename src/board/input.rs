@@ -44,7 +44,8 @@ struct Pointer {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Press>().add_systems(Update, pointer);
+    app.init_resource::<Press>()
+        .add_systems(Update, pointer.in_set(super::BoardInput));
 }
 
 fn to_world(cursor: Vec2, window: &Window) -> Vec2 {

@@ -108,6 +108,9 @@ pub struct BoardScene {
     /// Four-player board: halves nobody plays (two players on the big board) or whose player is
     /// out, drawn dimmed.
     pub dim_halves: Vec<Side>,
+    /// Four-player board: fit the bottom seat's half to the area (the rest of the board runs
+    /// off it, under the panels), for arranging a layout on a small screen.
+    pub focus_own_half: bool,
 }
 
 impl BoardScene {
@@ -173,6 +176,25 @@ impl BoardView {
 
     /// The largest view that fits `area` (world coordinates), own `bottom` side down.
     pub fn fit(area: Rect, bottom: Side, four: bool) -> Self {
+        Self::fit_focused(area, bottom, four, false)
+    }
+
+    /// As [`BoardView::fit`]; with `own_half` on the four-player board, the bottom seat's half
+    /// (grid x 5…11, y 0…5) fills the area instead of the whole board.
+    pub fn fit_focused(area: Rect, bottom: Side, four: bool, own_half: bool) -> Self {
+        if four && own_half {
+            let s = (area.width() / 5.6).min(area.height() / 6.6).max(6.0);
+            // The half's middle at the area's centre: the board's centre is above it.
+            let half_mid = Vec2::new(Self::FOUR / 2.0, 2.5);
+            let offset = (Vec2::splat(Self::FOUR / 2.0) - half_mid) * s;
+            return Self {
+                center: area.center() + offset,
+                sx: s,
+                sy: s,
+                bottom,
+                four,
+            };
+        }
         if four {
             let s = (area.height().min(area.width()) / (Self::FOUR + 1.2)).max(6.0);
             return Self {
@@ -336,6 +358,11 @@ pub fn window_rect_to_world(r: Rect, window: Vec2) -> Rect {
     )
 }
 
+/// The board's pointer input: screens reading [`BoardClick`] and friends run after it, so a tap
+/// acts in the frame it ends.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardInput;
+
 /// The view the board is drawn in this frame (`None` while no board is shown), for drawing, input
 /// and effects.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -368,10 +395,11 @@ fn track_view(
     let view = window.filter(|_| scene.active).map(|window| {
         let size = window.size();
         let rect = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
-        BoardView::fit(
+        BoardView::fit_focused(
             window_rect_to_world(rect, size),
             scene.bottom.unwrap_or(Side::South),
             scene.four,
+            scene.focus_own_half,
         )
     });
     current.set_if_neq(CurrentView(view));
@@ -469,6 +497,28 @@ mod tests {
             view.pick_near(area.max + Vec2::splat(500.0), radius, &[], |_| false),
             None
         );
+    }
+
+    #[test]
+    fn the_own_half_can_fill_the_area_on_the_big_board() {
+        let b = Board::four_player();
+        let area = Rect::from_center_size(Vec2::new(0.0, -40.0), Vec2::new(430.0, 560.0));
+        for bottom in Side::FOUR {
+            let whole = BoardView::fit(area, bottom, true);
+            let view = BoardView::fit_focused(area, bottom, true, true);
+            assert!(view.sx > whole.sx * 2.5, "{bottom:?}: tiles grow");
+            for row in 1..=6 {
+                for col in 1..=5 {
+                    let p = b.point(bottom, row, col).unwrap();
+                    let w = view.world(p);
+                    assert!(
+                        area.contains(w),
+                        "{bottom:?} {row}{col} at {w} outside {area:?}"
+                    );
+                    assert_eq!(view.pick(w), Some(p));
+                }
+            }
+        }
     }
 
     #[test]

@@ -297,6 +297,7 @@ pub(super) fn plugin(app: &mut App) {
             show,
         )
             .chain()
+            .after(crate::board::BoardInput)
             .run_if(in_state(Screen::Game).and_then(resource_exists::<ActiveGame>)),
     );
     super::add_ui(app, Screen::Game, ui.run_if(resource_exists::<ActiveGame>));

@@ -281,6 +281,8 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
         }
         ui.label(format!("{} / {n}", state.step));
     });
+    // Across the panel: a finger finds it and moves it in fine steps.
+    ui.spacing_mut().slider_width = ui.available_width() - 8.0;
     ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
     ui.horizontal_wrapped(|ui| {
         if ui.button(lang.t("replay.first")).clicked() {

@@ -203,6 +203,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (clicks, actions, show)
                 .chain()
+                .after(crate::board::BoardInput)
                 .run_if(in_state(Screen::Setup)),
         );
     super::add_ui(app, Screen::Setup, ui);
@@ -559,7 +560,12 @@ pub fn load_layout(dir: &DataDir, name: &str) -> Result<NamedLayout, StoreError>
     storage::load_or_move_aside(&storage::named_file(&dir.layouts(), name)?)
 }
 
-fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
+fn show(
+    state: Res<SetupState>,
+    settings: Res<Settings>,
+    form: Res<Form>,
+    mut scene: ResMut<BoardScene>,
+) {
     let board = state.options.board();
     let me = state.options.my_side();
     let four = state.options.table == Table::Four;
@@ -615,6 +621,9 @@ fn show(state: Res<SetupState>, settings: Res<Settings>, mut scene: ResMut<Board
         show_nicknames: settings.nicknames,
         dim_enemy_half: !flip,
         four: big,
+        // On a phone held upright the big board's tiles are small: the player's own half, the
+        // one being arranged, fills the width instead.
+        focus_own_half: big && *form == Form::Portrait,
         // Two players on the big board: East and West stay empty.
         dim_halves: if big && !four {
             vec![Side::East, Side::West]
