@@ -3,6 +3,8 @@
 //! player is out, its pieces leave, the others play on); the team's result saved to the
 //! profile with the four-player score; a saved four-player game replayed.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::{prelude::*, time::TimeUpdateStrategy};
@@ -19,7 +21,7 @@ use junqi::{
     session::LogEntry,
     storage::DataDir,
 };
-use junqi_game::{Action, GameResult, Move, Side};
+use junqi_game::{Action, GameResult, Side};
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("junqi-four-test-{tag}-{}", std::process::id()));
@@ -92,16 +94,7 @@ fn play_until(app: &mut App, secs: u64, mut done: impl FnMut(&App) -> bool) {
 
 /// Plays the player's first legal step by two clicks.
 fn click_a_move(app: &mut App) {
-    let (from, to) = game(app)
-        .session
-        .view
-        .legal_moves()
-        .iter()
-        .find_map(|m| match *m {
-            Move::Step { from, to } => Some((from, to)),
-            Move::Flip { .. } => None,
-        })
-        .expect("a legal step");
+    let (from, to) = common::first_step(&game(app).session.view);
     app.world_mut().write_message(BoardClick(from));
     app.update();
     app.world_mut().write_message(BoardClick(to));

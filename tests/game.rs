@@ -1,6 +1,8 @@
 //! Headless tests of the game and setup screens' logic: clicks → moves, the computer's reply,
 //! the move clock and timeouts, refused swaps, layouts saved and loaded, corrupt files.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::{prelude::*, time::TimeUpdateStrategy};
@@ -380,15 +382,7 @@ fn undo_takes_back_the_players_move_and_the_computers_reply_exactly() {
 /// The player's first legal step.
 fn game_move(app: &App) -> (junqi_game::Point, junqi_game::Point) {
     let g = app.world().resource::<ActiveGame>();
-    g.session
-        .view
-        .legal_moves()
-        .iter()
-        .find_map(|m| match *m {
-            Move::Step { from, to } => Some((from, to)),
-            _ => None,
-        })
-        .unwrap()
+    common::first_step(&g.session.view)
 }
 
 #[test]

@@ -101,3 +101,27 @@ fn corrupt_settings_and_profile_are_reported_not_fatal_and_moved_aside() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Android's Wi-Fi multicast lock (mDNS) is held exactly while the lobby is open, and let go
+/// when the app goes to the background there or the lobby is left.
+#[test]
+fn the_multicast_lock_is_held_in_the_lobby_only_while_the_app_is_in_front() {
+    use bevy::window::AppLifecycle;
+    use junqi::lan::multicast::MulticastLock;
+    let dir = temp_dir("multicast");
+    let mut app = junqi::headless_app(dir.clone());
+    app.update();
+    let held = |app: &App| app.world().resource::<MulticastLock>().held;
+    assert!(!held(&app));
+    go(&mut app, Screen::Lobby);
+    assert!(held(&app));
+    app.world_mut().write_message(AppLifecycle::WillSuspend);
+    app.update();
+    assert!(!held(&app), "let go in the background");
+    app.world_mut().write_message(AppLifecycle::WillResume);
+    app.update();
+    assert!(held(&app), "taken again on return");
+    go(&mut app, Screen::Title);
+    assert!(!held(&app));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,6 +2,8 @@
 //! sent to the background and offered on the next start with its clock; a game left through
 //! the menu is not; a damaged file is moved aside, not offered.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::{prelude::*, time::TimeUpdateStrategy, window::AppLifecycle};
@@ -14,7 +16,6 @@ use junqi::{
     },
     suspend::{Resumable, ResumeGame},
 };
-use junqi_game::Move;
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("junqi-suspend-test-{tag}-{}", std::process::id()));
@@ -46,16 +47,7 @@ fn game_under_way(dir: &std::path::Path) -> App {
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
-    let (from, to) = game(&app)
-        .session
-        .view
-        .legal_moves()
-        .iter()
-        .find_map(|m| match *m {
-            Move::Step { from, to } => Some((from, to)),
-            _ => None,
-        })
-        .unwrap();
+    let (from, to) = common::first_step(&game(&app).session.view);
     app.world_mut().write_message(BoardClick(from));
     app.update();
     app.world_mut().write_message(BoardClick(to));

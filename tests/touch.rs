@@ -2,6 +2,8 @@
 //! portrait window: tap a piece, tap a target; drag a piece with a finger; hold a finger on an
 //! enemy piece for its marker menu.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::{
@@ -16,7 +18,7 @@ use junqi::{
     form::Form,
     screens::{Navigate, Screen, game::ActiveGame},
 };
-use junqi_game::{Move, Point, Side};
+use junqi_game::{Point, Side};
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("junqi-touch-test-{tag}-{}", std::process::id()));
@@ -84,16 +86,7 @@ fn game(app: &App) -> &ActiveGame {
 }
 
 fn a_move(app: &App) -> (Point, Point) {
-    game(app)
-        .session
-        .view
-        .legal_moves()
-        .iter()
-        .find_map(|m| match *m {
-            Move::Step { from, to } => Some((from, to)),
-            _ => None,
-        })
-        .expect("a step to play")
+    common::first_step(&game(app).session.view)
 }
 
 /// Updates until it is the player's turn again (the computer has replied).

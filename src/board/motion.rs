@@ -181,6 +181,14 @@ fn run_slide(
     }
 }
 
+/// `n` square sparks of `size` in `colour`, each with its direction, evenly round a circle.
+fn sparks(n: usize, colour: Color, size: f32) -> impl Iterator<Item = (Vec2, Sprite)> {
+    (0..n).map(move |k| {
+        let dir = Vec2::from_angle(k as f32 * std::f32::consts::TAU / n as f32);
+        (dir, Sprite::from_color(colour, Vec2::splat(size)))
+    })
+}
+
 fn spawn_effects(
     mut commands: Commands,
     mut reader: MessageReader<BoardEffect>,
@@ -224,12 +232,7 @@ fn spawn_effects(
                         s.flip_x = i == 1;
                         part(s, at, Vec2::ZERO, 1.6, 0.7, 8.0 + i as f32 * 0.1);
                     }
-                    for k in 0..10 {
-                        let dir = Vec2::from_angle(k as f32 * std::f32::consts::TAU / 10.0);
-                        let s = Sprite::from_color(
-                            Color::srgba(1.0, 0.6, 0.1, 1.0),
-                            Vec2::splat(tile.y * 0.16),
-                        );
+                    for (dir, s) in sparks(10, Color::srgba(1.0, 0.6, 0.1, 1.0), tile.y * 0.16) {
                         part(s, at, dir * tile.x * 2.2, 0.0, 0.6, 8.3);
                     }
                 }
@@ -260,12 +263,7 @@ fn spawn_effects(
                     // A golden blaze, larger and longer than the rest.
                     let s = Sprite::from_color(Color::srgba(1.0, 0.85, 0.2, 0.85), tile * 1.4);
                     part(s, at, Vec2::ZERO, 2.5, 1.4, 8.0);
-                    for k in 0..12 {
-                        let dir = Vec2::from_angle(k as f32 * std::f32::consts::TAU / 12.0);
-                        let s = Sprite::from_color(
-                            Color::srgba(1.0, 0.95, 0.4, 1.0),
-                            Vec2::splat(tile.y * 0.14),
-                        );
+                    for (dir, s) in sparks(12, Color::srgba(1.0, 0.95, 0.4, 1.0), tile.y * 0.14) {
                         part(s, at, dir * tile.x * 1.8, 0.0, 1.2, 8.3);
                     }
                 }

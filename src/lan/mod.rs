@@ -14,6 +14,7 @@
 
 pub mod files;
 pub mod link;
+pub mod multicast;
 pub mod play;
 pub mod plugin;
 

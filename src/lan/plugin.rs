@@ -29,7 +29,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<LanEvent>()
         .add_systems(PreUpdate, forward)
         .add_systems(PostUpdate, requests)
-        .add_plugins(super::play::plugin);
+        .add_plugins((super::play::plugin, super::multicast::plugin));
 }
 
 fn forward(mut commands: Commands, link: Option<Res<LanLink>>, mut out: MessageWriter<LanEvent>) {

@@ -17,16 +17,8 @@ use crate::{
     theme,
 };
 
-/// What the panels asked for this frame.
-#[derive(Debug)]
-pub struct HudOut {
-    /// The rectangle left for the board (UI points).
-    pub board: egui::Rect,
-    /// Buttons pressed.
-    pub actions: Vec<GameAction>,
-    /// A screen to go to.
-    pub nav: Option<Screen>,
-}
+/// What the game screen's panels asked for this frame.
+pub type HudOut = super::PanelsOut<GameAction>;
 
 /// The portrait layout's tabs below the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,11 +40,7 @@ pub fn hud(
     form: Form,
     tab: &mut HudTab,
 ) -> HudOut {
-    let mut out = HudOut {
-        board: egui::Rect::NOTHING,
-        actions: Vec::new(),
-        nav: None,
-    };
+    let mut out = HudOut::default();
     let mut root = theme::root_ui(ctx);
     match form {
         Form::Wide => wide(&mut root, g, lang, &mut out),

@@ -75,6 +75,29 @@ impl Screen {
     }
 }
 
+/// What a screen's panels asked for in a frame, laid out without a window (so that a test can
+/// lay them out at any size): the rectangle left for the board, the buttons pressed, a screen
+/// to go to.
+#[derive(Debug)]
+pub struct PanelsOut<A> {
+    /// The rectangle left for the board (UI points).
+    pub board: bevy_egui::egui::Rect,
+    /// Buttons pressed, as the screen's actions.
+    pub actions: Vec<A>,
+    /// A screen to go to.
+    pub nav: Option<Screen>,
+}
+
+impl<A> Default for PanelsOut<A> {
+    fn default() -> Self {
+        Self {
+            board: bevy_egui::egui::Rect::NOTHING,
+            actions: Vec::new(),
+            nav: None,
+        }
+    }
+}
+
 /// A request to change screen (from a button, a test or the demo driver).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Navigate(pub Screen);

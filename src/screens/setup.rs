@@ -659,15 +659,7 @@ fn ui(
 }
 
 /// What the setup screen's panels asked for this frame.
-#[derive(Debug)]
-pub struct SetupOut {
-    /// The rectangle left for the board (UI points).
-    pub board: egui::Rect,
-    /// Buttons pressed.
-    pub actions: Vec<SetupAction>,
-    /// A screen to go to.
-    pub nav: Option<Screen>,
-}
+pub type SetupOut = super::PanelsOut<SetupAction>;
 
 /// The portrait layout's tabs below the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -689,11 +681,7 @@ pub fn setup_panels(
     form: Form,
     tab: &mut SetupTab,
 ) -> SetupOut {
-    let mut out = SetupOut {
-        board: egui::Rect::NOTHING,
-        actions: Vec::new(),
-        nav: None,
-    };
+    let mut out = SetupOut::default();
     let mut root = theme::root_ui(ctx);
     let panel_frame = egui::Frame::new()
         .fill(theme::palette::PANEL)
