@@ -587,6 +587,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("replay.open", "打开", "Open"),
     ("replay.full", "显示全部棋子", "Show every piece"),
     // Profile.
+    (
+        "profile.rebuilt",
+        "战绩已按保存的 {} 局棋谱重建",
+        "Record rebuilt from {} saved games",
+    ),
     ("profile.title", "战绩", "Profile"),
     ("profile.level", "军衔", "Rank"),
     ("profile.score", "积分", "Score"),

@@ -5,8 +5,11 @@ use std::collections::BTreeMap;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use junqi_game::{GameResult, Side};
+
 use crate::{
     i18n::Lang,
+    session::{SavedGame, Session},
     storage::{self, DataDir},
 };
 
@@ -85,7 +88,65 @@ pub struct Profile {
     pub opponents: BTreeMap<String, Tally>,
 }
 
+/// What one finished game counts in the profile: the opponent key (a game with takebacks
+/// apart, [`UNDO_SUFFIX`]), the player's outcome (round a four-player table, the team's) and
+/// the room score (none with takebacks).
+pub fn entry(
+    result: GameResult,
+    me: Side,
+    team: bool,
+    plies: u16,
+    undos: u32,
+    opponent: &str,
+) -> (String, Outcome, i8) {
+    let outcome = match result {
+        GameResult::Win { winner, .. } if winner == me || (team && winner.team() == me.team()) => {
+            Outcome::Win
+        }
+        GameResult::Win { .. } => Outcome::Loss,
+        GameResult::Draw { .. } => Outcome::Draw,
+    };
+    if undos > 0 {
+        (format!("{opponent}{UNDO_SUFFIX}"), outcome, 0)
+    } else {
+        (
+            opponent.to_owned(),
+            outcome,
+            junqi_game::room_score(result, plies, team, me),
+        )
+    }
+}
+
 impl Profile {
+    /// The profile as the saved records tell it (after a damaged profile was moved aside):
+    /// every finished game in the records folder that replays, and how many there were.
+    pub fn rebuild(dir: &DataDir) -> (Self, usize) {
+        let mut p = Self::default();
+        let mut n = 0;
+        for name in storage::list_names(&dir.records()) {
+            let Ok(path) = storage::named_file(&dir.records(), &name) else {
+                continue;
+            };
+            let Ok(saved) = storage::load_json::<SavedGame>(&path) else {
+                continue;
+            };
+            let (Some(result), Ok(s)) = (saved.result, Session::from_saved(&saved, None)) else {
+                continue;
+            };
+            let (key, outcome, score) = entry(
+                result,
+                saved.me,
+                s.view.is_team_game(),
+                s.plies(),
+                saved.undos,
+                &saved.opponent,
+            );
+            p.record(&key, outcome, score);
+            n += 1;
+        }
+        (p, n)
+    }
+
     /// Records one finished game against `opponent` (`ai-N`, `lan:NAME`, `four:…` for a
     /// four-player table) and the room score it earned.
     pub fn record(&mut self, opponent: &str, outcome: Outcome, score: i8) {
@@ -113,9 +174,10 @@ impl Profile {
     }
 }
 
-/// The last profile load problem, shown on the profile screen.
+/// The last profile load problem, shown on the profile screen, and how many saved records the
+/// profile was rebuilt from after it.
 #[derive(Resource, Default, Debug)]
-pub struct ProfileStatus(pub Option<storage::StoreError>);
+pub struct ProfileStatus(pub Option<storage::StoreError>, pub Option<usize>);
 
 /// Loads the profile at startup.
 pub(super) fn plugin(app: &mut App) {
@@ -129,7 +191,16 @@ fn load_profile(mut commands: Commands, dir: Res<DataDir>) {
         Ok(p) => commands.insert_resource(p),
         Err(e) => {
             warn!("{e}");
-            commands.insert_resource(ProfileStatus(Some(e)));
+            // The damaged file is kept aside; the games it counted are in the records.
+            let rebuilt = matches!(e, storage::StoreError::MovedAside { .. }).then(|| {
+                let (p, n) = Profile::rebuild(&dir);
+                if let Err(e) = p.save(&dir) {
+                    warn!("{e}");
+                }
+                commands.insert_resource(p);
+                n
+            });
+            commands.insert_resource(ProfileStatus(Some(e), rebuilt));
         }
     }
 }

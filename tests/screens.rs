@@ -125,3 +125,43 @@ fn the_multicast_lock_is_held_in_the_lobby_only_while_the_app_is_in_front() {
     assert!(!held(&app));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A damaged profile is kept aside byte for byte, and the profile is rebuilt from the saved
+/// game records, so the player's games are not lost.
+#[test]
+fn a_damaged_profile_is_rebuilt_from_the_saved_records() {
+    use junqi::profile::{Profile, ProfileStatus};
+    let dir = temp_dir("rebuild");
+    let data = junqi::storage::DataDir(dir.clone());
+    std::fs::create_dir_all(data.records()).unwrap();
+    let finished = junqi::demo::demo_session(None, 11);
+    let saved = finished.saved().expect("a local game");
+    let result = saved.result.expect("played to the end");
+    junqi::storage::save_json(&data.records().join("game-1.json"), &saved).unwrap();
+    let damaged = b"{\"score\": 12, \"opponents\": {\"ai-2\": {\"wins\": 3";
+    std::fs::write(dir.join("profile.json"), damaged).unwrap();
+
+    let mut app = junqi::headless_app(dir.clone());
+    app.update();
+    assert_eq!(
+        std::fs::read(dir.join("profile.damaged-1.json")).unwrap(),
+        damaged,
+        "kept aside unchanged"
+    );
+    let (key, outcome, score) = junqi::profile::entry(
+        result,
+        saved.me,
+        false,
+        finished.plies(),
+        0,
+        &saved.opponent,
+    );
+    let mut expected = Profile::default();
+    expected.record(&key, outcome, score);
+    assert_eq!(*app.world().resource::<Profile>(), expected);
+    assert_eq!(app.world().resource::<ProfileStatus>().1, Some(1));
+    // And written, so that the next game adds to it.
+    let on_disk: Profile = junqi::storage::load_json(&dir.join("profile.json")).unwrap();
+    assert_eq!(on_disk, expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -27,7 +27,7 @@ use crate::{
     form::Form,
     i18n::Lang,
     lan::{LanCmd, LanRequest},
-    profile::{Outcome, Profile},
+    profile::Profile,
     session::{LogEntry, SavedGame, Session, rank_short, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
@@ -594,29 +594,15 @@ fn finish(
             Some(saved) => save_record(&dir, saved),
             None => Err("LAN".to_owned()),
         };
-        let me = game.session.me();
         let team = game.session.view.is_team_game();
-        let outcome = match result {
-            GameResult::Win { winner, .. }
-                if winner == me || (team && winner.team() == me.team()) =>
-            {
-                Outcome::Win
-            }
-            GameResult::Win { .. } => Outcome::Loss,
-            GameResult::Draw { .. } => Outcome::Draw,
-        };
-        // A game with takebacks counts apart and earns no room score.
-        let undone = game.session.undos > 0;
-        let score = if undone {
-            0
-        } else {
-            junqi_game::room_score(result, game.session.plies(), team, me)
-        };
-        let key = if undone {
-            format!("{}{}", game.session.opponent, crate::profile::UNDO_SUFFIX)
-        } else {
-            game.session.opponent.clone()
-        };
+        let (key, outcome, score) = crate::profile::entry(
+            result,
+            game.session.me(),
+            team,
+            game.session.plies(),
+            game.session.undos,
+            &game.session.opponent,
+        );
         profile.record(&key, outcome, score);
         if let Err(e) = profile.save(&dir) {
             warn!("{e}");

@@ -61,6 +61,12 @@ fn ui(
         if let Some(err) = &status.0 {
             ui.colored_label(theme::palette::WARN, err.message(lang));
         }
+        if let Some(n) = status.1 {
+            ui.colored_label(
+                theme::palette::OK,
+                lang.t("profile.rebuilt").replace("{}", &n.to_string()),
+            );
+        }
         let idx = level_index(profile.score);
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(lang.t("profile.level")).size(22.0));
