@@ -21,8 +21,8 @@ const ZH: &[(&str, &[&str])] = &[
     (
         "二、棋盘",
         &[
-            "每方半个棋盘 6 行 5 列，共 30 个点。第 1 行面对敌方。",
-            "兵站：普通的点。行营（圆圈）：22、24、33、42、44，行营里的棋子不能被攻击。大本营：62、64，军旗只能放在大本营。",
+            "每方半个棋盘 6 行 5 列，共 30 个点。第 1 行面对敌方。点的名字是半盘、行、列：南方半盘的第 3 行第 1 列是 S31，北方的是 N31；四国棋盘上还有东 E、西 W 和中间九宫 C1…C9。棋谱和“显示坐标”用的都是这个写法。",
+            "兵站：普通的点。行营（圆圈）：每方的 22、24、33、42、44（如 S22），行营里的棋子不能被攻击。大本营：62、64（如 S62），军旗只能放在大本营。",
             "铁路（粗线）：第 1 行、第 5 行，以及第 1 列和第 5 列的 1 至 5 行。公路（细线）：其余相邻的点，以及行营的斜线。",
             "两个半盘在山界相接，只有第 1、3、5 列的铁路能越过山界。",
         ],
@@ -98,8 +98,8 @@ const EN: &[(&str, &[&str])] = &[
     (
         "2. The board",
         &[
-            "Each side owns a half of 6 rows by 5 columns, 30 points. Row 1 faces the enemy.",
-            "Stations are the ordinary points. Camps (circles) are 22, 24, 33, 42 and 44: a piece in a camp cannot be attacked. Headquarters are 62 and 64: the flag must stand in one of them.",
+            "Each side owns a half of 6 rows by 5 columns, 30 points. Row 1 faces the enemy. A point is named by its half, row and column: row 3, column 1 of the South half is S31, of the North half N31; the four-player board adds East E, West W and the centre C1…C9. The move log and the board's coordinates use the same names.",
+            "Stations are the ordinary points. Camps (circles) are each half's 22, 24, 33, 42 and 44 (e.g. S22): a piece in a camp cannot be attacked. Headquarters are 62 and 64 (e.g. S62): the flag must stand in one of them.",
             "Railways (thick lines): rows 1 and 5, and columns 1 and 5 from row 1 to row 5. Roads (thin lines): the other neighbouring points and the diagonals at camps.",
             "The halves meet at the mountain line; only columns 1, 3 and 5 cross it, by railway.",
         ],
