@@ -583,7 +583,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("review.view_of", "{}视角", "{}'s view"),
     ("review.mistakes", "失误", "Mistakes"),
     ("review.no_mistakes", "没有明显的失误", "No clear mistakes"),
-    ("review.ply", "第 {} 手", "Move {}"),
+    ("review.ply", "第 {} 手", "Move {}:"),
     ("review.mistake", "失误", "Mistake"),
     (
         "review.good",

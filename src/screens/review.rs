@@ -266,20 +266,22 @@ fn ui(
     };
     if *form == Form::Portrait {
         // The curve above the board; the controls, the move shown and the mistakes below it.
-        let height = root.available_height();
+        // Not resizable: each sized to its content every frame (the list grows once computed).
         egui::Panel::top("review_top")
+            .resizable(false)
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
                 header(ui, &mut nav);
                 summary(ui, &state, lang);
-                curve_ui(ui, &mut state, &settings, lang, 96.0);
+                curve_ui(ui, &mut state, &settings, lang, 84.0, false);
             });
         egui::Panel::bottom("review_bottom")
+            .resizable(false)
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
                 controls(ui, &mut state, lang);
                 current_ui(ui, &state, lang);
-                mistakes_ui(ui, &mut state, lang, (height * 0.16).max(80.0));
+                mistakes_ui(ui, &mut state, lang, false);
             });
     } else {
         egui::Panel::left("review_left")
@@ -290,9 +292,9 @@ fn ui(
                 header(ui, &mut nav);
                 ui.separator();
                 summary(ui, &state, lang);
-                curve_ui(ui, &mut state, &settings, lang, 190.0);
+                curve_ui(ui, &mut state, &settings, lang, 190.0, true);
                 ui.separator();
-                mistakes_ui(ui, &mut state, lang, f32::INFINITY);
+                mistakes_ui(ui, &mut state, lang, true);
             });
         egui::Panel::right("review_right")
             .exact_size(320.0)
@@ -331,12 +333,14 @@ fn summary(ui: &mut egui::Ui, state: &ReviewState, lang: Lang) {
 
 /// The evaluation curve of every seat (up: good for the player's team), the shown position as
 /// a line, the mistakes as dots on their mover's curve; a click or a drag moves the board there.
+/// The explanation below it only with `explain` (in portrait it is the curve's tooltip).
 fn curve_ui(
     ui: &mut egui::Ui,
     state: &mut ReviewState,
     settings: &Settings,
     lang: Lang,
     height: f32,
+    explain: bool,
 ) {
     let failed = state
         .review
@@ -418,6 +422,11 @@ fn curve_ui(
             painter.circle_stroke(p, 5.0, egui::Stroke::new(1.0, egui::Color32::BLACK));
         }
     }
+    let resp = if explain {
+        resp
+    } else {
+        resp.on_hover_text(lang.t("review.curve"))
+    };
     if let Some(p) = resp.interact_pointer_pos() {
         let k = ((p.x - r.left() - 4.0) / (r.width() - 8.0) * n as f32).round();
         state.step = (k.max(0.0) as usize).min(state.len());
@@ -439,14 +448,17 @@ fn curve_ui(
             ui.label(label);
         }
     });
-    ui.weak(lang.t("review.curve"));
+    if explain {
+        ui.weak(lang.t("review.curve"));
+    }
 }
 
 /// The step counter, slider and buttons.
 fn controls(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang) {
     let n = state.len();
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         ui.label(format!("{} / {n}", state.step));
+        ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(80.0);
         ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
     });
     ui.horizontal_wrapped(|ui| {
@@ -496,12 +508,9 @@ fn current_ui(ui: &mut egui::Ui, state: &ReviewState, lang: Lang) {
         }
     });
     if is_mistake(m) {
-        ui.label(format!(
-            "{}：{}",
-            lang.t("review.ai"),
-            move_name(m.best.mv, board, lang)
-        ));
-        ui.add(egui::Label::new(egui::RichText::new(reason(m, lang)).weak()).wrap());
+        // The reason names the computer's move itself.
+        let sep = if lang == Lang::Zh { "：" } else { ": " };
+        ui.add(egui::Label::new(format!("{}{sep}{}", lang.t("review.ai"), reason(m, lang))).wrap());
     }
 }
 
@@ -514,8 +523,9 @@ fn reason(m: &MoveReview, lang: Lang) -> &str {
 }
 
 /// The marked mistakes in game order; a click shows the position after one, the AI's move
-/// drawn as a hint.
-fn mistakes_ui(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang, max_height: f32) {
+/// drawn as a hint. In full (`detail`) each with both moves and the reason; else (portrait) a
+/// row of buttons by move number and mover, the move on the board telling the rest.
+fn mistakes_ui(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang, detail: bool) {
     let Some(review) = state.done().cloned() else {
         return;
     };
@@ -532,28 +542,35 @@ fn mistakes_ui(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang, max_heigh
     };
     let mut order: Vec<&MoveReview> = review.mistakes().collect();
     order.sort_by_key(|m| m.action);
-    egui::ScrollArea::vertical()
-        .max_height(max_height)
-        .auto_shrink([false, true])
-        .show(ui, |ui| {
-            for m in order {
-                let who = lang.t(seat_key(m.side, rec.me, four, rec.record.rules.clockwise));
-                let text = format!(
-                    "{} {who} {} · {} {}",
-                    lang.t("review.ply")
-                        .replace("{}", &(m.action + 1).to_string()),
-                    move_name(m.played, board, lang),
-                    lang.t("review.ai"),
-                    move_name(m.best.mv, board, lang),
-                );
-                let selected = state.step == m.action + 1;
-                if ui.selectable_label(selected, text).clicked() {
-                    state.step = m.action + 1;
-                    state.playing = false;
-                }
-                ui.add(
-                    egui::Label::new(egui::RichText::new(reason(m, lang)).weak().size(14.0)).wrap(),
-                );
-            }
-        });
+    let mut row = |ui: &mut egui::Ui, m: &MoveReview| {
+        let who = lang.t(seat_key(m.side, rec.me, four, rec.record.rules.clockwise));
+        let ply = lang
+            .t("review.ply")
+            .replace("{}", &(m.action + 1).to_string());
+        let text = if detail {
+            format!(
+                "{ply} {who} {} · {} {}",
+                move_name(m.played, board, lang),
+                lang.t("review.ai"),
+                move_name(m.best.mv, board, lang),
+            )
+        } else {
+            format!("{} {who}", ply.trim_end_matches(':'))
+        };
+        let selected = state.step == m.action + 1;
+        if ui.selectable_label(selected, text).clicked() {
+            state.step = m.action + 1;
+            state.playing = false;
+        }
+        if detail {
+            ui.add(egui::Label::new(egui::RichText::new(reason(m, lang)).weak().size(14.0)).wrap());
+        }
+    };
+    if detail {
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, true])
+            .show(ui, |ui| order.iter().for_each(|m| row(ui, m)));
+    } else {
+        ui.horizontal_wrapped(|ui| order.iter().for_each(|m| row(ui, m)));
+    }
 }

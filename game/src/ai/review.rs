@@ -12,8 +12,8 @@
 //! the ply, so a review is the same on every machine.
 
 use super::belief::Belief;
-use super::eval::WIN;
-use super::search::{self, SearchParams, Searcher};
+use super::eval::{WIN, evaluate};
+use super::search::{self, Interior, SearchParams};
 use super::team::friends;
 use super::{Hint, Level, explain};
 use crate::game::{Action, Game, Record, SetupError};
@@ -40,15 +40,18 @@ pub struct ReviewParams {
 
 impl Default for ReviewParams {
     /// 熟练-level judging (one ply and the exchanges after it, on six
-    /// samples) with the full evaluation, so a missed flag threat counts:
-    /// a 150-ply game reviews in seconds even in a debug build.
+    /// samples) with the full evaluation, so a missed flag threat counts,
+    /// and attacks below the first ply judged by the belief instead of the
+    /// sample's truth: a 150-ply game reviews in seconds even in a debug
+    /// build.
     fn default() -> ReviewParams {
         let mut search = Level::Skilled.params().search;
         search.full_eval = true;
+        search.interior = Interior::Chance;
         search.noise = 0;
         ReviewParams {
             search,
-            eval_samples: 4,
+            eval_samples: 8,
             mistakes: 6,
             min_loss: 60.0,
         }
@@ -167,8 +170,11 @@ fn point(game: &Game, actions: usize, params: &ReviewParams, seed: u64) -> EvalP
 }
 
 /// How good the view's position is for its owner: the result once the game
-/// is over, else the exchanges of the side to move (quiescence) averaged
-/// over positions sampled from the owner's belief.
+/// is over, else the static evaluation (material and pressure on the flags)
+/// averaged over positions sampled from the owner's belief. Not the full
+/// evaluation nor a search: those score whose turn it is (a piece beside a
+/// headquarters that may hold the flag counts as a third of a won game for
+/// the side to move), and the curve would jump at every ply.
 fn evaluate_view(view: &PlayerView, actions: usize, params: &ReviewParams, seed: u64) -> f32 {
     let me = view.me();
     if let Some(result) = view.result() {
@@ -186,13 +192,11 @@ fn evaluate_view(view: &PlayerView, actions: usize, params: &ReviewParams, seed:
     }
     let belief = Belief::new(view, true);
     let mut rng = rng_for(seed, actions, me, 0x4556_414c);
-    let stop = || false;
     let n = params.eval_samples.max(1);
     let mut sum = 0f64;
     for _ in 0..n {
         let pos = belief.position(view, &belief.sample(&mut rng));
-        let mut s = Searcher::new(&params.search, me, &stop);
-        let v = s.negamax(&pos, 0, -2 * WIN, 2 * WIN, 0);
+        let v = evaluate(&pos, false, None, 0);
         sum += f64::from(if friends(&pos, pos.turn(), me) { v } else { -v });
     }
     (sum / n as f64) as f32
