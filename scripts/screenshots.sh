@@ -36,7 +36,7 @@ stop_peers() { for p in "${PEERS[@]}"; do kill "$p" 2>/dev/null || true; done; P
 
 SHOTS=("$@")
 if [ ${#SHOTS[@]} -eq 0 ]; then
-  SHOTS=(title setup game gameover replay profile settings rules lobby lan-pairing lan-game title:en setup:en game:en rules:en four-setup four-game four-partners four-out four-over four-game:en)
+  SHOTS=(title setup game gameover replay profile settings rules lobby lan-pairing lan-game title:en setup:en game:en rules:en four-setup four-game four-partners four-out four-over four-game:en review review:en)
 fi
 
 DATA=$(mktemp -d)

@@ -23,6 +23,7 @@ use crate::{
         Navigate, Screen,
         game::ActiveGame,
         replay::ReplayState,
+        review::ReviewState,
         setup::{GameOptions, SetupState, new_session},
     },
     session::Session,
@@ -189,11 +190,30 @@ fn drive(
     demo: Res<Demo>,
     dir: Res<DataDir>,
     mut replay: ResMut<ReplayState>,
+    mut review: ResMut<ReviewState>,
     mut setup: ResMut<SetupState>,
     mut frame: Local<u32>,
+    mut positioned: Local<bool>,
     mut nav: MessageWriter<Navigate>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    // The review demo waits for the review (the screenshot shows it, not the spinner), then
+    // shows the player's first mistake.
+    if demo.screen == Some(Screen::Review) && *frame > 5 && !*positioned {
+        if review.review.is_none() {
+            return;
+        }
+        let me = review.record.as_ref().map(|r| r.me);
+        let first = review.done().and_then(|r| {
+            r.mistakes()
+                .min_by_key(|m| (Some(m.side) != me, m.action))
+                .map(|m| m.action + 1)
+        });
+        if let Some(step) = first {
+            review.step = step;
+        }
+        *positioned = true;
+    }
     *frame += 1;
     if *frame == 3
         && let Some(screen) = demo.screen
@@ -267,6 +287,15 @@ fn drive(
                 }
                 commands.insert_resource(ActiveGame::new(s, 2));
                 nav.write(Navigate(Screen::Game));
+            }
+            (Screen::Review, _) => {
+                let mut s = demo_session(None, 11);
+                if s.result().is_none() {
+                    let me = s.me();
+                    let _ = s.act(me, junqi_game::Action::Resign);
+                }
+                review.open(s.saved().expect("a local game"), Screen::Title);
+                nav.write(Navigate(Screen::Review));
             }
             (Screen::Replay, _) => {
                 let s = demo_session(None, 11);

@@ -10,6 +10,7 @@ use super::{
     Navigate, Screen,
     game::{LanGame, LastGame},
     replay::ReplayState,
+    review::ReviewState,
 };
 use crate::{
     board::{BoardArea, BoardScene},
@@ -50,11 +51,13 @@ fn show_board(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn ui(
     mut contexts: EguiContexts,
     lang: Res<Lang>,
     last: Option<Res<LastGame>>,
     mut replay: ResMut<ReplayState>,
+    mut review: ResMut<ReviewState>,
     mut nav: MessageWriter<Navigate>,
     mut area: ResMut<BoardArea>,
     form: Res<Form>,
@@ -177,6 +180,13 @@ fn ui(
                     {
                         replay.open(rec.clone());
                         nav.write(Navigate(Screen::Replay));
+                    }
+                    if let Some(rec) = &last.game
+                        && rec.result.is_some()
+                        && button(ui, lang.t("over.review")).clicked()
+                    {
+                        review.open(rec.clone(), Screen::GameOver);
+                        nav.write(Navigate(Screen::Review));
                     }
                     if button(ui, lang.t("menu.main")).clicked() {
                         nav.write(Navigate(Screen::Title));

@@ -8,6 +8,7 @@ mod layout_check;
 pub mod lobby;
 pub mod profile;
 pub mod replay;
+pub mod review;
 pub mod rules;
 pub mod rules_text;
 pub mod settings;
@@ -32,6 +33,8 @@ pub enum Screen {
     Lobby,
     /// Replay viewer.
     Replay,
+    /// 复盘: the post-game review.
+    Review,
     /// Results and rating level.
     Profile,
     /// Settings.
@@ -42,13 +45,14 @@ pub enum Screen {
 
 impl Screen {
     /// Every screen.
-    pub const ALL: [Screen; 9] = [
+    pub const ALL: [Screen; 10] = [
         Screen::Title,
         Screen::Setup,
         Screen::Game,
         Screen::GameOver,
         Screen::Lobby,
         Screen::Replay,
+        Screen::Review,
         Screen::Profile,
         Screen::Settings,
         Screen::Rules,
@@ -63,6 +67,7 @@ impl Screen {
             Screen::GameOver => "gameover",
             Screen::Lobby => "lobby",
             Screen::Replay => "replay",
+            Screen::Review => "review",
             Screen::Profile => "profile",
             Screen::Settings => "settings",
             Screen::Rules => "rules",
@@ -114,6 +119,7 @@ pub(super) fn plugin(app: &mut App) {
         game_over::plugin,
         lobby::plugin,
         replay::plugin,
+        review::plugin,
         profile::plugin,
         settings::plugin,
         rules::plugin,

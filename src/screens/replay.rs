@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{Navigate, Screen, game::scene_of};
+use super::{Navigate, Screen, game::scene_of, review::ReviewState};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
@@ -166,6 +166,7 @@ fn ui(
     lang: Res<Lang>,
     form: Res<Form>,
     mut state: ResMut<ReplayState>,
+    mut review: ResMut<ReviewState>,
     dir: Res<DataDir>,
     mut area: ResMut<BoardArea>,
     mut nav: MessageWriter<Navigate>,
@@ -208,6 +209,7 @@ fn ui(
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
                 controls(ui, &mut state, &dir, lang);
+                review_button(ui, &state, &mut review, &mut nav, lang);
                 if let Some(s) = state.session() {
                     let h = (height * 0.15).max(90.0);
                     ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
@@ -235,6 +237,7 @@ fn ui(
             .frame(frame)
             .show(&mut root, |ui| {
                 controls(ui, &mut state, &dir, lang);
+                review_button(ui, &state, &mut review, &mut nav, lang);
                 ui.separator();
                 if let Some(s) = state.session() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
@@ -246,6 +249,24 @@ fn ui(
         ctx,
     ));
     Ok(())
+}
+
+/// 复盘 for a finished record: the review screen at the step shown, 返回 leading back here.
+fn review_button(
+    ui: &mut egui::Ui,
+    state: &ReplayState,
+    review: &mut ReviewState,
+    nav: &mut MessageWriter<Navigate>,
+    lang: Lang,
+) {
+    let Some(rec) = state.record.as_ref().filter(|r| r.result.is_some()) else {
+        return;
+    };
+    if ui.button(lang.t("replay.review")).clicked() {
+        review.open(rec.clone(), Screen::Replay);
+        review.step = state.step;
+        nav.write(Navigate(Screen::Review));
+    }
 }
 
 /// The saved records, newest first; a click opens one.

@@ -13,6 +13,7 @@ pub mod belief;
 pub mod concede;
 pub mod eval;
 pub mod inference;
+pub mod review;
 pub mod search;
 pub mod setup;
 pub mod team;

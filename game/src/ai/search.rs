@@ -82,6 +82,10 @@ pub struct Analysis {
     pub samples: usize,
     /// Deepest completed full-width depth.
     pub depth: u8,
+    /// Every root move was screened on every screening sample (the node
+    /// budget or the stop check did not cut the first stage short), so every
+    /// score in `moves` is a real one.
+    pub complete: bool,
 }
 
 /// The searcher's counters and limits.
@@ -478,6 +482,7 @@ pub fn analyse(
     let root = view.legal_moves();
     let mut out = Analysis::default();
     if root.is_empty() {
+        out.complete = true;
         return out;
     }
     let hides_nothing =
@@ -538,6 +543,7 @@ pub fn analyse(
         })
         .collect();
     sort_scored(&mut screened);
+    out.complete = !s.aborted;
     out.moves = screened.clone();
     out.depth = 1;
     out.samples = n1;
