@@ -2,11 +2,10 @@
 //! lines, roads as thin lines, camps as circles, headquarters marked, the mountain line between
 //! the halves; piece tiles in two colours; highlights; short battle effects.
 
-use bevy::prelude::*;
-use junqi_game::{PointKind, Side};
+use bevy::{prelude::*, sprite_render::AlphaMode2d};
+use junqi_game::{Point, PointKind, Side};
 
 use super::{BoardScene, BoardView, Colour, CurrentView, Face, TileAt};
-
 use crate::{settings::Settings, theme::Fonts};
 
 /// How many times the board has been redrawn (for the diagnostics).
@@ -45,116 +44,227 @@ fn redraw(
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut last: Local<Option<(BoardScene, Option<BoardView>, Settings)>>,
+    mut batch_materials: Local<Option<[Handle<ColorMaterial>; 2]>>,
 ) {
     let Some(fonts) = fonts else { return };
     let view = current.0;
-    let key = (scene.clone(), view, settings.clone());
-    if last.as_ref() == Some(&key) {
+    // Compared in place (the scene is rebuilt by the screens every frame): cloned only when it
+    // changed.
+    if last
+        .as_ref()
+        .is_some_and(|(s, v, st)| *s == *scene && *v == view && *st == *settings)
+    {
         return;
     }
-    *last = Some(key);
+    *last = Some((scene.clone(), view, settings.clone()));
     REDRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     for e in &parts {
         commands.entity(e).despawn();
     }
     let Some(view) = view else { return };
-    Drawer {
+    let [opaque, blended] = batch_materials
+        .get_or_insert_with(|| {
+            [AlphaMode2d::Opaque, AlphaMode2d::Blend].map(|alpha_mode| {
+                materials.add(ColorMaterial {
+                    alpha_mode,
+                    ..ColorMaterial::from_color(Color::WHITE)
+                })
+            })
+        })
+        .clone();
+    let mut drawer = Drawer {
         commands: &mut commands,
-        meshes: &mut meshes,
-        materials: &mut materials,
         fonts: &fonts,
         view,
         settings: &settings,
-        circle: None,
-        colour_materials: Default::default(),
+        shapes: Vec::new(),
+        text_z: Vec::new(),
+        moved: scene.last_move.get(1).copied(),
         tile_at: None,
-    }
-    .draw(&scene);
+        moving: Vec::new(),
+    };
+    drawer.draw(&scene);
+    drawer.finish(&mut meshes, opaque, blended);
 }
 
+/// A flat-coloured shape of the board, drawn as triangles in one of a few meshes.
+struct Shape {
+    z: f32,
+    colour: [f32; 4],
+    /// Triangles, three corners each.
+    corners: Vec<Vec2>,
+}
+
+/// Segments of an ellipse (as many as Bevy's `Circle` mesh has).
+const ELLIPSE_STEPS: usize = 32;
+
+/// Draws the board: texts as `Text2d` entities, every flat-coloured shape into [`Shape`]s that
+/// [`Drawer::finish`] turns into a few meshes with vertex colours. A board is well over a
+/// thousand rectangles; as entities, each was extracted, sorted and batched by the renderer every
+/// frame.
 struct Drawer<'a, 'w, 's> {
     commands: &'a mut Commands<'w, 's>,
-    meshes: &'a mut Assets<Mesh>,
-    materials: &'a mut Assets<ColorMaterial>,
     fonts: &'a Fonts,
     view: BoardView,
     settings: &'a Settings,
-    circle: Option<Handle<Mesh>>,
-    colour_materials: std::collections::HashMap<[u8; 4], Handle<ColorMaterial>>,
-    /// The piece whose tile is being drawn: its parts are tagged, so that a move can slide them.
-    tile_at: Option<junqi_game::Point>,
+    shapes: Vec<Shape>,
+    /// The heights of the texts drawn, which translucent shapes must keep their order with.
+    text_z: Vec<f32>,
+    /// The last move's destination: its tile is drawn apart, tagged [`TileAt`], so that the
+    /// move can slide it in (`super::motion`).
+    moved: Option<Point>,
+    /// Set while that tile is being drawn.
+    tile_at: Option<Point>,
+    /// That tile's shapes.
+    moving: Vec<Shape>,
 }
 
 impl Drawer<'_, '_, '_> {
-    /// Spawns one part of the board at `at`, tagged with the piece being drawn, if any.
-    fn part(&mut self, at: Vec2, bundle: impl Bundle) {
-        let mut e = self.commands.spawn((BoardPart, bundle));
-        if let Some(point) = self.tile_at {
-            e.insert(TileAt { point, base: at });
+    fn shape(&mut self, z: f32, color: Color, corners: Vec<Vec2>) {
+        let shape = Shape {
+            z,
+            colour: color.to_linear().to_f32_array(),
+            corners,
+        };
+        if self.tile_at.is_some() {
+            self.moving.push(shape);
+        } else {
+            self.shapes.push(shape);
         }
     }
 
+    /// A quadrilateral from its corners in order round it.
+    fn quad(&mut self, c: [Vec2; 4], z: f32, color: Color) {
+        self.shape(z, color, vec![c[0], c[1], c[2], c[0], c[2], c[3]]);
+    }
+
     fn rect(&mut self, at: Vec2, size: Vec2, z: f32, color: Color) {
-        self.part(
-            at,
-            (
-                Sprite::from_color(color, size),
-                Transform::from_translation(at.extend(z)),
-            ),
+        let h = size / 2.0;
+        self.quad(
+            [
+                at + Vec2::new(-h.x, -h.y),
+                at + Vec2::new(h.x, -h.y),
+                at + Vec2::new(h.x, h.y),
+                at + Vec2::new(-h.x, h.y),
+            ],
+            z,
+            color,
         );
     }
 
     fn line(&mut self, a: Vec2, b: Vec2, width: f32, z: f32, color: Color) {
-        let d = b - a;
-        self.commands.spawn((
-            BoardPart,
-            Sprite::from_color(color, Vec2::new(d.length(), width)),
-            Transform::from_translation(((a + b) / 2.0).extend(z))
-                .with_rotation(Quat::from_rotation_z(d.y.atan2(d.x))),
-        ));
+        let along = (b - a).normalize_or_zero();
+        let across = along.perp() * (width / 2.0);
+        self.quad([a - across, b - across, b + across, a + across], z, color);
     }
 
     fn ellipse(&mut self, at: Vec2, radii: Vec2, z: f32, color: Color) {
-        // One circle mesh and one material per colour, so that the renderer can batch them.
-        let mesh = self
-            .circle
-            .get_or_insert_with(|| self.meshes.add(Circle::new(1.0)))
-            .clone();
-        let material = self
-            .colour_materials
-            .entry(color.to_srgba().to_u8_array())
-            .or_insert_with(|| self.materials.add(ColorMaterial::from_color(color)))
-            .clone();
-        self.part(
-            at,
-            (
-                Mesh2d(mesh),
-                MeshMaterial2d(material),
-                Transform::from_translation(at.extend(z)).with_scale(radii.extend(1.0)),
-            ),
-        );
+        let rim: Vec<Vec2> = (0..ELLIPSE_STEPS)
+            .map(|i| {
+                let t = std::f32::consts::TAU * i as f32 / ELLIPSE_STEPS as f32;
+                at + Vec2::from_angle(t) * radii
+            })
+            .collect();
+        let corners = (0..ELLIPSE_STEPS)
+            .flat_map(|i| [at, rim[i], rim[(i + 1) % ELLIPSE_STEPS]])
+            .collect();
+        self.shape(z, color, corners);
+    }
+
+    /// Spawns the shapes as meshes. Opaque shapes go into one depth-tested mesh, each at its
+    /// height, drawn from the top layer down so that covered pixels (the ground under the
+    /// stations and pieces) fail the depth test instead of being shaded; translucent ones are
+    /// blended in height order, one mesh for each run of them between two texts' heights, so
+    /// that they keep their order with the texts. The picture is the one that drawing every
+    /// shape in height order gives.
+    fn finish(
+        self,
+        meshes: &mut Assets<Mesh>,
+        opaque: Handle<ColorMaterial>,
+        blended: Handle<ColorMaterial>,
+    ) {
+        let Drawer {
+            commands,
+            shapes,
+            mut text_z,
+            moved,
+            moving,
+            ..
+        } = self;
+        // The moved tile: its own two meshes, which a slide moves.
+        if let Some(point) = moved.filter(|_| !moving.is_empty()) {
+            let tag = TileAt {
+                point,
+                base: Vec2::ZERO,
+            };
+            let (mut solid, mut clear): (Vec<Shape>, Vec<Shape>) =
+                moving.into_iter().partition(|s| s.colour[3] >= 1.0);
+            solid.sort_by(|a, b| b.z.total_cmp(&a.z));
+            clear.sort_by(|a, b| a.z.total_cmp(&b.z));
+            for (part, material) in [(solid, opaque.clone()), (clear, blended.clone())] {
+                if let Some(z) = part.first().map(|s| s.z) {
+                    commands.spawn((
+                        BoardPart,
+                        tag,
+                        Mesh2d(meshes.add(mesh_of(&part, z))),
+                        MeshMaterial2d(material),
+                        Transform::from_xyz(0.0, 0.0, z),
+                    ));
+                }
+            }
+        }
+        text_z.sort_by(f32::total_cmp);
+        text_z.dedup();
+        let (mut solid, translucent): (Vec<Shape>, Vec<Shape>) =
+            shapes.into_iter().partition(|s| s.colour[3] >= 1.0);
+        // The top layer first; within a layer, in the order drawn (the later one wins a tie).
+        solid.sort_by(|a, b| b.z.total_cmp(&a.z));
+        if !solid.is_empty() {
+            commands.spawn((
+                BoardPart,
+                Mesh2d(meshes.add(mesh_of(&solid, 0.0))),
+                MeshMaterial2d(opaque),
+                Transform::default(),
+            ));
+        }
+        let mut runs: std::collections::BTreeMap<usize, Vec<Shape>> = Default::default();
+        for s in translucent {
+            let run = text_z.partition_point(|&t| t <= s.z);
+            runs.entry(run).or_default().push(s);
+        }
+        for mut run in runs.into_values() {
+            run.sort_by(|a, b| a.z.total_cmp(&b.z));
+            let z = run[0].z;
+            commands.spawn((
+                BoardPart,
+                Mesh2d(meshes.add(mesh_of(&run, z))),
+                MeshMaterial2d(blended.clone()),
+                Transform::from_xyz(0.0, 0.0, z),
+            ));
+        }
     }
 
     fn text(&mut self, at: Vec2, z: f32, text: &str, size: f32, color: Color, bold: bool) {
+        self.text_z.push(z);
         let font = if bold {
             &self.fonts.bold
         } else {
             &self.fonts.regular
         };
-        let font = font.clone();
-        self.part(
-            at,
-            (
-                Text2d::new(text),
-                TextFont {
-                    font: font.into(),
-                    font_size: FontSize::Px(size),
-                    ..default()
-                },
-                TextColor(color),
-                Transform::from_translation(at.extend(z)),
-            ),
-        );
+        let mut e = self.commands.spawn((
+            BoardPart,
+            Text2d::new(text),
+            TextFont {
+                font: font.clone().into(),
+                font_size: FontSize::Px(size),
+                ..default()
+            },
+            TextColor(color),
+            Transform::from_translation(at.extend(z)),
+        ));
+        if let Some(point) = self.tile_at {
+            e.insert(TileAt { point, base: at });
+        }
     }
 
     /// A rectangle outline.
@@ -378,7 +488,7 @@ impl Drawer<'_, '_, '_> {
 
         // Pieces.
         for (p, t) in &scene.pieces {
-            self.tile_at = Some(*p);
+            self.tile_at = self.moved.filter(|m| m == p);
             let at = v.world(*p);
             let (fill, ink) = (srgb(t.colour.rgb()), Color::WHITE);
             // Shadow (only where it shows: right and below), edge, face.
@@ -476,4 +586,25 @@ impl Drawer<'_, '_, '_> {
             }
         }
     }
+}
+
+/// A triangle-list mesh of `shapes` with vertex colours, each vertex at its shape's height less
+/// `base` (the height of the mesh's entity, by which translucent meshes are sorted with the
+/// texts): shapes are depth-tested against the opaque ones at their own heights.
+fn mesh_of(shapes: &[Shape], base: f32) -> Mesh {
+    let n: usize = shapes.iter().map(|s| s.corners.len()).sum();
+    let (mut positions, mut colours) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for s in shapes {
+        let z = s.z - base;
+        for c in &s.corners {
+            positions.push([c.x, c.y, z]);
+            colours.push(s.colour);
+        }
+    }
+    Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        bevy::asset::RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colours)
 }
