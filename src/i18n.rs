@@ -254,6 +254,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "The opponent refused the draw",
     ),
     ("game.draw_declined", "拒绝和棋", "declines the draw"),
+    ("log.draw_offered", "提议和棋", "offers a draw"),
     (
         "game.draw_accepted",
         "对方同意和棋",
@@ -321,9 +322,9 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("lobby.code", "配对码", "Pairing code"),
     ("lobby.hosts", "局域网中的对局", "Games on the network"),
     ("lobby.waiting", "正在寻找对手…", "Waiting for an opponent…"),
-    ("lobby.port", "UDP", "Port"),
+    ("lobby.port", "端口", "Port"),
     ("lobby.joining", "正在连接", "Connecting to"),
-    ("lobby.cancel", "返回", "Cancel"),
+    ("lobby.cancel", "取消", "Cancel"),
     ("lobby.host_here", "开设主机", "Host this game"),
     (
         "lobby.host_hint",

@@ -743,9 +743,12 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
             format!("{} {} ({count})", who(*side), lang.t("game.timeouts"))
         }
         LogEntry::FlagShown { side } => format!("{}: {}", who(*side), lang.t("game.flag_revealed")),
-        LogEntry::DrawOffered { side } => format!("{}: {}", who(*side), lang.t("game.draw")),
+        // Sentences, like the move lines: "对方 拒绝和棋", "Opponent declines the draw".
+        LogEntry::DrawOffered { side } => {
+            format!("{} {}", who(*side), lang.t("log.draw_offered"))
+        }
         LogEntry::DrawDeclined { side } => {
-            format!("{}: {}", who(*side), lang.t("game.draw_declined"))
+            format!("{} {}", who(*side), lang.t("game.draw_declined"))
         }
         LogEntry::Out { side, reason } => {
             let why = lang.t(reason_key(&GameResult::Win {
