@@ -139,6 +139,16 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("opt.first.me", "我先走", "Me"),
     ("opt.first.ai", "电脑先走", "Computer"),
     ("opt.first.random", "随机", "Random"),
+    (
+        "opt.inference",
+        "允许推理（记子）",
+        "Inference board allowed",
+    ),
+    (
+        "opt.no_inference",
+        "本局不允许推理",
+        "No inference board in this game",
+    ),
     ("opt.clock", "每步限时（秒）", "Seconds per move"),
     ("opt.timeouts", "超时次数上限", "Timeouts allowed"),
     ("opt.flying_bombs", "炸弹满天飞", "Flying bombs"),

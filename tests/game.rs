@@ -451,3 +451,28 @@ fn leaving_a_running_game_asks_first() {
     assert_eq!(screen(&app), Screen::Game);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With the room rule off (a LAN host's choice, carried to both by the rules), the inference
+/// board does not open.
+#[test]
+fn the_inference_board_stays_closed_when_the_rules_forbid_it() {
+    let dir = temp_dir("no-inference");
+    let mut app = app_with_step(&dir, 50);
+    let mut options = junqi::screens::setup::GameOptions::default();
+    options.rules.inference_board = false;
+    let layout = SetupState::default().layout;
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(2);
+    let session = junqi::screens::setup::new_session(&options, &layout, &mut rng).unwrap();
+    app.insert_resource(ActiveGame::new(session, 1));
+    app.world_mut().write_message(Navigate(Screen::Game));
+    app.update();
+    app.update();
+    app.world_mut().write_message(GameAction::Inference);
+    app.update();
+    assert!(app.world().resource::<ActiveGame>().inference.is_none());
+    assert_eq!(
+        junqi_net::discovery::rules_summary(&options.rules),
+        "dark 60s no-inference"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

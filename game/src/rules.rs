@@ -85,6 +85,10 @@ pub struct Rules {
     /// §9): South against North meeting through the centre, East and West
     /// empty.
     pub four_player_board: bool,
+    /// The players may use the inference board (推理: what their own view allows about each
+    /// hidden enemy piece). It computes only what a player may know, so it is fair; a host may
+    /// still switch it off for both, as a room rule.
+    pub inference_board: bool,
 }
 
 impl Default for Rules {
@@ -106,6 +110,7 @@ impl Default for Rules {
             last_pieces: false,
             partners_open: false,
             four_player_board: false,
+            inference_board: true,
         }
     }
 }

@@ -137,5 +137,10 @@ pub fn rules_summary(rules: &junqi_game::Rules) -> String {
         junqi_game::Mode::Open => "open",
         junqi_game::Mode::Flip => "flip",
     };
-    format!("{mode} {}s", rules.move_seconds)
+    let aids = if rules.inference_board {
+        ""
+    } else {
+        " no-inference"
+    };
+    format!("{mode} {}s{aids}", rules.move_seconds)
 }

@@ -864,6 +864,11 @@ fn actions(
                 continue;
             }
             GameAction::Inference => {
+                // A room rule (the LAN host's, shared with the peer by the game's rules).
+                if !game.session.rules().inference_board {
+                    game.inference = None;
+                    continue;
+                }
                 game.inference = match game.inference {
                     Some(_) => None,
                     None => Some((usize::MAX, Inference::default())),

@@ -333,9 +333,14 @@ fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             out.actions.push(GameAction::Hint);
         }
         // A button like its neighbours, shown pressed while the board is on.
+        let allowed = s.rules().inference_board;
         if ui
-            .add(egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()))
+            .add_enabled(
+                allowed,
+                egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()),
+            )
             .on_hover_text(lang.t("game.inference_tip"))
+            .on_disabled_hover_text(lang.t("opt.no_inference"))
             .clicked()
         {
             out.actions.push(GameAction::Inference);

@@ -550,5 +550,10 @@ pub fn rules_text(summary: &str, lang: Lang) -> String {
             Lang::En => format!("{s} s per move"),
         })
         .unwrap_or_default();
-    format!("{mode} · {clock}")
+    let aids = if parts.any(|p| p == "no-inference") {
+        format!(" · {}", lang.t("opt.no_inference"))
+    } else {
+        String::new()
+    };
+    format!("{mode} · {clock}{aids}")
 }

@@ -955,6 +955,7 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
     ui.checkbox(&mut r.flying_bombs, lang.t("opt.flying_bombs"));
     ui.checkbox(&mut r.hq_exit, lang.t("opt.hq_exit"));
     ui.checkbox(&mut r.engineer_scouting, lang.t("opt.scouting"));
+    ui.checkbox(&mut r.inference_board, lang.t("opt.inference"));
     ui.horizontal(|ui| {
         let mut trades = r.mines == MineRule::Trades;
         let mut bomb = r.mines == MineRule::BombMines;

@@ -18,7 +18,7 @@ use crate::frame::{FrameError, encode_payload};
 use crate::rank::Seat;
 
 /// The protocol version this crate speaks.
-pub const PROTOCOL_VERSION: u16 = 2;
+pub const PROTOCOL_VERSION: u16 = 3;
 
 /// The signed part of an envelope besides the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -815,3 +815,20 @@ fn a_move_crossing_a_timeout_claim_is_void_in_every_mode() {
         }
     }
 }
+
+/// The host's room rules reach the guest with the game: a host who switches the inference
+/// board off switches it off for both.
+#[test]
+fn the_hosts_rules_bind_the_guest_inference_board_included() {
+    let rules = Rules {
+        inference_board: false,
+        move_seconds: 45,
+        ..Rules::for_mode(Mode::Dark)
+    };
+    let mut p = Pair::new(rules, 31);
+    p.run(400);
+    for s in &p.sessions {
+        assert_eq!(*s.rules(), rules);
+        assert!(!s.rules().inference_board);
+    }
+}
