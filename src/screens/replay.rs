@@ -112,18 +112,73 @@ fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>) {
 }
 
 fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>) {
+    // Not touched while paused: the board is redrawn only when the state changes.
     if !state.playing {
         return;
     }
-    state.timer += time.delta_secs();
-    if state.timer > 0.8 {
-        state.timer = 0.0;
-        if state.step < state.len() {
-            state.step += 1;
+    let n = state.len();
+    let s = &mut *state;
+    autoplay_step(
+        &mut s.step,
+        &mut s.playing,
+        &mut s.timer,
+        time.delta_secs(),
+        n,
+    );
+}
+
+/// 播放: one step every 0.8 s while `playing`, stopping at the end (`n` steps).
+pub(super) fn autoplay_step(
+    step: &mut usize,
+    playing: &mut bool,
+    timer: &mut f32,
+    dt: f32,
+    n: usize,
+) {
+    if !*playing {
+        return;
+    }
+    *timer += dt;
+    if *timer > 0.8 {
+        *timer = 0.0;
+        if *step < n {
+            *step += 1;
         } else {
-            state.playing = false;
+            *playing = false;
         }
     }
+}
+
+/// 开始 上一步 播放/暂停 下一步 结尾, over `n` steps.
+pub(super) fn step_buttons(
+    ui: &mut egui::Ui,
+    step: &mut usize,
+    playing: &mut bool,
+    n: usize,
+    lang: Lang,
+) {
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(lang.t("replay.first")).clicked() {
+            *step = 0;
+        }
+        if ui.button(lang.t("replay.prev")).clicked() {
+            *step = step.saturating_sub(1);
+        }
+        let play = if *playing {
+            "replay.pause"
+        } else {
+            "replay.play"
+        };
+        if ui.button(lang.t(play)).clicked() {
+            *playing = !*playing;
+        }
+        if ui.button(lang.t("replay.next")).clicked() {
+            *step = (*step + 1).min(n);
+        }
+        if ui.button(lang.t("replay.last")).clicked() {
+            *step = n;
+        }
+    });
 }
 
 fn show(state: Res<ReplayState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
@@ -305,28 +360,7 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
     // Across the panel: a finger finds it and moves it in fine steps.
     ui.spacing_mut().slider_width = ui.available_width() - 8.0;
     ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
-    ui.horizontal_wrapped(|ui| {
-        if ui.button(lang.t("replay.first")).clicked() {
-            state.step = 0;
-        }
-        if ui.button(lang.t("replay.prev")).clicked() {
-            state.step = state.step.saturating_sub(1);
-        }
-        let play = if state.playing {
-            "replay.pause"
-        } else {
-            "replay.play"
-        };
-        if ui.button(lang.t(play)).clicked() {
-            state.playing = !state.playing;
-        }
-        if ui.button(lang.t("replay.next")).clicked() {
-            state.step = (state.step + 1).min(n);
-        }
-        if ui.button(lang.t("replay.last")).clicked() {
-            state.step = n;
-        }
-    });
+    step_buttons(ui, &mut state.step, &mut state.playing, n, lang);
     if rec.result.is_some() {
         ui.checkbox(&mut state.full, lang.t("replay.full"));
     }

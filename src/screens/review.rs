@@ -177,18 +177,19 @@ fn poll(mut state: ResMut<ReviewState>) {
 }
 
 fn autoplay(mut state: ResMut<ReviewState>, time: Res<Time>) {
+    // Not touched while paused: the board is redrawn only when the state changes.
     if !state.playing {
         return;
     }
-    state.timer += time.delta_secs();
-    if state.timer > 0.8 {
-        state.timer = 0.0;
-        if state.step < state.len() {
-            state.step += 1;
-        } else {
-            state.playing = false;
-        }
-    }
+    let n = state.len();
+    let s = &mut *state;
+    super::replay::autoplay_step(
+        &mut s.step,
+        &mut s.playing,
+        &mut s.timer,
+        time.delta_secs(),
+        n,
+    );
 }
 
 /// The board after `step` actions with every piece shown, and where the shown move was a
@@ -461,28 +462,7 @@ fn controls(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang) {
         ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(80.0);
         ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
     });
-    ui.horizontal_wrapped(|ui| {
-        if ui.button(lang.t("replay.first")).clicked() {
-            state.step = 0;
-        }
-        if ui.button(lang.t("replay.prev")).clicked() {
-            state.step = state.step.saturating_sub(1);
-        }
-        let play = if state.playing {
-            "replay.pause"
-        } else {
-            "replay.play"
-        };
-        if ui.button(lang.t(play)).clicked() {
-            state.playing = !state.playing;
-        }
-        if ui.button(lang.t("replay.next")).clicked() {
-            state.step = (state.step + 1).min(n);
-        }
-        if ui.button(lang.t("replay.last")).clicked() {
-            state.step = n;
-        }
-    });
+    super::replay::step_buttons(ui, &mut state.step, &mut state.playing, n, lang);
 }
 
 /// The move that led to the position shown: who played what, and the AI's move and reason if
