@@ -151,6 +151,56 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("opt.clock", "每步限时（秒）", "Seconds per move"),
     ("opt.timeouts", "超时次数上限", "Timeouts allowed"),
+    (
+        "opt.flying_bombs_tip",
+        "炸弹可放在第一行，并可像工兵一样在铁路上转弯飞行",
+        "Bombs may stand in the front row and fly round railway corners like engineers",
+    ),
+    (
+        "opt.hq_exit_tip",
+        "进入大本营的棋子还可以再走出来",
+        "A piece that entered a headquarters may leave it again",
+    ),
+    (
+        "opt.scouting_tip",
+        "工兵攻击失败时亮出对方棋子",
+        "An engineer that loses an attack reveals the piece that beat it",
+    ),
+    (
+        "opt.inference_tip",
+        "可以打开推理，查看对方每个暗子可能是什么（只用自己看得到的信息）",
+        "Players may open the inference board: what each hidden enemy piece may be, from their own view only",
+    ),
+    (
+        "opt.facedown_immune_tip",
+        "翻棋：未翻开的棋子不能被攻击",
+        "Flip games: a face-down piece cannot be attacked",
+    ),
+    (
+        "opt.no_suicide_tip",
+        "翻棋：明知会输的攻击不允许（同归于尽可以）",
+        "Flip games: an attack you can see will lose is refused (a trade is allowed)",
+    ),
+    (
+        "opt.last_pieces_tip",
+        "双方各剩最后一个能走的棋子并兑掉时，算攻方胜，不算和棋",
+        "When each side is down to its last movable piece and they trade, the attacker's side wins instead of a draw",
+    ),
+    (
+        "opt.clockwise_tip",
+        "走棋顺序：南→西→北→东（联众），而不是南→东→北→西（QQ）",
+        "Turns go South → West → North → East (联众) instead of South → East → North → West (QQ)",
+    ),
+    (
+        "opt.mine_trades_tip",
+        "工兵以外的棋子攻击地雷时与地雷同归于尽（工兵仍可挖雷）",
+        "A piece other than an engineer that attacks a landmine is removed with it (engineers still clear mines)",
+    ),
+    (
+        "opt.bomb_mines_tip",
+        "任何棋子攻击地雷都与地雷同归于尽",
+        "Every attack on a landmine removes both pieces",
+    ),
     ("opt.flying_bombs", "炸弹满天飞", "Flying bombs"),
     ("opt.mine_trades", "地雷同归于尽", "Mine trades"),
     ("opt.bomb_mines", "炸弹雷", "Bomb mines"),

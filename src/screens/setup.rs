@@ -952,15 +952,20 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
     ui.add(egui::Slider::new(&mut r.max_timeouts, 0..=10));
     ui.label(lang.t("opt.quiet_moves"));
     ui.add(egui::Slider::new(&mut r.quiet_draw_plies, 20..=200).step_by(2.0));
-    ui.checkbox(&mut r.flying_bombs, lang.t("opt.flying_bombs"));
-    ui.checkbox(&mut r.hq_exit, lang.t("opt.hq_exit"));
-    ui.checkbox(&mut r.engineer_scouting, lang.t("opt.scouting"));
-    ui.checkbox(&mut r.inference_board, lang.t("opt.inference"));
+    ui.checkbox(&mut r.flying_bombs, lang.t("opt.flying_bombs"))
+        .on_hover_text(lang.t("opt.flying_bombs_tip"));
+    ui.checkbox(&mut r.hq_exit, lang.t("opt.hq_exit"))
+        .on_hover_text(lang.t("opt.hq_exit_tip"));
+    ui.checkbox(&mut r.engineer_scouting, lang.t("opt.scouting"))
+        .on_hover_text(lang.t("opt.scouting_tip"));
+    ui.checkbox(&mut r.inference_board, lang.t("opt.inference"))
+        .on_hover_text(lang.t("opt.inference_tip"));
     ui.horizontal(|ui| {
         let mut trades = r.mines == MineRule::Trades;
         let mut bomb = r.mines == MineRule::BombMines;
         if ui
             .checkbox(&mut trades, lang.t("opt.mine_trades"))
+            .on_hover_text(lang.t("opt.mine_trades_tip"))
             .changed()
         {
             r.mines = if trades {
@@ -969,7 +974,11 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
                 MineRule::Standard
             };
         }
-        if ui.checkbox(&mut bomb, lang.t("opt.bomb_mines")).changed() {
+        if ui
+            .checkbox(&mut bomb, lang.t("opt.bomb_mines"))
+            .on_hover_text(lang.t("opt.bomb_mines_tip"))
+            .changed()
+        {
             r.mines = if bomb {
                 MineRule::BombMines
             } else {
@@ -1002,12 +1011,16 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
             );
         });
     if r.mode == Mode::Flip {
-        ui.checkbox(&mut r.facedown_immune, lang.t("opt.facedown_immune"));
-        ui.checkbox(&mut r.no_suicide, lang.t("opt.no_suicide"));
+        ui.checkbox(&mut r.facedown_immune, lang.t("opt.facedown_immune"))
+            .on_hover_text(lang.t("opt.facedown_immune_tip"));
+        ui.checkbox(&mut r.no_suicide, lang.t("opt.no_suicide"))
+            .on_hover_text(lang.t("opt.no_suicide_tip"));
     }
     if o.table == Table::Four {
-        ui.checkbox(&mut r.last_pieces, lang.t("opt.last_pieces"));
-        ui.checkbox(&mut r.clockwise, lang.t("opt.clockwise"));
+        ui.checkbox(&mut r.last_pieces, lang.t("opt.last_pieces"))
+            .on_hover_text(lang.t("opt.last_pieces_tip"));
+        ui.checkbox(&mut r.clockwise, lang.t("opt.clockwise"))
+            .on_hover_text(lang.t("opt.clockwise_tip"));
     }
 }
 
