@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use junqi_game::{
-    Move, PlayerView,
-    ai::{Ai, Hint, Level},
+    Action, Move, PlayerView,
+    ai::{Ai, Hint, Level, concede},
 };
 
 /// The level for a 1-based number (1 新手 … 4 大师).
@@ -18,8 +18,15 @@ pub fn level(n: u8) -> Level {
 /// What a task produces.
 #[derive(Clone, Debug)]
 pub enum Thought {
-    /// The computer's move (`None`: it has none).
-    Move(Option<Move>),
+    /// The computer's turn: first, like a person, whether it resigns or offers a draw
+    /// ([`concede::turn_action`]); then its move (`None`: it has none), played if it does
+    /// neither (or the offer cannot be made).
+    Turn {
+        /// Resign or offer a draw.
+        concede: Option<Action>,
+        /// The move.
+        mv: Option<Move>,
+    },
     /// A hint for the player.
     Hint(Option<Hint>),
 }
@@ -35,9 +42,15 @@ pub fn choose(view: &PlayerView, level_n: u8, seed: u64) -> Option<Move> {
     Ai::new(lv, seed).choose_move(view, &stopper(lv))
 }
 
-/// Starts choosing a move for the view's owner.
+/// Starts deciding the view's owner's turn (off the main thread: judging a resignation samples
+/// the belief, as the move's search does).
 pub fn think(view: PlayerView, level_n: u8, seed: u64) -> Task<Thought> {
-    AsyncComputeTaskPool::get().spawn(async move { Thought::Move(choose(&view, level_n, seed)) })
+    AsyncComputeTaskPool::get().spawn(async move {
+        Thought::Turn {
+            concede: concede::turn_action(&view),
+            mv: choose(&view, level_n, seed),
+        }
+    })
 }
 
 /// Starts computing a hint for the view's owner (at the 熟练 level).

@@ -3,9 +3,10 @@
 //! choice does not change when hidden enemy pieces are permuted in a way
 //! its view allows.
 
-use junqi_game::ai::{Ai, GreedyPlayer, Level, LevelParams, Player, RandomPlayer};
+mod common;
+
+use junqi_game::ai::{Ai, GreedyPlayer, Level, LevelParams, Player};
 use junqi_game::*;
-use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -79,71 +80,17 @@ fn hints_work_on_the_four_player_board() {
     assert!(!hint.zh.is_empty() && hint.en.is_ascii());
 }
 
-/// Plays `plies` plies with random movers on the four-player board.
-fn random_game(seed: u64, plies: usize) -> Game {
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let rules = rules(Mode::Dark);
-    let a = classic_layouts().choose(&mut rng).unwrap().layout;
-    let b = Layout::random(&rules, &mut rng);
-    let mut game = Game::new(rules, a, b, Side::South).unwrap();
-    let mut players = [RandomPlayer::new(seed), RandomPlayer::new(seed + 1)];
-    for _ in 0..plies {
-        if game.result().is_some() {
-            break;
-        }
-        let side = game.turn();
-        let action = players[side.index()].act(&game.view(side), &|| false);
-        game.apply(side, action).unwrap();
-    }
-    game
-}
-
-/// Swaps the ranks of two North pieces in North's layout, when the South
-/// view allows each to be the other, and replays the same actions.
-fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
-    let board = game.position().board();
-    let view = game.view(Side::South);
-    let Setup::Layouts { south, north } = game.record().setup.clone() else {
-        return None;
-    };
-    let truth = |id: PieceId| {
-        let p = board.setup_points(Side::North)[id.0 as usize % 25];
-        let i = board.info(p);
-        (i.row, i.col, north.get(i.row, i.col).unwrap())
-    };
-    let hidden: Vec<PieceId> = view
-        .pieces()
-        .filter(|k| k.side == Side::North && k.known().is_none())
-        .map(|k| k.id)
-        .collect();
-    for _ in 0..200 {
-        let (&i, &j) = (hidden.choose(rng)?, hidden.choose(rng)?);
-        let (ri, ci, rank_i) = truth(i);
-        let (rj, cj, rank_j) = truth(j);
-        let (ki, kj) = (view.piece(i).unwrap(), view.piece(j).unwrap());
-        if rank_i != rank_j && ki.possible & rank_j.bit() != 0 && kj.possible & rank_i.bit() != 0 {
-            let mut record = game.record().clone();
-            record.setup = Setup::Layouts {
-                south,
-                north: north.swapped((ri, ci), (rj, cj)),
-            };
-            return Some(Game::replay(&record, None).expect("the view allows the swap"));
-        }
-    }
-    None
-}
-
 #[test]
 fn permuting_hidden_enemy_pieces_on_the_four_player_board_changes_nothing() {
     let mut rng = Pcg64Mcg::seed_from_u64(77);
     let mut checked = 0;
     for seed in 0..16u64 {
         let plies = 2 * rng.random_range(5..40);
-        let game = random_game(seed, plies);
+        let game = common::random_game(rules(Mode::Dark), seed, plies);
         if game.result().is_some() || game.turn() != Side::South {
             continue;
         }
-        let Some(other) = permuted(&game, &mut rng) else {
+        let Some(other) = common::permuted(&game, &mut rng) else {
             continue;
         };
         // Different truths…

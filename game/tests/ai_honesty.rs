@@ -1,66 +1,12 @@
 //! The AI cannot peek: its input is a player's view, and permuting the hidden
 //! enemy pieces in any way the view allows leaves its choice unchanged.
 
-use junqi_game::ai::{Ai, Interior, Level, Player, RandomPlayer, setup};
+mod common;
+
+use junqi_game::ai::{Ai, Interior, Level, Player, setup};
 use junqi_game::*;
-use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-
-/// Plays `plies` plies with random movers and returns the game.
-fn random_game(seed: u64, plies: usize) -> Game {
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let rules = Rules::default();
-    let a = classic_layouts().choose(&mut rng).unwrap().layout;
-    let b = Layout::random(&rules, &mut rng);
-    let mut game = Game::new(rules, a, b, Side::South).unwrap();
-    let mut players = [RandomPlayer::new(seed), RandomPlayer::new(seed + 1)];
-    for _ in 0..plies {
-        if game.result().is_some() {
-            break;
-        }
-        let side = game.turn();
-        let view = game.view(side);
-        let action = players[side.index()].act(&view, &|| false);
-        game.apply(side, action).unwrap();
-    }
-    game
-}
-
-/// Swaps the ranks of two North pieces in North's layout, when the South
-/// view allows each to be the other, and replays the same actions.
-fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
-    let board = game.position().board();
-    let view = game.view(Side::South);
-    let Setup::Layouts { south, north } = game.record().setup.clone() else {
-        return None;
-    };
-    let truth = |id: PieceId| {
-        let p = board.setup_points(Side::North)[id.0 as usize % 25];
-        let i = board.info(p);
-        (i.row, i.col, north.get(i.row, i.col).unwrap())
-    };
-    let hidden: Vec<PieceId> = view
-        .pieces()
-        .filter(|k| k.side == Side::North && k.known().is_none())
-        .map(|k| k.id)
-        .collect();
-    for _ in 0..200 {
-        let (&i, &j) = (hidden.choose(rng)?, hidden.choose(rng)?);
-        let (ri, ci, rank_i) = truth(i);
-        let (rj, cj, rank_j) = truth(j);
-        let (ki, kj) = (view.piece(i).unwrap(), view.piece(j).unwrap());
-        if rank_i != rank_j && ki.possible & rank_j.bit() != 0 && kj.possible & rank_i.bit() != 0 {
-            let mut record = game.record().clone();
-            record.setup = Setup::Layouts {
-                south,
-                north: north.swapped((ri, ci), (rj, cj)),
-            };
-            return Some(Game::replay(&record, None).expect("the view allows the swap"));
-        }
-    }
-    None
-}
 
 #[test]
 fn permuting_hidden_enemy_pieces_changes_nothing_for_the_ai() {
@@ -68,11 +14,11 @@ fn permuting_hidden_enemy_pieces_changes_nothing_for_the_ai() {
     let mut checked = 0;
     for seed in 0..16u64 {
         let plies = 2 * rng.random_range(5..40);
-        let game = random_game(seed, plies);
+        let game = common::random_game(Rules::default(), seed, plies);
         if game.result().is_some() || game.turn() != Side::South {
             continue;
         }
-        let Some(other) = permuted(&game, &mut rng) else {
+        let Some(other) = common::permuted(&game, &mut rng) else {
             continue;
         };
         // Different truths…
@@ -139,7 +85,7 @@ fn every_level_plays_legal_moves_in_every_mode() {
 
 #[test]
 fn hints_come_with_reasons_in_both_languages() {
-    let game = random_game(7, 20);
+    let game = common::random_game(Rules::default(), 7, 20);
     let view = game.view(game.turn());
     let hint = Ai::new(Level::Skilled, 3).hint(&view, &|| false).unwrap();
     assert!(game.position().is_legal(hint.mv));

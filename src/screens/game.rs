@@ -427,23 +427,7 @@ fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
         && game.thinking.is_none()
         && game.ai_offer.is_none()
     {
-        let seat = referee.turn();
-        let view = referee.view(seat);
-        // First, like a person: resign a hopeless game, offer a draw in a dead one.
-        match concede::turn_action(&view) {
-            Some(Action::Resign) => {
-                let _ = game.session.act(seat, Action::Resign);
-                return;
-            }
-            Some(Action::OfferDraw) if game.session.act(seat, Action::OfferDraw).is_ok() => {
-                // The other computer seats answer at once; the player last, on the screen.
-                if answer_draw_for_computers(&mut game, seat) {
-                    game.ai_offer = Some(seat);
-                }
-                return;
-            }
-            _ => {}
-        }
+        let view = referee.view(referee.turn());
         let task = ai::think(view, level, rand::random());
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
@@ -476,10 +460,27 @@ fn poll_ai(
         };
         commands.entity(e).despawn();
         match thought {
-            Thought::Move(mv) => {
+            Thought::Turn { concede, mv } => {
                 game.thinking = None;
                 let s = &game.session;
                 if s.result().is_none() && s.turn() != s.me() {
+                    let seat = s.turn();
+                    match concede {
+                        Some(Action::Resign) if game.session.act(seat, Action::Resign).is_ok() => {
+                            continue;
+                        }
+                        Some(Action::OfferDraw)
+                            if game.session.act(seat, Action::OfferDraw).is_ok() =>
+                        {
+                            // The other computer seats answer at once; the player last, on
+                            // the screen; the move waits for the answer.
+                            if answer_draw_for_computers(&mut game, seat) {
+                                game.ai_offer = Some(seat);
+                            }
+                            continue;
+                        }
+                        _ => {}
+                    }
                     match mv {
                         Some(mv) => {
                             play_local(&mut game, mv, &mut effects);
