@@ -1,5 +1,7 @@
 //! Frame-time and memory figures (`JUNQI_DIAG=1`): every second, the frames per second and the
-//! resident memory are logged; a summary line is printed on exit.
+//! resident memory are logged; a summary line is printed on exit. `JUNQI_DIAG=passes` also times
+//! each render pass (GPU timestamps: on a software renderer, the rasteriser's time) and prints
+//! their means on exit.
 
 use bevy::prelude::*;
 
@@ -27,6 +29,25 @@ pub(super) fn plugin(app: &mut App) {
         app.init_resource::<DiagFigures>()
             .add_systems(Update, measure)
             .add_systems(Last, summary);
+        if std::env::var_os("JUNQI_DIAG").is_some_and(|v| v == "passes") {
+            app.add_plugins(bevy::render::diagnostic::RenderDiagnosticsPlugin)
+                .add_systems(Last, pass_summary);
+        }
+    }
+}
+
+fn pass_summary(mut exits: MessageReader<AppExit>, store: Res<bevy::diagnostic::DiagnosticsStore>) {
+    if exits.read().next().is_none() {
+        return;
+    }
+    for d in store.iter() {
+        let path = d.path().as_str();
+        if path.starts_with("render/")
+            && (path.ends_with("elapsed_gpu") || path.ends_with("elapsed_cpu"))
+            && let Some(mean) = d.average()
+        {
+            println!("DIAG pass {path} mean={mean:.2}ms");
+        }
     }
 }
 

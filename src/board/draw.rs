@@ -5,7 +5,10 @@
 use bevy::{prelude::*, sprite_render::AlphaMode2d};
 use junqi_game::{Point, PointKind, Side};
 
-use super::{BoardScene, BoardView, Colour, CurrentView, Face, TileAt};
+use super::{
+    BoardScene, BoardView, Colour, CurrentView, Face, TileAt,
+    cache::{BoardCache, CACHED},
+};
 use crate::{settings::Settings, theme::Fonts};
 
 /// How many times the board has been redrawn (for the diagnostics).
@@ -16,12 +19,13 @@ pub static REDRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32:
 struct BoardPart;
 
 pub(super) fn plugin(app: &mut App) {
-    app
+    app.init_resource::<BoardCache>()
         // Before transforms and visibility are computed: a board spawned after them is not
         // rendered until something else changes (seen in LAN games, whose scene changes rarely).
         .add_systems(
             PostUpdate,
-            redraw
+            (redraw, super::cache::keep)
+                .chain()
                 .after(super::track_view)
                 .before(bevy::transform::TransformSystems::Propagate)
                 .before(bevy::camera::visibility::VisibilitySystems::CalculateBounds),
@@ -31,6 +35,10 @@ pub(super) fn plugin(app: &mut App) {
 fn srgb(c: [u8; 3]) -> Color {
     Color::srgb_u8(c[0], c[1], c[2])
 }
+
+/// Parts drawn at this height or above lie over the moving tile (point names, the selection,
+/// targets): they are drawn live, over the cached board, not into it.
+const LIVE_Z: f32 = 4.85;
 
 /// Redraws the board when the scene, the view or the settings change.
 #[allow(clippy::too_many_arguments)]
@@ -45,6 +53,8 @@ fn redraw(
     mut materials: ResMut<Assets<ColorMaterial>>,
     mut last: Local<Option<(BoardScene, Option<BoardView>, Settings)>>,
     mut batch_materials: Local<Option<[Handle<ColorMaterial>; 2]>>,
+    mut cache: ResMut<BoardCache>,
+    mut caching: Local<Option<bool>>,
 ) {
     let Some(fonts) = fonts else { return };
     let view = current.0;
@@ -61,7 +71,10 @@ fn redraw(
     for e in &parts {
         commands.entity(e).despawn();
     }
-    let Some(view) = view else { return };
+    let Some(view) = view else {
+        cache.redrawn(None);
+        return;
+    };
     let [opaque, blended] = batch_materials
         .get_or_insert_with(|| {
             [AlphaMode2d::Opaque, AlphaMode2d::Blend].map(|alpha_mode| {
@@ -82,9 +95,12 @@ fn redraw(
         moved: scene.last_move.get(1).copied(),
         tile_at: None,
         moving: Vec::new(),
+        cache: *caching
+            .get_or_insert_with(|| std::env::var_os("JUNQI_BOARD_CACHE").is_none_or(|v| v != "0")),
     };
     drawer.draw(&scene);
-    drawer.finish(&mut meshes, opaque, blended);
+    let bounds = drawer.finish(&mut meshes, opaque, blended);
+    cache.redrawn(bounds);
 }
 
 /// A flat-coloured shape of the board, drawn as triangles in one of a few meshes.
@@ -117,6 +133,9 @@ struct Drawer<'a, 'w, 's> {
     tile_at: Option<Point>,
     /// That tile's shapes.
     moving: Vec<Shape>,
+    /// Whether the board is drawn into its image ([`super::cache`]); `JUNQI_BOARD_CACHE=0` draws
+    /// every part on the window's camera each frame instead (to compare).
+    cache: bool,
 }
 
 impl Drawer<'_, '_, '_> {
@@ -176,19 +195,20 @@ impl Drawer<'_, '_, '_> {
     /// stations and pieces) fail the depth test instead of being shaded; translucent ones are
     /// blended in height order, one mesh for each run of them between two texts' heights, so
     /// that they keep their order with the texts. The picture is the one that drawing every
-    /// shape in height order gives.
+    /// shape in height order gives. Returns the world rectangle of the cached shapes.
     fn finish(
         self,
         meshes: &mut Assets<Mesh>,
         opaque: Handle<ColorMaterial>,
         blended: Handle<ColorMaterial>,
-    ) {
+    ) -> Option<Rect> {
         let Drawer {
             commands,
             shapes,
             mut text_z,
             moved,
             moving,
+            cache,
             ..
         } = self;
         // The moved tile: its own two meshes, which a slide moves.
@@ -215,33 +235,26 @@ impl Drawer<'_, '_, '_> {
         }
         text_z.sort_by(f32::total_cmp);
         text_z.dedup();
-        let (mut solid, translucent): (Vec<Shape>, Vec<Shape>) =
-            shapes.into_iter().partition(|s| s.colour[3] >= 1.0);
-        // The top layer first; within a layer, in the order drawn (the later one wins a tie).
-        solid.sort_by(|a, b| b.z.total_cmp(&a.z));
-        if !solid.is_empty() {
-            commands.spawn((
-                BoardPart,
-                Mesh2d(meshes.add(mesh_of(&solid, 0.0))),
-                MeshMaterial2d(opaque),
-                Transform::default(),
-            ));
-        }
-        let mut runs: std::collections::BTreeMap<usize, Vec<Shape>> = Default::default();
-        for s in translucent {
-            let run = text_z.partition_point(|&t| t <= s.z);
-            runs.entry(run).or_default().push(s);
-        }
-        for mut run in runs.into_values() {
-            run.sort_by(|a, b| a.z.total_cmp(&b.z));
-            let z = run[0].z;
-            commands.spawn((
-                BoardPart,
-                Mesh2d(meshes.add(mesh_of(&run, z))),
-                MeshMaterial2d(blended.clone()),
-                Transform::from_xyz(0.0, 0.0, z),
-            ));
-        }
+        let (live, cached): (Vec<Shape>, Vec<Shape>) =
+            shapes.into_iter().partition(|s| s.z >= LIVE_Z);
+        let bounds = cache
+            .then_some(&cached)
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s.corners.iter().copied())
+            .fold(None, |r: Option<Rect>, c| {
+                Some(r.map_or(Rect::from_center_size(c, Vec2::ZERO), |r| r.union_point(c)))
+            });
+        spawn_layer(
+            commands,
+            meshes,
+            cached,
+            &text_z,
+            [&opaque, &blended],
+            cache,
+        );
+        spawn_layer(commands, meshes, live, &text_z, [&opaque, &blended], false);
+        bounds
     }
 
     fn text(&mut self, at: Vec2, z: f32, text: &str, size: f32, color: Color, bold: bool) {
@@ -264,6 +277,8 @@ impl Drawer<'_, '_, '_> {
         ));
         if let Some(point) = self.tile_at {
             e.insert(TileAt { point, base: at });
+        } else if self.cache && z < LIVE_Z {
+            e.insert(CACHED);
         }
     }
 
@@ -585,6 +600,47 @@ impl Drawer<'_, '_, '_> {
                 );
             }
         }
+    }
+}
+
+/// Spawns `shapes` as one opaque depth-tested mesh (top layer first) and translucent meshes in
+/// height order, one per run between two of the texts' heights `text_z`; into the board's image
+/// when `cached`, else on the window's camera.
+fn spawn_layer(
+    commands: &mut Commands,
+    meshes: &mut Assets<Mesh>,
+    shapes: Vec<Shape>,
+    text_z: &[f32],
+    [opaque, blended]: [&Handle<ColorMaterial>; 2],
+    cached: bool,
+) {
+    let mut spawn = |mesh: Mesh, material: &Handle<ColorMaterial>, z: f32| {
+        let mut e = commands.spawn((
+            BoardPart,
+            Mesh2d(meshes.add(mesh)),
+            MeshMaterial2d(material.clone()),
+            Transform::from_xyz(0.0, 0.0, z),
+        ));
+        if cached {
+            e.insert(CACHED);
+        }
+    };
+    let (mut solid, translucent): (Vec<Shape>, Vec<Shape>) =
+        shapes.into_iter().partition(|s| s.colour[3] >= 1.0);
+    // The top layer first; within a layer, in the order drawn (the later one wins a tie).
+    solid.sort_by(|a, b| b.z.total_cmp(&a.z));
+    if !solid.is_empty() {
+        spawn(mesh_of(&solid, 0.0), opaque, 0.0);
+    }
+    let mut runs: std::collections::BTreeMap<usize, Vec<Shape>> = Default::default();
+    for s in translucent {
+        let run = text_z.partition_point(|&t| t <= s.z);
+        runs.entry(run).or_default().push(s);
+    }
+    for mut run in runs.into_values() {
+        run.sort_by(|a, b| a.z.total_cmp(&b.z));
+        let z = run[0].z;
+        spawn(mesh_of(&run, z), blended, z);
     }
 }
 

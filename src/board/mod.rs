@@ -2,6 +2,7 @@
 //! screens), where it goes ([`BoardView`], fitted into [`BoardArea`]), and the player's clicks and
 //! drags turned into board points ([`BoardClick`], [`BoardDrag`]).
 
+mod cache;
 mod draw;
 mod input;
 mod motion;

@@ -50,18 +50,12 @@ pub fn hud(
     out
 }
 
-fn panel_frame(margin: i8) -> egui::Frame {
-    egui::Frame::new()
-        .fill(theme::palette::PANEL)
-        .inner_margin(margin)
-}
-
 fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
     let s = &g.session;
     egui::Panel::right("game_panel")
         .exact_size(340.0)
         .resizable(false)
-        .frame(panel_frame(12))
+        .frame(theme::panel(12))
         .show(root, |ui| {
             header(ui, g, lang);
             if let Some(l) = g.lan_state() {
@@ -87,7 +81,7 @@ fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
         });
     egui::Panel::top("game_top")
-        .frame(panel_frame(6))
+        .frame(theme::panel(6))
         .show(root, |ui| leave_bar(ui, g, lang, out));
 }
 
@@ -95,7 +89,7 @@ fn portrait(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, tab: &mut HudTab, o
     let s = &g.session;
     let height = root.available_height();
     egui::Panel::top("game_top")
-        .frame(panel_frame(6))
+        .frame(theme::panel(6))
         .show(root, |ui| {
             if g.confirm_leave && s.result().is_none() {
                 leave_bar(ui, g, lang, out);
@@ -111,7 +105,7 @@ fn portrait(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, tab: &mut HudTab, o
             }
         });
     egui::Panel::bottom("game_bottom")
-        .frame(panel_frame(6))
+        .frame(theme::panel(6))
         .show(root, |ui| {
             notices(ui, g, lang, out);
             if g.confirm_resign {

@@ -229,9 +229,7 @@ fn ui(
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let mut root = theme::root_ui(ctx);
-    let frame = egui::Frame::new()
-        .fill(theme::palette::PANEL)
-        .inner_margin(12);
+    let frame = theme::panel(12);
     let header = |ui: &mut egui::Ui, nav: &mut MessageWriter<Navigate>| {
         ui.horizontal(|ui| {
             if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {

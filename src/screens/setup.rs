@@ -683,9 +683,7 @@ pub fn setup_panels(
 ) -> SetupOut {
     let mut out = SetupOut::default();
     let mut root = theme::root_ui(ctx);
-    let panel_frame = egui::Frame::new()
-        .fill(theme::palette::PANEL)
-        .inner_margin(12);
+    let panel_frame = theme::panel(12);
     let mut opts = state.options.clone();
     match form {
         Form::Wide => {
