@@ -49,6 +49,8 @@ pub struct Demo {
     pub four: Option<FourDemo>,
     /// `game-inference`: the game screen with the inference board on and an enemy piece picked.
     pub inference: bool,
+    /// `four-zoom`: the four-player game zoomed in (放大), a piece selected.
+    pub zoom: bool,
 }
 
 /// A four-player (or big-board) demo.
@@ -78,7 +80,7 @@ impl Demo {
         let inference = demo == "game-inference";
         let four = match demo.as_str() {
             "four-setup" => Some(FourDemo::Setup),
-            "four-game" => Some(FourDemo::Dark),
+            "four-game" | "four-zoom" => Some(FourDemo::Dark),
             "four-partners" => Some(FourDemo::Partners),
             "four-out" => Some(FourDemo::Out),
             "two-big" => Some(FourDemo::TwoBig),
@@ -113,6 +115,7 @@ impl Demo {
             ask_resign,
             four,
             inference,
+            zoom: demo == "four-zoom",
         }
     }
 }
@@ -231,11 +234,25 @@ fn drive(
                         let _ = s.act(side, junqi_game::Action::Resign);
                     }
                 }
-                let game = if which == FourDemo::TwoBig {
+                let mut game = if which == FourDemo::TwoBig {
                     ActiveGame::new(s, options.level)
                 } else {
                     ActiveGame::table(s, options.levels)
                 };
+                if demo.zoom {
+                    commands.insert_resource(crate::board::BoardZoom(Some(
+                        crate::board::BoardZoom::HOME,
+                    )));
+                    game.selected = game
+                        .session
+                        .view
+                        .legal_moves()
+                        .iter()
+                        .find_map(|m| match *m {
+                            Move::Step { from, .. } => Some(from),
+                            _ => None,
+                        });
+                }
                 commands.insert_resource(game);
                 nav.write(Navigate(Screen::Game));
             }

@@ -262,6 +262,12 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("game.leave_yes", "离开", "Leave"),
     ("game.inference", "推理", "Inference"),
+    ("game.zoom", "放大", "Zoom"),
+    (
+        "game.zoom_tip",
+        "放大棋盘，便于手指点选；拖动空处移动棋盘，再点一次看全图",
+        "Zoom the board in for a finger; drag where no piece is to move it, tap again for the whole board",
+    ),
     (
         "game.inference_tip",
         "只用你自己看到的信息推算敌方棋子（与电脑用的推理相同）",

@@ -13,10 +13,13 @@ use bevy::{
     window::{PrimaryWindow, WindowResolution},
 };
 use junqi::{
-    board::CurrentView,
-    demo::demo_session,
-    form::Form,
-    screens::{Navigate, Screen, game::ActiveGame},
+    board::{BoardZoom, CurrentView},
+    demo::{FourDemo, demo_four_session, demo_session},
+    form::{Form, UiZoom},
+    screens::{
+        Navigate, Screen,
+        game::{ActiveGame, GameAction},
+    },
 };
 use junqi_game::{Point, Side};
 
@@ -160,5 +163,119 @@ fn a_game_is_played_with_a_finger_tap_tap_drag_and_long_press() {
         4,
         "the long press played nothing"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A four-player game against three computer seats in a 720 × 1600 window, the player to move.
+fn phone_four_game(dir: &std::path::Path) -> (App, Entity) {
+    let (mut app, window) = phone_game(dir);
+    let (session, options) = demo_four_session(FourDemo::Dark, 0, 3);
+    app.insert_resource(ActiveGame::table(session, options.levels));
+    app.world_mut().write_message(Navigate(Screen::Title));
+    app.update();
+    app.world_mut().write_message(Navigate(Screen::Game));
+    app.update();
+    app.update();
+    until_my_turn(&mut app);
+    (app, window)
+}
+
+/// The distance in logical pixels between neighbouring points of the board shown.
+fn spacing(app: &App) -> f32 {
+    app.world()
+        .resource::<CurrentView>()
+        .0
+        .expect("the board is shown")
+        .sx
+}
+
+#[test]
+fn the_four_player_board_zooms_in_to_a_fingers_width_and_moves_under_a_finger() {
+    let dir = temp_dir("zoom");
+    let (mut app, window) = phone_four_game(&dir);
+    let whole = spacing(&app);
+    let dp = *app.world().resource::<UiZoom>();
+    assert!(
+        whole / dp.0 < 30.0,
+        "the whole board on a phone: points {:.0} dp apart",
+        whole / dp.0
+    );
+
+    // 放大: neighbouring points a finger's width (48 dp) apart.
+    app.world_mut().write_message(GameAction::Zoom);
+    app.update();
+    app.update();
+    let zoomed = spacing(&app);
+    assert!(
+        zoomed / dp.0 >= 47.0,
+        "zoomed in: points {:.0} dp apart",
+        zoomed / dp.0
+    );
+    assert_eq!(app.world().resource::<BoardZoom>().0, Some(BoardZoom::HOME));
+
+    // Tap, tap still plays a move on the zoomed board.
+    let plies = game(&app).session.plies();
+    let (from, to) = a_move(&app);
+    let (a, b) = (at(&app, from), at(&app, to));
+    tap(&mut app, window, a);
+    assert_eq!(game(&app).selected, Some(from));
+    tap(&mut app, window, b);
+    assert_eq!(game(&app).session.plies(), plies + 1, "the move is played");
+    until_my_turn(&mut app);
+
+    // A finger dragged where no piece is moves the board with it, and is no tap.
+    let empty = game(&app)
+        .session
+        .view
+        .board()
+        .points()
+        .find(|&p| {
+            game(&app).session.view.pieces().all(|k| k.at != Some(p)) && {
+                let a = at(&app, p);
+                (100.0..620.0).contains(&a.x) && (300.0..700.0).contains(&a.y)
+            }
+        })
+        .expect("an empty point in sight");
+    let a = at(&app, empty);
+    let before = at(&app, empty);
+    let plies = game(&app).session.plies();
+    finger(&mut app, window, TouchPhase::Started, a);
+    finger(
+        &mut app,
+        window,
+        TouchPhase::Moved,
+        a + Vec2::new(0.0, 40.0),
+    );
+    finger(
+        &mut app,
+        window,
+        TouchPhase::Moved,
+        a + Vec2::new(0.0, 80.0),
+    );
+    app.update();
+    let moved = at(&app, empty) - before;
+    assert!(
+        (moved.y - 80.0).abs() < 1.0 && moved.x.abs() < 1.0,
+        "the board follows the finger: moved {moved}"
+    );
+    finger(
+        &mut app,
+        window,
+        TouchPhase::Ended,
+        a + Vec2::new(0.0, 80.0),
+    );
+    assert_eq!(game(&app).session.plies(), plies, "panning plays nothing");
+    assert_eq!(game(&app).selected, None, "and selects nothing");
+
+    // 全图: the whole board again; leaving the game forgets the zoom.
+    app.world_mut().write_message(GameAction::Zoom);
+    app.update();
+    app.update();
+    assert!((spacing(&app) - whole).abs() < 0.01);
+    app.world_mut().write_message(GameAction::Zoom);
+    app.world_mut().write_message(Navigate(Screen::Title));
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<BoardZoom>().0, None);
     let _ = std::fs::remove_dir_all(&dir);
 }

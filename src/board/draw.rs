@@ -55,6 +55,8 @@ fn redraw(
     mut batch_materials: Local<Option<[Handle<ColorMaterial>; 2]>>,
     mut cache: ResMut<BoardCache>,
     mut caching: Local<Option<bool>>,
+    area: Res<super::BoardArea>,
+    window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
 ) {
     let Some(fonts) = fonts else { return };
     let view = current.0;
@@ -85,7 +87,14 @@ fn redraw(
             })
         })
         .clone();
+    // The part of the world the screen shows the board in (a zoomed board is larger).
+    let visible = window.map_or(Rect::new(-1e6, -1e6, 1e6, 1e6), |w| {
+        let size = w.size();
+        let r = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
+        super::window_rect_to_world(r, size)
+    });
     let mut drawer = Drawer {
+        visible,
         commands: &mut commands,
         fonts: &fonts,
         view,
@@ -119,6 +128,9 @@ const ELLIPSE_STEPS: usize = 32;
 /// thousand rectangles; as entities, each was extracted, sorted and batched by the renderer every
 /// frame.
 struct Drawer<'a, 'w, 's> {
+    /// The world rectangle the board is shown in: live parts (drawn over the board's image, not
+    /// clipped with it) outside it are left out.
+    visible: Rect,
     commands: &'a mut Commands<'w, 's>,
     fonts: &'a Fonts,
     view: BoardView,
@@ -139,6 +151,12 @@ struct Drawer<'a, 'w, 's> {
 }
 
 impl Drawer<'_, '_, '_> {
+    /// Whether point `p`'s tile lies wholly where the board is shown.
+    fn shows(&self, p: Point) -> bool {
+        let r = Rect::from_center_size(self.view.world(p), self.view.tile_size() + 8.0);
+        self.visible.contains(r.min) && self.visible.contains(r.max)
+    }
+
     fn shape(&mut self, z: f32, color: Color, corners: Vec<Vec2>) {
         let shape = Shape {
             z,
@@ -503,7 +521,7 @@ impl Drawer<'_, '_, '_> {
 
         // Pieces.
         for (p, t) in &scene.pieces {
-            self.tile_at = self.moved.filter(|m| m == p);
+            self.tile_at = self.moved.filter(|m| m == p && self.shows(*m));
             let at = v.world(*p);
             let (fill, ink) = (srgb(t.colour.rgb()), Color::WHITE);
             // Shadow (only where it shows: right and below), edge, face.
@@ -564,7 +582,8 @@ impl Drawer<'_, '_, '_> {
         // Point names, as the move log writes them, in a corner of each point (settings).
         if self.settings.coordinates {
             let ink = line_col.with_alpha(0.85);
-            for p in board.points() {
+            let shown: Vec<Point> = board.points().filter(|&p| self.shows(p)).collect();
+            for p in shown {
                 let at = v.world(p) + Vec2::new(-tile.x * 0.3, -tile.y * 0.62);
                 let name = board.name_of(p).to_string();
                 self.text(at, 4.9, &name, (s * 0.2).max(8.0), ink, false);
@@ -572,7 +591,7 @@ impl Drawer<'_, '_, '_> {
         }
 
         // Selection and targets on top.
-        if let Some(p) = scene.selected {
+        if let Some(p) = scene.selected.filter(|&p| self.shows(p)) {
             self.frame(
                 v.world(p),
                 tile + Vec2::splat(4.0),
@@ -581,7 +600,13 @@ impl Drawer<'_, '_, '_> {
                 Color::srgb(1.0, 0.9, 0.1),
             );
         }
-        for &p in &scene.targets {
+        let targets: Vec<Point> = scene
+            .targets
+            .iter()
+            .copied()
+            .filter(|&p| self.shows(p))
+            .collect();
+        for p in targets {
             let at = v.world(p);
             if scene.tile(p).is_some() {
                 self.frame(

@@ -8,7 +8,7 @@ use bevy::{prelude::*, window::PrimaryWindow};
 use bevy_egui::input::EguiWantsInput;
 use junqi_game::Point;
 
-use super::{BoardClick, BoardDrag, BoardLongPress, BoardScene, CurrentView};
+use super::{BoardClick, BoardDrag, BoardLongPress, BoardScene, BoardZoom, CurrentView};
 use crate::form::UiZoom;
 
 /// How long a press must be held still to count as a long press.
@@ -27,6 +27,10 @@ struct Press {
     long: bool,
     /// The finger's id, for a touch.
     touch: Option<u64>,
+    /// The press began on the board, not on a panel.
+    on_board: bool,
+    /// Moving the zoomed board ([`BoardZoom`]) from where its centre was at the press.
+    panning: Option<Vec2>,
 }
 
 /// The ghost of a dragged tile.
@@ -122,6 +126,7 @@ fn pointer(
     mut clicks: MessageWriter<BoardClick>,
     mut drags: MessageWriter<BoardDrag>,
     mut long: MessageWriter<BoardLongPress>,
+    mut board_zoom: ResMut<BoardZoom>,
 ) {
     let (Some(view), Some(window)) = (view.0.filter(|_| scene.active), window) else {
         press.from = None;
@@ -154,6 +159,7 @@ fn pointer(
             },
             start: c,
             touch: p.touch,
+            on_board: !over_ui,
             ..default()
         };
     }
@@ -163,6 +169,21 @@ fn pointer(
     } else {
         8.0
     };
+    // A drag where no piece is moves a zoomed board (and is no tap).
+    if let (Some(centre), Some(c), false) = (board_zoom.0, cursor, p.released)
+        && press.on_board
+        && !press.dragging
+        && !press.long
+        && press.from.is_none_or(|f| scene.tile(f).is_none())
+        && (press.panning.is_some() || c.distance(press.start) > slop)
+    {
+        let from = *press.panning.get_or_insert(centre);
+        press.from = None;
+        let to = BoardZoom::clamp(from - (c - press.start) / view.sx);
+        if board_zoom.0 != Some(to) {
+            board_zoom.0 = Some(to);
+        }
+    }
     if let (Some(from), Some(c), false) = (press.from, cursor, p.released) {
         press.held += time.delta_secs();
         let moved = c.distance(press.start) > slop;

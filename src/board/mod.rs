@@ -184,17 +184,13 @@ impl BoardView {
     /// (grid x 5…11, y 0…5) fills the area instead of the whole board.
     pub fn fit_focused(area: Rect, bottom: Side, four: bool, own_half: bool) -> Self {
         if four && own_half {
-            let s = (area.width() / 5.6).min(area.height() / 6.6).max(6.0);
             // The half's middle at the area's centre: the board's centre is above it.
-            let half_mid = Vec2::new(Self::FOUR / 2.0, 2.5);
-            let offset = (Vec2::splat(Self::FOUR / 2.0) - half_mid) * s;
-            return Self {
-                center: area.center() + offset,
-                sx: s,
-                sy: s,
+            return Self::fit_region(
+                area,
                 bottom,
-                four,
-            };
+                Vec2::new(Self::FOUR / 2.0, 2.5),
+                Vec2::new(5.6, 6.6),
+            );
         }
         if four {
             let s = (area.height().min(area.width()) / (Self::FOUR + 1.2)).max(6.0);
@@ -215,6 +211,31 @@ impl BoardView {
             bottom,
             four,
         }
+    }
+
+    /// The four-player board with the display grid region of `span` steps round `centre` (grid
+    /// coordinates, the bottom seat's half down) filling `area`; the rest lies outside it.
+    pub fn fit_region(area: Rect, bottom: Side, centre: Vec2, span: Vec2) -> Self {
+        let s = (area.width() / span.x).min(area.height() / span.y).max(6.0);
+        let offset = (Vec2::splat(Self::FOUR / 2.0) - centre) * s;
+        Self {
+            center: area.center() + offset,
+            sx: s,
+            sy: s,
+            bottom,
+            four: true,
+        }
+    }
+
+    /// The four-player board zoomed in round `centre` (see [`BoardZoom`]): [`ZOOM_SPAN`] grid
+    /// steps across the narrower side of `area`.
+    pub fn fit_zoomed(area: Rect, bottom: Side, centre: Vec2) -> Self {
+        Self::fit_region(
+            area,
+            bottom,
+            BoardZoom::clamp(centre),
+            Vec2::splat(ZOOM_SPAN),
+        )
     }
 
     /// The board drawn.
@@ -364,6 +385,28 @@ pub fn window_rect_to_world(r: Rect, window: Vec2) -> Rect {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BoardInput;
 
+/// Grid steps across the area when the four-player board is zoomed in: on a phone held upright
+/// (about 430 dp across) neighbouring points are then about 48 dp apart, a finger's width,
+/// where the whole board gives them about 25.
+pub const ZOOM_SPAN: f32 = 9.0;
+
+/// The four-player board zoomed in on a phone: the display grid point at the area's centre
+/// (`None`: the whole board). Set by the game screen's 放大 button, moved by dragging the board
+/// with a finger where no piece is.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoardZoom(pub Option<Vec2>);
+
+impl BoardZoom {
+    /// Where zooming in starts: the player's own half and the centre.
+    pub const HOME: Vec2 = Vec2::new(BoardView::FOUR / 2.0, 4.5);
+
+    /// `centre` kept so that the zoomed region stays on the board.
+    pub fn clamp(centre: Vec2) -> Vec2 {
+        let half = ZOOM_SPAN / 2.0 - 0.5;
+        centre.clamp(Vec2::splat(half), Vec2::splat(BoardView::FOUR - half))
+    }
+}
+
 /// The view the board is drawn in this frame (`None` while no board is shown), for drawing, input
 /// and effects.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -375,6 +418,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BoardScene>()
         .init_resource::<BoardArea>()
         .init_resource::<CurrentView>()
+        .init_resource::<BoardZoom>()
         .add_message::<BoardClick>()
         .add_message::<BoardDrag>()
         .add_message::<BoardLongPress>()
@@ -390,12 +434,20 @@ pub(super) fn plugin(app: &mut App) {
 fn track_view(
     scene: Res<BoardScene>,
     area: Res<BoardArea>,
+    zoom: Res<BoardZoom>,
     window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
     mut current: ResMut<CurrentView>,
 ) {
     let view = window.filter(|_| scene.active).map(|window| {
         let size = window.size();
         let rect = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
+        if let (true, false, Some(centre)) = (scene.four, scene.focus_own_half, zoom.0) {
+            return BoardView::fit_zoomed(
+                window_rect_to_world(rect, size),
+                scene.bottom.unwrap_or(Side::South),
+                centre,
+            );
+        }
         BoardView::fit_focused(
             window_rect_to_world(rect, size),
             scene.bottom.unwrap_or(Side::South),

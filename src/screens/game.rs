@@ -21,8 +21,8 @@ use super::{Navigate, Screen};
 use crate::{
     ai::{self, Thought},
     board::{
-        BoardArea, BoardClick, BoardDrag, BoardEffect, BoardLongPress, BoardScene, Colour, Face,
-        Tile,
+        BoardArea, BoardClick, BoardDrag, BoardEffect, BoardLongPress, BoardScene, BoardZoom,
+        Colour, Face, Tile,
     },
     form::Form,
     i18n::Lang,
@@ -306,9 +306,11 @@ pub(super) fn plugin(app: &mut App) {
 fn exit(
     mut commands: Commands,
     mut scene: ResMut<BoardScene>,
+    mut zoom: ResMut<BoardZoom>,
     tasks: Query<Entity, With<Thinking>>,
 ) {
     *scene = BoardScene::default();
+    *zoom = BoardZoom::default();
     for e in &tasks {
         commands.entity(e).despawn();
     }
@@ -842,6 +844,8 @@ pub enum GameAction {
     Mark(Option<Rank>),
     /// Answer the LAN peer's draw offer.
     AnswerDraw(bool),
+    /// 放大 / 全图: zoom the four-player board in on a phone, or show it whole.
+    Zoom,
 }
 
 fn actions(
@@ -850,11 +854,19 @@ fn actions(
     mut reader: MessageReader<GameAction>,
     lang: Res<Lang>,
     mut lan: MessageWriter<LanRequest>,
+    mut zoom: ResMut<BoardZoom>,
 ) {
     let lang = *lang;
     for a in reader.read() {
         let me = game.session.me();
         match *a {
+            GameAction::Zoom => {
+                zoom.0 = match zoom.0 {
+                    Some(_) => None,
+                    None => Some(BoardZoom::HOME),
+                };
+                continue;
+            }
             GameAction::AskResign | GameAction::CancelResign => {
                 game.confirm_resign = *a == GameAction::AskResign;
                 continue;
@@ -958,6 +970,7 @@ fn actions(
             | GameAction::CancelResign
             | GameAction::Undo
             | GameAction::Inference
+            | GameAction::Zoom
             | GameAction::AskLeave(_) => {}
         }
     }
@@ -1006,6 +1019,7 @@ fn lan_action(
         | GameAction::CancelResign
         | GameAction::Undo
         | GameAction::Inference
+        | GameAction::Zoom
         | GameAction::AskLeave(_) => {}
     }
 }
@@ -1042,11 +1056,12 @@ fn ui(
     game: Res<ActiveGame>,
     mut tab: Local<HudTab>,
     mut area: ResMut<BoardArea>,
+    zoom: Res<BoardZoom>,
     mut nav: MessageWriter<Navigate>,
     mut actions: MessageWriter<GameAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let out = hud(ctx, &game, *lang, *form, &mut tab);
+    let out = hud(ctx, &game, *lang, *form, &mut tab, zoom.0.is_some());
     area.0 = Some(crate::form::board_area(out.board, ctx));
     actions.write_batch(out.actions);
     if let Some(to) = out.nav {

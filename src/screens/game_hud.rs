@@ -32,19 +32,21 @@ pub enum HudTab {
     Table,
 }
 
-/// Lays out the panels for `form`; the board gets what is left.
+/// Lays out the panels for `form`; the board gets what is left. `zoomed`: the four-player board
+/// is zoomed in (the portrait layout's 放大 button shows it pressed).
 pub fn hud(
     ctx: &egui::Context,
     g: &ActiveGame,
     lang: Lang,
     form: Form,
     tab: &mut HudTab,
+    zoomed: bool,
 ) -> HudOut {
     let mut out = HudOut::default();
     let mut root = theme::root_ui(ctx);
     match form {
         Form::Wide => wide(&mut root, g, lang, &mut out),
-        Form::Portrait => portrait(&mut root, g, lang, tab, &mut out),
+        Form::Portrait => portrait(&mut root, g, lang, tab, zoomed, &mut out),
     }
     out.board = root.available_rect_before_wrap();
     out
@@ -65,7 +67,7 @@ fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             clock(ui, g, lang, 310.0);
             counts(ui, g, lang);
             confirm_resign(ui, g, lang, out);
-            buttons(ui, g, lang, out);
+            buttons(ui, g, lang, None, out);
             notices(ui, g, lang, out);
             if g.marking.is_some() {
                 ui.separator();
@@ -85,7 +87,14 @@ fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
         .show(root, |ui| leave_bar(ui, g, lang, out));
 }
 
-fn portrait(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, tab: &mut HudTab, out: &mut HudOut) {
+fn portrait(
+    root: &mut egui::Ui,
+    g: &ActiveGame,
+    lang: Lang,
+    tab: &mut HudTab,
+    zoomed: bool,
+    out: &mut HudOut,
+) {
     let s = &g.session;
     let height = root.available_height();
     egui::Panel::top("game_top")
@@ -111,7 +120,9 @@ fn portrait(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, tab: &mut HudTab, o
             if g.confirm_resign {
                 confirm_resign(ui, g, lang, out);
             } else {
-                buttons(ui, g, lang, out);
+                // On a phone the four-player board's points are about 25 dp apart: 放大.
+                let zoom = (s.view.board().sides().len() == 4).then_some(zoomed);
+                buttons(ui, g, lang, zoom, out);
             }
             if out.actions.contains(&GameAction::Inference) && g.inference.is_none() {
                 *tab = HudTab::Table;
@@ -307,8 +318,8 @@ fn confirm_resign(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOu
     });
 }
 
-/// 认输 求和 提示 推理 悔棋.
-fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
+/// 认输 求和 提示 推理 悔棋, and 放大 when `zoom` is given (pressed when zoomed in).
+fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, zoom: Option<bool>, out: &mut HudOut) {
     let s = &g.session;
     let mine = s.my_turn();
     // Wrapped: five buttons do not fit a panel's width in English.
@@ -350,6 +361,14 @@ fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             if undo.clicked() {
                 out.actions.push(GameAction::Undo);
             }
+        }
+        if let Some(on) = zoom
+            && ui
+                .add(egui::Button::new(lang.t("game.zoom")).selected(on))
+                .on_hover_text(lang.t("game.zoom_tip"))
+                .clicked()
+        {
+            out.actions.push(GameAction::Zoom);
         }
     });
 }

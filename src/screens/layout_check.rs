@@ -176,8 +176,9 @@ fn the_game_screen_fits_every_size_in_both_languages() {
             for size in SIZES {
                 for tab in [HudTab::Log, HudTab::Removed, HudTab::Table] {
                     let mut tab = tab;
-                    let (screen, board, drawn) =
-                        lay_out(size, |ctx, form| hud(ctx, g, lang, form, &mut tab).board);
+                    let (screen, board, drawn) = lay_out(size, |ctx, form| {
+                        hud(ctx, g, lang, form, &mut tab, false).board
+                    });
                     check(
                         &format!("{name} ({lang:?}, {tab:?})"),
                         size,
