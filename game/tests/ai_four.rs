@@ -173,3 +173,20 @@ fn permuting_hidden_pieces_of_the_other_armies_changes_nothing_for_the_ai() {
     assert!(checked >= 5, "too few permutable positions ({checked})");
     assert!(partner_checked >= 1, "no 四暗 partner permutation checked");
 }
+
+#[test]
+fn expert_searches_its_partners_reply_in_team_games() {
+    // Two plies of a team game are my move and the next enemy's; the third
+    // is my partner's, with its known pieces in 双明. Expert's four-player
+    // budget finishes it over all its samples in a middle game.
+    let game = random_game(rules(Mode::Dark, true), 21, 40);
+    assert!(game.result().is_none());
+    let view = game.view(game.turn());
+    let a = Ai::new(Level::Expert, 5).analyse(&view, &|| false);
+    assert_eq!(a.depth, 3, "{} nodes", a.nodes);
+    assert_eq!(a.samples, Level::Expert.params_four().search.samples);
+    // With the two-player settings the search stops a ply short.
+    let two = Level::Expert.params();
+    let b = Ai::with_params(Level::Expert, two, 5).analyse(&view, &|| false);
+    assert_eq!(b.depth, 2);
+}

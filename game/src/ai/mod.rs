@@ -179,10 +179,20 @@ impl Level {
     pub fn params_four(self) -> LevelParams {
         let mut p = self.params();
         match self {
-            Level::Novice | Level::Expert => {}
+            Level::Novice => {}
             // Two enemies strike at two flags: one ply and the exchanges miss
             // too many flag threats without the full evaluation.
             Level::Skilled => p.search.full_eval = true,
+            // Two plies are my move and the next enemy's: my partner never
+            // moves in the tree, so its known pieces (双明) and its answer
+            // to a threat count only through the evaluation. A third ply is
+            // the partner's reply; twice the nodes let it finish on most
+            // moves (0.645 against Skilled's team in 双明 over 100 games
+            // with two plies; game/README.md for the measurement).
+            Level::Expert => {
+                p.search.max_depth = 3;
+                p.search.nodes = 300_000;
+            }
             // Four armies make every ply dearer: ten samples and six
             // candidates let the third ply (the partner's reply) finish
             // more often, at half the time (0.72 against Expert's team

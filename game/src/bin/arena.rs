@@ -360,6 +360,18 @@ fn play_four(args: &Args, index: usize) -> Outcome {
     out.plies = plies;
     match game.result() {
         Some(GameResult::Win { winner, reason }) => {
+            if winner.team() != a_team && std::env::var_os("ARENA_DUMP_LOSS").is_some() {
+                let back = game.record().actions.len().saturating_sub(12);
+                let g = Game::replay(game.record(), Some(back)).expect("replays");
+                eprintln!(
+                    "\nloss, game {index}, A is {a_team:?}, {reason:?}; 12 plies before the end:\n{:?}",
+                    g.position()
+                );
+                let ev = game.events();
+                for e in &ev[ev.len().saturating_sub(16)..] {
+                    eprintln!("  {e:?}");
+                }
+            }
             out.score = if winner.team() == a_team { 1.0 } else { 0.0 };
             out.reason = reason_name(reason).into();
         }
@@ -617,13 +629,15 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
     } else {
         format!("{:?}", args.mode).to_lowercase()
     };
+    let an: Vec<f64> = r.iter().flat_map(|o| o.a_nodes.iter().copied()).collect();
+    let ad: Vec<f64> = r.iter().flat_map(|o| o.a_depth.iter().copied()).collect();
     if args.json {
         let reasons_json: Vec<String> = reasons
             .iter()
             .map(|(k, v)| format!("\"{k}\":{v}"))
             .collect();
         println!(
-            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"seconds\":{secs:.0}}}",
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0}}}",
             args.a,
             args.b,
             args.players,
@@ -641,6 +655,8 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             offers[0],
             offers[1],
             reasons_json.join(","),
+            mean(&an),
+            mean(&ad),
         );
     } else {
         println!(
@@ -673,8 +689,6 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             "resignations: A {}, B {};  draw offers: A {}, B {}",
             resigns[0], resigns[1], offers[0], offers[1]
         );
-        let an: Vec<f64> = r.iter().flat_map(|o| o.a_nodes.iter().copied()).collect();
-        let ad: Vec<f64> = r.iter().flat_map(|o| o.a_depth.iter().copied()).collect();
         println!(
             "A search: mean {:.0} nodes, max {:.0}, mean depth {:.2}",
             mean(&an),
