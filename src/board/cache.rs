@@ -131,9 +131,7 @@ pub(super) fn keep(
     let scale = window.scale_factor();
     // Clipped to the area the screen left for the board: a board larger than it (the setup
     // screen's own half fitted to a phone's width) must not show through the unfilled panels.
-    let logical = window.size();
-    let area = area.0.unwrap_or(Rect::new(0.0, 0.0, logical.x, logical.y));
-    let bounds = bounds.intersect(super::window_rect_to_world(area, logical));
+    let bounds = bounds.intersect(area.in_world(window.size()));
     let px = pixel_rect(bounds, size, scale);
     if px.is_empty() {
         return;

@@ -88,11 +88,7 @@ fn redraw(
         })
         .clone();
     // The part of the world the screen shows the board in (a zoomed board is larger).
-    let visible = window.map_or(Rect::new(-1e6, -1e6, 1e6, 1e6), |w| {
-        let size = w.size();
-        let r = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
-        super::window_rect_to_world(r, size)
-    });
+    let visible = window.map_or(Rect::new(-1e6, -1e6, 1e6, 1e6), |w| area.in_world(w.size()));
     let mut drawer = Drawer {
         visible,
         commands: &mut commands,

@@ -126,6 +126,14 @@ impl BoardScene {
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
 pub struct BoardArea(pub Option<Rect>);
 
+impl BoardArea {
+    /// The area in world coordinates, in a window of logical `size` (the whole window if the
+    /// screen left none).
+    pub fn in_world(&self, size: Vec2) -> Rect {
+        window_rect_to_world(self.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y)), size)
+    }
+}
+
 /// A click on a board point (mouse released where it was pressed).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardClick(pub Point);
@@ -439,17 +447,12 @@ fn track_view(
     mut current: ResMut<CurrentView>,
 ) {
     let view = window.filter(|_| scene.active).map(|window| {
-        let size = window.size();
-        let rect = area.0.unwrap_or(Rect::new(0.0, 0.0, size.x, size.y));
+        let rect = area.in_world(window.size());
         if let (true, false, Some(centre)) = (scene.four, scene.focus_own_half, zoom.0) {
-            return BoardView::fit_zoomed(
-                window_rect_to_world(rect, size),
-                scene.bottom.unwrap_or(Side::South),
-                centre,
-            );
+            return BoardView::fit_zoomed(rect, scene.bottom.unwrap_or(Side::South), centre);
         }
         BoardView::fit_focused(
-            window_rect_to_world(rect, size),
+            rect,
             scene.bottom.unwrap_or(Side::South),
             scene.four,
             scene.focus_own_half,

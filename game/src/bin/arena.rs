@@ -360,17 +360,13 @@ fn play_four(args: &Args, index: usize) -> Outcome {
     out.plies = plies;
     match game.result() {
         Some(GameResult::Win { winner, reason }) => {
-            if winner.team() != a_team && std::env::var_os("ARENA_DUMP_LOSS").is_some() {
-                let back = game.record().actions.len().saturating_sub(12);
-                let g = Game::replay(game.record(), Some(back)).expect("replays");
-                eprintln!(
-                    "\nloss, game {index}, A is {a_team:?}, {reason:?}; 12 plies before the end:\n{:?}",
-                    g.position()
+            if winner.team() != a_team {
+                dump_loss(
+                    &game,
+                    &format!("game {index}, A is {a_team:?}, {reason:?}"),
+                    12,
+                    16,
                 );
-                let ev = game.events();
-                for e in &ev[ev.len().saturating_sub(16)..] {
-                    eprintln!("  {e:?}");
-                }
             }
             out.score = if winner.team() == a_team { 1.0 } else { 0.0 };
             out.reason = reason_name(reason).into();
@@ -499,20 +495,13 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     out.plies = plies;
     match game.result() {
         Some(GameResult::Win { winner, reason }) => {
-            if winner != a_side && std::env::var_os("ARENA_DUMP_LOSS").is_some() {
-                let g = Game::replay(
-                    game.record(),
-                    Some(game.record().actions.len().saturating_sub(6)),
-                )
-                .expect("replays");
-                eprintln!(
-                    "\nloss, game {index}, A is {a_side}, {reason:?}; 6 plies before the end:\n{:?}",
-                    g.position()
+            if winner != a_side {
+                dump_loss(
+                    &game,
+                    &format!("game {index}, A is {a_side}, {reason:?}"),
+                    6,
+                    8,
                 );
-                let ev = game.events();
-                for e in &ev[ev.len().saturating_sub(8)..] {
-                    eprintln!("  {e:?}");
-                }
             }
             out.score = if winner == a_side { 1.0 } else { 0.0 };
             out.reason = reason_name(reason).into();
@@ -593,6 +582,24 @@ fn mean(v: &[f64]) -> f64 {
         0.0
     } else {
         v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// With `ARENA_DUMP_LOSS` set, prints a lost game's position `plies` plies before its end and
+/// its last `events`, to study why A lost.
+fn dump_loss(game: &Game, what: &str, plies: usize, events: usize) {
+    if std::env::var_os("ARENA_DUMP_LOSS").is_none() {
+        return;
+    }
+    let back = game.record().actions.len().saturating_sub(plies);
+    let g = Game::replay(game.record(), Some(back)).expect("replays");
+    eprintln!(
+        "\nloss, {what}; {plies} plies before the end:\n{:?}",
+        g.position()
+    );
+    let ev = game.events();
+    for e in &ev[ev.len().saturating_sub(events)..] {
+        eprintln!("  {e:?}");
     }
 }
 
