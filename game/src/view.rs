@@ -13,6 +13,7 @@ use crate::rules::{Mode, Outcome, Rules};
 use serde::{Deserialize, Serialize};
 
 mod four;
+mod known;
 
 /// What a player sees on a point.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]

@@ -336,3 +336,70 @@ fn decisions_are_deterministic() {
     assert_eq!(standing(&view), standing(&view.clone()));
     assert_eq!(standing(&view), standing(&game.view(Side::North)));
 }
+
+/// An open-game position, South to move, pieces by point name.
+fn open_position(pieces: &[(&str, Side, Rank)]) -> Position {
+    let board = Board::classic();
+    let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), Side::South);
+    let mut next = [0u8, 25];
+    for &(name, side, rank) in pieces {
+        let id = &mut next[side.index()];
+        pos.set(
+            board.parse_point(name).expect("point"),
+            Some(Piece {
+                side,
+                rank,
+                face_up: true,
+                id: PieceId(*id),
+            }),
+        );
+        *id += 1;
+    }
+    pos.set_counters(120, 40);
+    pos
+}
+
+#[test]
+fn who_can_still_open_a_boxed_flag_decides_draws_in_a_level_endgame() {
+    use Rank::*;
+    use Side::{North as N, South as S};
+    // Both flags boxed in by three landmines; a division each; only South
+    // keeps an engineer, so only South can still take a flag.
+    let mut pieces = vec![
+        ("S62", S, Flag),
+        ("S61", S, Landmine),
+        ("S63", S, Landmine),
+        ("S52", S, Landmine),
+        ("S35", S, Division),
+        ("S23", S, Engineer),
+        ("N62", N, Flag),
+        ("N61", N, Landmine),
+        ("N63", N, Landmine),
+        ("N52", N, Landmine),
+        ("N34", N, Division),
+        ("N22", N, Platoon),
+    ];
+    let pos = open_position(&pieces);
+    let south = PlayerView::of_open_position(&pos, S).expect("open view");
+    let north = PlayerView::of_open_position(&pos, N).expect("open view");
+    let s = standing(&south);
+    assert!(s.own_can_open && !s.enemy_can_open && s.holds_the_keys());
+    assert!(!answer_draw(&south) && !wants_draw(&south));
+    let n = standing(&north);
+    assert!(!n.own_can_open && n.enemy_can_open && n.lost_the_keys());
+    assert!(answer_draw(&north));
+    // A free point beside North's flag: North's platoon is no key, but
+    // nothing needs one; South's flag stays shut to North.
+    pieces.retain(|p| p.0 != "N52");
+    let open = open_position(&pieces);
+    let n = standing(&PlayerView::of_open_position(&open, N).unwrap());
+    assert!(!n.own_can_open && n.enemy_can_open);
+    // Dark and flip games' views are refused: they come from events.
+    for mode in [Mode::Dark, Mode::Flip] {
+        let hidden = Position::empty(Board::classic(), Rules::for_mode(mode), S);
+        assert!(
+            PlayerView::of_open_position(&hidden, S).is_err(),
+            "{mode:?}"
+        );
+    }
+}

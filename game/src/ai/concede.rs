@@ -44,6 +44,11 @@ pub struct Standing {
     pub own_flag_threatened: bool,
     /// A piece of the team that can take it stands next to a known enemy flag.
     pub enemy_flag_threatened: bool,
+    /// The team can still open the enemy flag: it is not shut in, or the
+    /// team keeps an engineer or a bomb ([`can_open`]).
+    pub own_can_open: bool,
+    /// The enemies can still open the team's flag.
+    pub enemy_can_open: bool,
     /// Plies played.
     pub ply: u16,
     /// Plies since the last attack.
@@ -92,20 +97,40 @@ impl Standing {
         !self.enemy_flag_threatened && self.enemy >= 3.0 * self.own + 250.0
     }
 
+    /// Can win by the flag and cannot lose by it: the team can still open
+    /// the enemy flag and the enemies can no longer open the team's, and it
+    /// is not behind in material (which could lose it every movable piece).
+    pub fn holds_the_keys(&self) -> bool {
+        self.own_can_open && !self.enemy_can_open && !self.is_behind()
+    }
+
+    /// The other way round: the team's flag can still be opened and the
+    /// enemy flag no longer can.
+    pub fn lost_the_keys(&self) -> bool {
+        !self.own_can_open && self.enemy_can_open
+    }
+
     /// Accepts a draw offer when it cannot expect to win: behind, level in an
-    /// endgame or a dead position, or with its flag in danger; never when
-    /// ahead or about to take a flag.
+    /// endgame or a dead position, with its flag in danger, or with no
+    /// engineer or bomb left for a shut enemy flag while its own can still
+    /// be opened; never when ahead, about to take a flag, or holding the
+    /// only keys to a shut flag.
     pub fn accepts_draw(&self) -> bool {
         !self.is_ahead()
             && !self.enemy_flag_threatened
-            && (self.is_behind() || self.is_endgame() || self.is_dead() || self.own_flag_threatened)
+            && !self.holds_the_keys()
+            && (self.is_behind()
+                || self.is_endgame()
+                || self.is_dead()
+                || self.own_flag_threatened
+                || self.lost_the_keys())
     }
 
     /// Offers a draw in a dead endgame it is not winning. Not in a dead
     /// middle game: with many pieces left there is still play, and an
     /// early offer gave away games the stronger side would have won.
     pub fn offers_draw(&self) -> bool {
-        !self.is_ahead() && self.is_dead() && self.is_endgame()
+        !self.is_ahead() && !self.holds_the_keys() && self.is_dead() && self.is_endgame()
     }
 
     /// Resigns a hopeless game once the rules allow resigning.
@@ -125,6 +150,8 @@ pub fn standing(view: &PlayerView) -> Standing {
         start: armies * army_movable_value(),
         own_flag_threatened: flag_threatened(view, true),
         enemy_flag_threatened: flag_threatened(view, false),
+        own_can_open: can_open(view, true),
+        enemy_can_open: can_open(view, false),
         ply: view.ply(),
         quiet: view.quiet_plies(),
         quiet_limit: rules.quiet_draw_plies,
@@ -274,6 +301,55 @@ fn flag_threatened(view: &PlayerView, ours: bool) -> bool {
         })
 }
 
+/// Whether the seat's team (`ours`) or its enemies can still open the
+/// other's flag in a two-player game: it is not shut in, or the attacker
+/// keeps an engineer or a bomb. A flag is shut in as the evaluation has it
+/// (`eval::technique`): in flip games while its side has a landmine left,
+/// in open games when every point beside it holds its side's landmine.
+/// Only what is public counts: in flip games every removed piece was shown
+/// (so the keys left are the army's five less those lost, face-down ones
+/// included), in open games every piece is. Dark games and team games
+/// cannot tell, so the answer there is yes.
+fn can_open(view: &PlayerView, ours: bool) -> bool {
+    if view.is_team_game() {
+        return true;
+    }
+    let me = view.me();
+    let (attacker, defender) = if ours {
+        (me, me.opponent())
+    } else {
+        (me.opponent(), me)
+    };
+    let is_key = |r: Rank| matches!(r, Rank::Engineer | Rank::Bomb);
+    match view.rules().mode {
+        Mode::Dark => true,
+        Mode::Flip => {
+            let lost = view
+                .pieces()
+                .filter(|k| k.side == attacker && k.at.is_none() && k.known().is_some_and(is_key))
+                .count();
+            view.mines_left(defender) == 0
+                || lost < usize::from(Rank::Engineer.count() + Rank::Bomb.count())
+        }
+        Mode::Open => {
+            let board = view.board();
+            let shut = view
+                .pieces()
+                .filter(|k| k.side == defender && k.known() == Some(Rank::Flag))
+                .filter_map(|k| k.at)
+                .all(|flag| {
+                    board.road_neighbours(flag).iter().all(|&q| {
+                        matches!(view.at(q), Some(Seen::Piece { side, rank: Some(Rank::Landmine), .. }) if side == defender)
+                    })
+                });
+            !shut
+                || view
+                    .pieces()
+                    .any(|k| k.side == attacker && k.at.is_some() && k.known().is_some_and(is_key))
+        }
+    }
+}
+
 /// Whether the seat offered a draw within the last [`OFFER_PAUSE`] plies.
 fn offered_lately(view: &PlayerView) -> bool {
     let me = view.me();
@@ -309,6 +385,8 @@ mod tests {
             start: 2.0 * army_movable_value(),
             own_flag_threatened: false,
             enemy_flag_threatened: false,
+            own_can_open: true,
+            enemy_can_open: true,
             ply: 60,
             quiet,
             quiet_limit: 60,
@@ -336,6 +414,25 @@ mod tests {
         assert!(s.resigns());
         s.enemy_flag_threatened = true;
         assert!(!s.resigns(), "about to take a flag");
+    }
+
+    #[test]
+    fn the_side_holding_the_only_keys_to_a_shut_flag_plays_on() {
+        // A dead level endgame, but only the seat can still open a flag.
+        let mut keys = standing_of(900.0, 950.0, 35);
+        keys.enemy_can_open = false;
+        assert!(keys.holds_the_keys());
+        assert!(!keys.offers_draw() && !keys.accepts_draw());
+        // Behind in material it can still lose every piece: a draw is fine.
+        let mut behind = standing_of(900.0, 1400.0, 35);
+        behind.enemy_can_open = false;
+        assert!(!behind.holds_the_keys() && behind.accepts_draw());
+        // The other way round, level in the middle game: take the draw.
+        let mut lost = standing_of(5000.0, 5000.0, 3);
+        lost.ply = 30;
+        lost.own_can_open = false;
+        assert!(lost.lost_the_keys() && lost.accepts_draw());
+        assert!(!lost.offers_draw(), "offers wait for a dead endgame");
     }
 
     #[test]

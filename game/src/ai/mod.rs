@@ -19,6 +19,7 @@ pub mod setup;
 pub mod team;
 
 pub use belief::{Belief, HiddenPiece, Sample};
+pub use eval::Knowledge;
 pub use search::{Analysis, Interior, Scored, SearchParams};
 
 use crate::game::Action;
@@ -93,7 +94,7 @@ impl Level {
                     candidates: 1,
                     max_depth: 1,
                     open_depth: 1,
-                    full_eval: false,
+                    eval: Knowledge::Basic,
                     interior: Interior::Clairvoyant,
                     qdepth: 0,
                     nodes: 10_000,
@@ -113,7 +114,7 @@ impl Level {
                     candidates: 1,
                     max_depth: 1,
                     open_depth: 1,
-                    full_eval: false,
+                    eval: Knowledge::Basic,
                     interior: Interior::Clairvoyant,
                     qdepth: 3,
                     nodes: 40_000,
@@ -133,7 +134,7 @@ impl Level {
                     candidates: 8,
                     max_depth: 2,
                     open_depth: 3,
-                    full_eval: true,
+                    eval: Knowledge::Full,
                     interior: Interior::Clairvoyant,
                     qdepth: 4,
                     nodes: 150_000,
@@ -153,7 +154,7 @@ impl Level {
                     candidates: 10,
                     max_depth: 3,
                     open_depth: 4,
-                    full_eval: true,
+                    eval: Knowledge::Technique,
                     interior: Interior::Clairvoyant,
                     qdepth: 6,
                     nodes: 600_000,
@@ -182,7 +183,7 @@ impl Level {
             Level::Novice => {}
             // Two enemies strike at two flags: one ply and the exchanges miss
             // too many flag threats without the full evaluation.
-            Level::Skilled => p.search.full_eval = true,
+            Level::Skilled => p.search.eval = Knowledge::Full,
             // Two plies are my move and the next enemy's: my partner never
             // moves in the tree, so its known pieces (双明) and its answer
             // to a threat count only through the evaluation. A third ply is

@@ -12,7 +12,7 @@
 //! the ply, so a review is the same on every machine.
 
 use super::belief::Belief;
-use super::eval::{WIN, evaluate};
+use super::eval::{Knowledge, WIN, evaluate};
 use super::search::{self, Interior, SearchParams};
 use super::team::friends;
 use super::{Hint, Level, explain};
@@ -46,7 +46,7 @@ impl Default for ReviewParams {
     /// build.
     fn default() -> ReviewParams {
         let mut search = Level::Skilled.params().search;
-        search.full_eval = true;
+        search.eval = Knowledge::Full;
         search.interior = Interior::Chance;
         search.noise = 0;
         ReviewParams {
@@ -196,7 +196,7 @@ fn evaluate_view(view: &PlayerView, actions: usize, params: &ReviewParams, seed:
     let mut sum = 0f64;
     for _ in 0..n {
         let pos = belief.position(view, &belief.sample(&mut rng));
-        let v = evaluate(&pos, false, None, 0);
+        let v = evaluate(&pos, Knowledge::Basic, None, 0);
         sum += f64::from(if friends(&pos, pos.turn(), me) { v } else { -v });
     }
     (sum / n as f64) as f32

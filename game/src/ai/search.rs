@@ -4,7 +4,7 @@
 //! samples, so an attack on an unknown piece is valued by what it may be.
 
 use super::belief::Belief;
-use super::eval::{Guard, WIN, attack_swing, evaluate};
+use super::eval::{Guard, Knowledge, WIN, attack_swing, evaluate};
 use super::team::friends;
 use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
@@ -30,8 +30,8 @@ pub struct SearchParams {
     /// Deepest full-width depth when nothing is hidden (open games): one
     /// position instead of many samples, so the budget goes into depth.
     pub open_depth: u8,
-    /// The full evaluation (flag threats, hunting, draw drift) or material and flag distance only.
-    pub full_eval: bool,
+    /// What the evaluation knows ([`Knowledge`]).
+    pub eval: Knowledge,
     /// How the root player's attacks on pieces it cannot identify are
     /// judged inside the tree.
     pub interior: Interior,
@@ -95,7 +95,7 @@ pub(crate) struct Searcher<'a> {
     stop: &'a dyn Fn() -> bool,
     pub aborted: bool,
     qdepth: u8,
-    full_eval: bool,
+    eval: Knowledge,
     interior: Interior,
     guard: Option<Guard>,
     /// The searching player and the cost of a draw to it.
@@ -215,7 +215,7 @@ impl<'a> Searcher<'a> {
             stop,
             aborted: false,
             qdepth: p.qdepth,
-            full_eval: p.full_eval,
+            eval: p.eval,
             interior: p.interior,
             guard: None,
             root,
@@ -306,12 +306,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let st = *stand.get_or_insert_with(|| {
-                    evaluate(
-                        pos,
-                        self.full_eval,
-                        self.guard.as_ref(),
-                        self.draw_value(pos),
-                    )
+                    evaluate(pos, self.eval, self.guard.as_ref(), self.draw_value(pos))
                 });
                 match self.chance_value(pos, m, st) {
                     Some(v) => v,
@@ -394,12 +389,7 @@ impl<'a> Searcher<'a> {
             return v;
         }
         let me = pos.turn();
-        let stand = evaluate(
-            pos,
-            self.full_eval,
-            self.guard.as_ref(),
-            self.draw_value(pos),
-        );
+        let stand = evaluate(pos, self.eval, self.guard.as_ref(), self.draw_value(pos));
         if q == 0 || stand >= beta {
             return stand;
         }

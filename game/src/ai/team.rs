@@ -5,7 +5,7 @@
 //! threat on a flag weighed by how many moves the threatened team gets
 //! before the striker moves (the next enemy's threat is the urgent one).
 
-use super::eval::{DEFEND_FLAG, Guard, HUNT, NEAR_FLAG, WIN, tables, value};
+use super::eval::{DEFEND_FLAG, Guard, HUNT, Knowledge, NEAR_FLAG, WIN, tables, value};
 use crate::board::{Point, PointKind};
 use crate::piece::{Rank, Side};
 use crate::position::Position;
@@ -51,7 +51,7 @@ const THREAT_SHARE: [(i32, i32); 3] = [(1, 2), (1, 4), (1, 8)];
 /// The evaluation of a team position for the side to move's team
 /// (positive is good for it); see [`super::eval::evaluate`] for `full`,
 /// `guard` and `draw`.
-pub fn evaluate(pos: &Position, full: bool, guard: Option<&Guard>, draw: i32) -> i32 {
+pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, draw: i32) -> i32 {
     let me = pos.turn();
     let board = pos.board();
     let t = tables(board);
@@ -116,7 +116,7 @@ pub fn evaluate(pos: &Position, full: bool, guard: Option<&Guard>, draw: i32) ->
             }
         }
     }
-    if !full {
+    if knowledge == Knowledge::Basic {
         let mine: i32 =
             press[me.index()].iter().sum::<i32>() + press[me.partner().index()].iter().sum::<i32>();
         let theirs: i32 = Side::FOUR
@@ -263,7 +263,7 @@ pub(crate) mod tests {
         let with = |side| {
             let mut v = flags();
             v.push(("N:52", side, Rank::Regiment));
-            evaluate(&team_position(S, &v), true, None, 0)
+            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
         };
         let (east, west) = (with(E), with(W));
         assert!(east < west, "East's threat {east} against West's {west}");
@@ -271,7 +271,7 @@ pub(crate) mod tests {
         let none = {
             let mut v = flags();
             v.push(("E:11", E, Rank::Regiment));
-            evaluate(&team_position(S, &v), true, None, 0)
+            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
         };
         assert!(west < none, "{west} against no threat {none}");
     }
@@ -284,7 +284,7 @@ pub(crate) mod tests {
             let mut v = flags();
             v.push(("E:51", S, Rank::Division));
             v.push((north_at, N, Rank::Division));
-            evaluate(&team_position(S, &v), true, None, 0)
+            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
         };
         let (together, split) = (with("E:53"), with("W:53"));
         assert!(together > split, "{together} against {split}");
@@ -295,7 +295,7 @@ pub(crate) mod tests {
         let with = |at| {
             let mut v = flags();
             v.push((at, S, Rank::Platoon));
-            evaluate(&team_position(S, &v), true, None, 0)
+            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
         };
         // N:31 is on North's column-1 railway, N:32 beside it off the rails.
         assert!(with("N:31") < with("N:32"));

@@ -25,7 +25,7 @@
 //! [`Player::accepts_draw`]; the baselines never do); `--no-concede` turns
 //! this off, so games end only on the board.
 
-use junqi_game::ai::{Ai, Interior, Level, Player, player_by_name};
+use junqi_game::ai::{Ai, Interior, Knowledge, Level, Player, player_by_name};
 use junqi_game::{
     Action, DrawReason, Game, GameResult, Mode, PlayerView, Rules, Side, TableEvent, Team,
     WinReason,
@@ -167,7 +167,13 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "q" => p.search.qdepth = n as u8,
             "contempt" => p.search.contempt = n as i32,
             "nodes" => p.search.nodes = n as u64,
-            "full" => p.search.full_eval = n != 0.0,
+            "full" => {
+                p.search.eval = match n as u8 {
+                    0 => Knowledge::Basic,
+                    1 => Knowledge::Full,
+                    _ => Knowledge::Technique,
+                }
+            }
             "honest" => {
                 p.search.interior = match n as u8 {
                     0 => Interior::Clairvoyant,
