@@ -156,6 +156,7 @@ fn permuting_hidden_pieces_of_the_other_armies_changes_nothing_for_the_ai() {
             (Level::Novice, 1_500),
             (Level::Skilled, 1_500),
             (Level::Expert, 1_500),
+            (Level::Master, 1_500),
         ] {
             let m1 = quick(level, nodes).choose_move(&v1, &|| false);
             let m2 = quick(level, nodes).choose_move(&v2, &|| false);
