@@ -6,6 +6,8 @@
 //! stronger ones, and neither takes a flag, so the game runs into the
 //! hopeless positions the AI must recognise.
 
+mod common;
+
 use junqi_game::ai::concede::{answer_draw, standing, turn_action, wants_draw, wants_to_resign};
 use junqi_game::ai::eval::value;
 use junqi_game::*;
@@ -337,28 +339,6 @@ fn decisions_are_deterministic() {
     assert_eq!(standing(&view), standing(&game.view(Side::North)));
 }
 
-/// An open-game position, South to move, pieces by point name.
-fn open_position(pieces: &[(&str, Side, Rank)]) -> Position {
-    let board = Board::classic();
-    let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), Side::South);
-    let mut next = [0u8, 25];
-    for &(name, side, rank) in pieces {
-        let id = &mut next[side.index()];
-        pos.set(
-            board.parse_point(name).expect("point"),
-            Some(Piece {
-                side,
-                rank,
-                face_up: true,
-                id: PieceId(*id),
-            }),
-        );
-        *id += 1;
-    }
-    pos.set_counters(120, 40);
-    pos
-}
-
 #[test]
 fn who_can_still_open_a_boxed_flag_decides_draws_in_a_level_endgame() {
     use Rank::*;
@@ -379,7 +359,7 @@ fn who_can_still_open_a_boxed_flag_decides_draws_in_a_level_endgame() {
         ("N34", N, Division),
         ("N22", N, Platoon),
     ];
-    let pos = open_position(&pieces);
+    let pos = common::open_position(&pieces, 120, 40);
     let south = PlayerView::of_open_position(&pos, S).expect("open view");
     let north = PlayerView::of_open_position(&pos, N).expect("open view");
     let s = standing(&south);
@@ -391,7 +371,7 @@ fn who_can_still_open_a_boxed_flag_decides_draws_in_a_level_endgame() {
     // A free point beside North's flag: North's platoon is no key, but
     // nothing needs one; South's flag stays shut to North.
     pieces.retain(|p| p.0 != "N52");
-    let open = open_position(&pieces);
+    let open = common::open_position(&pieces, 120, 40);
     let n = standing(&PlayerView::of_open_position(&open, N).unwrap());
     assert!(!n.own_can_open && n.enemy_can_open);
     // Dark and flip games' views are refused: they come from events.

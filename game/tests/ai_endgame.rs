@@ -1,42 +1,19 @@
 //! Converting an advantage (issue: an AI that wins, not draws): endgame
 //! studies in open games, where nothing is hidden, so the only question is
-//! technique. Each study is a position the stronger side wins only with a
-//! plan the search does not see within its plies: hunting a weaker piece
-//! out of the camps, spending a bomb on the enemy's commander, digging a
-//! flag boxed in by landmines with engineers, trading down when ahead. The
-//! stronger side (South) is Master; North defends with Expert's search.
-//! Every study must end with South's win before the quiet-move draw.
+//! technique. Each study is a position the stronger side converts only with
+//! a plan the search does not see within its plies: spending a bomb on the
+//! commander nothing else beats, stopping the one enemy engineer that could
+//! dig out a boxed flag. South is Master; North defends with Expert's
+//! search. Each study is played out over three seeds.
+
+mod common;
 
 use junqi_game::ai::{Ai, Level};
 use junqi_game::*;
 
-/// An open-game position with South to move: `pieces` by point name, ids
-/// in order per side.
-fn study(pieces: &[(&str, Side, Rank)]) -> Position {
-    let board = Board::classic();
-    let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), Side::South);
-    let mut next = [0u8, 25];
-    for &(name, side, rank) in pieces {
-        let p = board.parse_point(name).expect("point name");
-        let id = &mut next[side.index()];
-        pos.set(
-            p,
-            Some(Piece {
-                side,
-                rank,
-                face_up: true,
-                id: PieceId(*id),
-            }),
-        );
-        *id += 1;
-    }
-    pos.set_counters(100, 0);
-    pos
-}
-
 /// Plays the study out, South Master, North Expert, each from its own
-/// view; the result and the plies it took.
-fn play(mut pos: Position, seed: u64) -> (Option<GameResult>, u16, Vec<String>) {
+/// view.
+fn play(mut pos: Position, seed: u64) -> PlayedOut {
     let mut south = Ai::new(Level::Master, seed);
     let mut north = Ai::new(Level::Expert, seed + 1);
     let start = pos.ply();
@@ -56,7 +33,12 @@ fn play(mut pos: Position, seed: u64) -> (Option<GameResult>, u16, Vec<String>) 
         moves.push(junqi_game::notation::format_move(&pos, m));
         pos.play(m).expect("legal");
     }
-    (pos.result(), pos.ply() - start, moves)
+    PlayedOut {
+        seed,
+        result: pos.result(),
+        plies: pos.ply() - start,
+        moves,
+    }
 }
 
 use Rank::*;
@@ -78,6 +60,36 @@ fn boxed_flags() -> Vec<(&'static str, Side, Rank)> {
 /// The studies' seeds: each plays the study out three times.
 const SEEDS: [u64; 3] = [0, 1, 2];
 
+/// One seed's game of a study.
+struct PlayedOut {
+    seed: u64,
+    result: Option<GameResult>,
+    plies: u16,
+    moves: Vec<String>,
+}
+
+impl PlayedOut {
+    fn describe(&self) -> String {
+        format!(
+            "seed {}: {:?} after {} plies: {}",
+            self.seed,
+            self.result,
+            self.plies,
+            self.moves.join(" ")
+        )
+    }
+}
+
+/// Both flags boxed in, plus `pieces`, played out once per seed from ply 100.
+fn play_out(pieces: &[(&'static str, Side, Rank)]) -> Vec<PlayedOut> {
+    let mut all = boxed_flags();
+    all.extend_from_slice(pieces);
+    SEEDS
+        .iter()
+        .map(|&seed| play(common::open_position(&all, 100, 0), seed))
+        .collect()
+}
+
 #[test]
 fn a_bomb_takes_the_commander_that_outranks_every_officer_and_the_flag_falls() {
     // North's commander beats South's corps and division; only South's
@@ -85,20 +97,18 @@ fn a_bomb_takes_the_commander_that_outranks_every_officer_and_the_flag_falls() {
     // flag. The bomb has to hunt the commander down (or dig), then the
     // officers win. Master's full evaluation alone drew one of the three
     // seeds by the quiet-move rule.
-    let mut pieces = boxed_flags();
-    pieces.extend([
+    let games = play_out(&[
         ("S31", S, Corps),
         ("S35", S, Division),
         ("S44", S, Bomb),
         ("N31", N, Commander),
         ("N45", N, Company),
     ]);
-    for seed in SEEDS {
-        let (result, plies, moves) = play(study(&pieces), seed);
+    for g in &games {
         assert!(
-            matches!(result, Some(GameResult::Win { winner: S, .. })),
-            "seed {seed}: {result:?} after {plies} plies: {}",
-            moves.join(" ")
+            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
+            "{}",
+            g.describe()
         );
     }
 }
@@ -110,25 +120,23 @@ fn the_enemys_last_engineer_is_stopped_before_it_digs_out_the_flag() {
     // has to take that engineer (its own engineer trades with it) rather
     // than go forward: with the full evaluation alone Master lost two of
     // the three seeds to the engineer digging through the mine at S52.
-    let mut pieces = boxed_flags();
-    pieces.extend([
+    let games = play_out(&[
         ("S35", S, Corps),
         ("S23", S, Engineer),
         ("N22", N, Engineer),
         ("N34", N, Division),
         ("N44", N, Brigade),
     ]);
-    for seed in SEEDS {
-        let (result, plies, moves) = play(study(&pieces), seed);
+    for g in &games {
         assert!(
-            !matches!(result, Some(GameResult::Win { winner: N, .. })),
-            "seed {seed}: {result:?} after {plies} plies: {}",
-            moves.join(" ")
+            !matches!(g.result, Some(GameResult::Win { winner: N, .. })),
+            "{}",
+            g.describe()
         );
         assert!(
-            !moves.iter().any(|m| m.ends_with("S52")),
-            "seed {seed}: North reached the mine: {}",
-            moves.join(" ")
+            !g.moves.iter().any(|m| m.ends_with("S52")),
+            "North reached the mine: {}",
+            g.describe()
         );
     }
 }

@@ -12,7 +12,7 @@
 //! seeded by the view's seat and ply.
 
 use super::Belief;
-use super::eval::value;
+use super::eval::{boxed_in, opens_shut_flags, value};
 use crate::game::{Action, Event};
 use crate::piece::{MOVABLE_RANKS, Rank, Side, ranks_in};
 use crate::rules::Mode;
@@ -305,11 +305,11 @@ fn flag_threatened(view: &PlayerView, ours: bool) -> bool {
 /// other's flag in a two-player game: it is not shut in, or the attacker
 /// keeps an engineer or a bomb. A flag is shut in as the evaluation has it
 /// (`eval::technique`): in flip games while its side has a landmine left,
-/// in open games when every point beside it holds its side's landmine.
-/// Only what is public counts: in flip games every removed piece was shown
-/// (so the keys left are the army's five less those lost, face-down ones
-/// included), in open games every piece is. Dark games and team games
-/// cannot tell, so the answer there is yes.
+/// in open games when it is [`boxed_in`]. Only what is public counts: in
+/// flip games every removed piece was shown (so the keys left are the
+/// army's five less those lost, face-down ones included), in open games
+/// every piece is. Dark games and team games cannot tell, so the answer
+/// there is yes.
 fn can_open(view: &PlayerView, ours: bool) -> bool {
     if view.is_team_game() {
         return true;
@@ -320,32 +320,29 @@ fn can_open(view: &PlayerView, ours: bool) -> bool {
     } else {
         (me.opponent(), me)
     };
-    let is_key = |r: Rank| matches!(r, Rank::Engineer | Rank::Bomb);
     match view.rules().mode {
         Mode::Dark => true,
         Mode::Flip => {
             let lost = view
                 .pieces()
-                .filter(|k| k.side == attacker && k.at.is_none() && k.known().is_some_and(is_key))
+                .filter(|k| {
+                    k.side == attacker && k.at.is_none() && k.known().is_some_and(opens_shut_flags)
+                })
                 .count();
             view.mines_left(defender) == 0
                 || lost < usize::from(Rank::Engineer.count() + Rank::Bomb.count())
         }
         Mode::Open => {
-            let board = view.board();
-            let shut = view
+            // Nothing is hidden: the filler is never asked.
+            let pos = view.determinize(|_| (defender, Rank::Engineer));
+            let shut = pos
                 .pieces()
-                .filter(|k| k.side == defender && k.known() == Some(Rank::Flag))
-                .filter_map(|k| k.at)
-                .all(|flag| {
-                    board.road_neighbours(flag).iter().all(|&q| {
-                        matches!(view.at(q), Some(Seen::Piece { side, rank: Some(Rank::Landmine), .. }) if side == defender)
-                    })
-                });
+                .filter(|(_, pc)| pc.side == defender && pc.rank == Rank::Flag)
+                .all(|(flag, _)| boxed_in(&pos, flag));
             !shut
-                || view
+                || pos
                     .pieces()
-                    .any(|k| k.side == attacker && k.at.is_some() && k.known().is_some_and(is_key))
+                    .any(|(_, pc)| pc.side == attacker && opens_shut_flags(pc.rank))
         }
     }
 }

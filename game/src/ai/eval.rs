@@ -182,96 +182,130 @@ pub(crate) const DIG: [i32; 8] = [0, 60, 32, 16, 8, 4, 2, 1];
 /// Bonus for a bomb `d` steps from the enemy officer that beats all of ours.
 pub(crate) const BOMB_HUNT: [i32; 8] = [0, 48, 28, 14, 7, 3, 2, 1];
 
-/// Endgame technique for `side` (0 South, 1 North), the plans a short
-/// search does not find by itself. A flag is shut in when only engineers
-/// and bombs can open the way: in flip games while its side has any
-/// landmine left (RULES.md §6), otherwise when every point beside it holds
-/// one of its side's landmines. Against a shut flag the side
-/// that has lost its last engineer and bomb can no longer win by the flag,
-/// and one that still has them should bring an engineer to those mines
-/// before the quiet-move draw. Against an enemy officer stronger than any
-/// of ours, a bomb is the only answer, so it closes in.
-fn technique(pos: &Position, side: usize) -> i32 {
+/// Engineers and bombs: the only pieces that open a flag its landmines shut in.
+pub(crate) fn opens_shut_flags(r: Rank) -> bool {
+    matches!(r, Rank::Engineer | Rank::Bomb)
+}
+
+/// Whether every point beside the flag on `flag` holds a landmine of the
+/// flag's side: only an engineer or a bomb opens the way.
+pub(crate) fn boxed_in(pos: &Position, flag: Point) -> bool {
+    let Some(owner) = pos.at(flag).map(|pc| pc.side) else {
+        return false;
+    };
+    let around = pos.board().road_neighbours(flag);
+    !around.is_empty()
+        && around.iter().all(|&q| {
+            pos.at(q)
+                .is_some_and(|pc| pc.side == owner && pc.rank == Rank::Landmine)
+        })
+}
+
+/// What [`technique`] reads of one army.
+#[derive(Default)]
+struct Army {
+    flag: Option<Point>,
+    engineers: arrayvec::ArrayVec<Point, 12>,
+    bombs: arrayvec::ArrayVec<Point, 8>,
+    /// Landmines on the board, and the face-up ones' points.
+    mines: u8,
+    mines_up: arrayvec::ArrayVec<Point, 8>,
+    /// The highest officer level, engineers left out (a bomb still answers
+    /// an enemy that beats every officer above them), and the strongest
+    /// face-up officer, engineers included.
+    best_level: u8,
+    best_up: Option<(Point, Rank)>,
+}
+
+/// Endgame technique for the side `me` (0 South, 1 North): the plans a
+/// short search does not find by itself.
+/// A flag is shut in when only engineers and bombs can open the way: in
+/// flip games while its side has any landmine left (RULES.md §6),
+/// otherwise when it is [`boxed_in`]. Against a shut flag the side that has
+/// lost its last engineer and bomb can no longer win by the flag, and one
+/// that still has them should bring an engineer to those mines before the
+/// quiet-move draw. Against an enemy officer stronger than any of ours, a
+/// bomb is the only answer, so it closes in. Both armies are read in one
+/// pass; the result is `me`'s terms less the other side's.
+fn technique(pos: &Position, me: usize) -> i32 {
+    let mut armies = [Army::default(), Army::default()];
+    for (p, pc) in pos.pieces() {
+        let a = &mut armies[pc.side.index() & 1];
+        match pc.rank {
+            Rank::Flag => a.flag = Some(p),
+            Rank::Landmine => {
+                a.mines += 1;
+                if pc.face_up && !a.mines_up.is_full() {
+                    a.mines_up.push(p);
+                }
+            }
+            Rank::Engineer if !a.engineers.is_full() => a.engineers.push(p),
+            Rank::Bomb if !a.bombs.is_full() => a.bombs.push(p),
+            _ => {}
+        }
+        let level = pc.rank.officer_level();
+        if level > 0 {
+            if pc.rank != Rank::Engineer {
+                a.best_level = a.best_level.max(level);
+            }
+            if pc.face_up && a.best_up.is_none_or(|(_, b)| level > b.officer_level()) {
+                a.best_up = Some((p, pc.rank));
+            }
+        }
+    }
     let board = pos.board();
     let t = tables(board);
     let flip = pos.rules().mode == Mode::Flip;
-    let enemy = 1 - side;
-    let mut flag = None;
-    let mut engineers: arrayvec::ArrayVec<Point, 12> = arrayvec::ArrayVec::new();
-    let mut bombs: arrayvec::ArrayVec<Point, 8> = arrayvec::ArrayVec::new();
-    let mut mines: arrayvec::ArrayVec<Point, 8> = arrayvec::ArrayVec::new();
-    let mut enemy_mines = 0;
-    let mut ours_best = 0u8;
-    let mut theirs_best: Option<(Point, Rank)> = None;
-    for (p, pc) in pos.pieces() {
-        let s = pc.side.index() & 1;
-        match pc.rank {
-            Rank::Flag if s == enemy => flag = Some(p),
-            Rank::Landmine if s == enemy => {
-                enemy_mines += 1;
-                if pc.face_up && !mines.is_full() {
-                    mines.push(p);
-                }
-            }
-            Rank::Engineer if s == side && !engineers.is_full() => engineers.push(p),
-            Rank::Bomb if s == side && !bombs.is_full() => bombs.push(p),
-            r if r.officer_level() > 0 => {
-                if s == side {
-                    ours_best = ours_best.max(r.officer_level());
-                } else if pc.face_up
-                    && theirs_best.is_none_or(|(_, b)| r.officer_level() > b.officer_level())
-                {
-                    theirs_best = Some((p, r));
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut score = 0;
-    if let Some(f) = flag {
-        let around = board.road_neighbours(f);
-        let boxed = !around.is_empty()
-            && around.iter().all(|&q| {
-                pos.at(q)
-                    .is_some_and(|pc| pc.side.index() & 1 == enemy && pc.rank == Rank::Landmine)
-            });
-        let shut = if flip { enemy_mines > 0 } else { boxed };
-        if shut {
-            let targets: arrayvec::ArrayVec<Point, 8> = if flip {
-                mines
+    let terms = |own: &Army, enemy: &Army| -> i32 {
+        let mut score = 0;
+        if let Some(f) = enemy.flag {
+            let shut = if flip {
+                enemy.mines > 0
             } else {
-                around.iter().copied().collect()
+                boxed_in(pos, f)
             };
-            score -= match engineers.len() + bombs.len() {
-                0 => NO_MEANS,
-                1 => LAST_MEANS,
-                _ => 0,
-            };
-            let nearest = engineers
-                .iter()
-                .flat_map(|e| {
-                    targets
-                        .iter()
-                        .map(|m| t.dist[e.index()][m.index()] as usize)
-                })
-                .min();
-            if let Some(d) = nearest.filter(|&d| d < DIG.len()) {
-                score += DIG[d];
+            if shut {
+                let targets: arrayvec::ArrayVec<Point, 8> = if flip {
+                    enemy.mines_up.clone()
+                } else {
+                    board.road_neighbours(f).iter().copied().collect()
+                };
+                score -= match own.engineers.len() + own.bombs.len() {
+                    0 => NO_MEANS,
+                    1 => LAST_MEANS,
+                    _ => 0,
+                };
+                let nearest = own
+                    .engineers
+                    .iter()
+                    .flat_map(|e| {
+                        targets
+                            .iter()
+                            .map(|m| t.dist[e.index()][m.index()] as usize)
+                    })
+                    .min();
+                if let Some(d) = nearest.filter(|&d| d < DIG.len()) {
+                    score += DIG[d];
+                }
             }
         }
-    }
-    let target = theirs_best
-        .filter(|&(q, r)| r.officer_level() > ours_best && board.kind(q) != PointKind::Camp);
-    if let Some((q, r)) = target {
-        let nearest = bombs
-            .iter()
-            .map(|b| t.dist[b.index()][q.index()] as usize)
-            .min();
-        if let Some(d) = nearest.filter(|&d| d < BOMB_HUNT.len()) {
-            score += BOMB_HUNT[d] * value(r) / 1000;
+        let target = enemy.best_up.filter(|&(q, r)| {
+            r.officer_level() > own.best_level && board.kind(q) != PointKind::Camp
+        });
+        if let Some((q, r)) = target {
+            let nearest = own
+                .bombs
+                .iter()
+                .map(|b| t.dist[b.index()][q.index()] as usize)
+                .min();
+            if let Some(d) = nearest.filter(|&d| d < BOMB_HUNT.len()) {
+                score += BOMB_HUNT[d] * value(r) / 1000;
+            }
         }
-    }
-    score
+        score
+    };
+    let (mine, theirs) = (&armies[me], &armies[1 - me]);
+    terms(mine, theirs) - terms(theirs, mine)
 }
 
 /// The material swing for the side making an attack of `attacker` on `defender`
@@ -294,10 +328,10 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     }
 }
 
-/// The evaluation of `pos` for the side to move (positive is good for it).
-/// `full` adds the stronger levels' knowledge: direct threats to the flags,
-/// closing in on weaker pieces, and the drift towards a quiet-move draw,
-/// which is worth `draw` to the side to move.
+/// The evaluation of `pos` for the side to move (positive is good for it),
+/// with what `knowledge` knows ([`Knowledge`]); the drift towards a
+/// quiet-move draw of the full evaluation ends at `draw`, the draw's worth
+/// to the side to move.
 pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, draw: i32) -> i32 {
     if pos.is_team_game() {
         return super::team::evaluate(pos, knowledge, guard, draw);
@@ -394,7 +428,7 @@ pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, dra
     // pieces are the mines and the engineers, and Master played worse with
     // it (0.67 against Expert in 64 games instead of 0.78 in 100).
     if knowledge == Knowledge::Technique && pos.rules().mode != Mode::Dark {
-        score += technique(pos, me) - technique(pos, op);
+        score += technique(pos, me);
     }
     // Side to move can take the flag: as good as won. The other side
     // threatens ours: one defender move left.

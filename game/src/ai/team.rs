@@ -49,8 +49,9 @@ pub fn order_after(pos: &Position, from: Side) -> ArrayVec<Side, 3> {
 const THREAT_SHARE: [(i32, i32); 3] = [(1, 2), (1, 4), (1, 8)];
 
 /// The evaluation of a team position for the side to move's team
-/// (positive is good for it); see [`super::eval::evaluate`] for `full`,
-/// `guard` and `draw`.
+/// (positive is good for it); see [`super::eval::evaluate`] for
+/// `knowledge`, `guard` and `draw` (endgame technique is two-player only:
+/// `Technique` reads as `Full` here).
 pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, draw: i32) -> i32 {
     let me = pos.turn();
     let board = pos.board();

@@ -1,5 +1,9 @@
-//! Helpers shared by the engine's AI tests: random games, and the same game with two hidden
-//! enemy pieces swapped as the view allows (the honesty tests).
+//! Helpers shared by the engine's AI tests: random games, the same game with two hidden
+//! enemy pieces swapped as the view allows (the honesty tests), and open-game positions set
+//! up by point name (the endgame and draw tests).
+
+// Each test crate that includes this module uses only some of its helpers.
+#![allow(dead_code)]
 
 use junqi_game::ai::{Player, RandomPlayer};
 use junqi_game::*;
@@ -59,4 +63,27 @@ pub fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
         }
     }
     None
+}
+
+/// An open-game position on the classic board with South to move: `pieces` by point name,
+/// ids in order per side (South from 0, North from 25), counters at `ply` and `quiet`.
+pub fn open_position(pieces: &[(&str, Side, Rank)], ply: u16, quiet: u16) -> Position {
+    let board = Board::classic();
+    let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), Side::South);
+    let mut next = [0u8, 25];
+    for &(name, side, rank) in pieces {
+        let id = &mut next[side.index()];
+        pos.set(
+            board.parse_point(name).expect("point name"),
+            Some(Piece {
+                side,
+                rank,
+                face_up: true,
+                id: PieceId(*id),
+            }),
+        );
+        *id += 1;
+    }
+    pos.set_counters(ply, quiet);
+    pos
 }
