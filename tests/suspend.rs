@@ -57,6 +57,8 @@ fn game_under_way(dir: &std::path::Path) -> App {
             break;
         }
         app.update();
+        // The computer thinks on its own thread: leave it real time.
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
     assert_eq!(game(&app).session.plies(), 2);
     app

@@ -93,12 +93,16 @@ fn a_move(app: &App) -> (Point, Point) {
 }
 
 /// Updates until it is the player's turn again (the computer has replied).
+/// The computer thinks on its own thread, so each update leaves it a little
+/// real time (three seats reply in a four-player game): 200 bare updates
+/// were over before a loaded machine had scheduled it.
 fn until_my_turn(app: &mut App) {
-    for _ in 0..200 {
+    for _ in 0..400 {
         if game(app).session.my_turn() && game(app).thinking.is_none() {
             return;
         }
         app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
     panic!("the computer never replied");
 }
