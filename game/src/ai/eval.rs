@@ -1,5 +1,6 @@
 //! Static evaluation of a full (determinized) position.
 
+use super::weights::{Weights, scaled};
 use crate::board::{Board, MAX_POINTS, Point, PointKind};
 use crate::piece::{Rank, Side};
 use crate::position::Position;
@@ -131,7 +132,7 @@ pub(crate) const HUNT: [i32; 8] = [0, 24, 14, 8, 5, 3, 2, 1];
 
 /// In thin positions: how close `side`'s pieces are to enemy pieces they
 /// beat (so a stronger army closes in instead of wandering).
-fn hunt(pos: &Position, side: usize) -> i32 {
+fn hunt(pos: &Position, side: usize, weight: i32) -> i32 {
     let board = pos.board();
     let t = tables(board);
     let mut mine: arrayvec::ArrayVec<(Point, Rank), 50> = arrayvec::ArrayVec::new();
@@ -169,7 +170,7 @@ fn hunt(pos: &Position, side: usize) -> i32 {
         }
         total += best;
     }
-    total
+    scaled(total, weight)
 }
 
 /// What losing the last of the means to open a shut flag costs (no
@@ -227,7 +228,7 @@ struct Army {
 /// quiet-move draw. Against an enemy officer stronger than any of ours, a
 /// bomb is the only answer, so it closes in. Both armies are read in one
 /// pass; the result is `me`'s terms less the other side's.
-fn technique(pos: &Position, me: usize) -> i32 {
+fn technique(pos: &Position, me: usize, w: &Weights) -> i32 {
     let mut armies = [Army::default(), Army::default()];
     for (p, pc) in pos.pieces() {
         let a = &mut armies[pc.side.index() & 1];
@@ -271,8 +272,8 @@ fn technique(pos: &Position, me: usize) -> i32 {
                     board.road_neighbours(f).iter().copied().collect()
                 };
                 score -= match own.engineers.len() + own.bombs.len() {
-                    0 => NO_MEANS,
-                    1 => LAST_MEANS,
+                    0 => scaled(NO_MEANS, w.no_means),
+                    1 => scaled(LAST_MEANS, w.last_means),
                     _ => 0,
                 };
                 let nearest = own
@@ -285,7 +286,7 @@ fn technique(pos: &Position, me: usize) -> i32 {
                     })
                     .min();
                 if let Some(d) = nearest.filter(|&d| d < DIG.len()) {
-                    score += DIG[d];
+                    score += scaled(DIG[d], w.dig);
                 }
             }
         }
@@ -299,7 +300,7 @@ fn technique(pos: &Position, me: usize) -> i32 {
                 .map(|b| t.dist[b.index()][q.index()] as usize)
                 .min();
             if let Some(d) = nearest.filter(|&d| d < BOMB_HUNT.len()) {
-                score += BOMB_HUNT[d] * value(r) / 1000;
+                score += scaled(BOMB_HUNT[d] * value(r) / 1000, w.bomb_hunt);
             }
         }
         score
@@ -329,12 +330,18 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
 }
 
 /// The evaluation of `pos` for the side to move (positive is good for it),
-/// with what `knowledge` knows ([`Knowledge`]); the drift towards a
-/// quiet-move draw of the full evaluation ends at `draw`, the draw's worth
-/// to the side to move.
-pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, draw: i32) -> i32 {
+/// with what `knowledge` knows ([`Knowledge`]) and its terms scaled by
+/// `weights`; the drift towards a quiet-move draw of the full evaluation
+/// ends at `draw`, the draw's worth to the side to move.
+pub fn evaluate(
+    pos: &Position,
+    knowledge: Knowledge,
+    weights: &Weights,
+    guard: Option<&Guard>,
+    draw: i32,
+) -> i32 {
     if pos.is_team_game() {
-        return super::team::evaluate(pos, knowledge, guard, draw);
+        return super::team::evaluate(pos, knowledge, weights, guard, draw);
     }
     let side = pos.turn();
     let board = pos.board();
@@ -383,7 +390,7 @@ pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, dra
     for (s, sign) in [(me, 1), (op, -1)] {
         let o = 1 - s;
         if big[s] > big[o] {
-            score += sign * if bombs[o] == 0 { 120 } else { 50 };
+            score += sign * scaled(if bombs[o] == 0 { 120 } else { 50 }, weights.top_officer);
         }
     }
     // Pressure on the flags: pieces close to the enemy flag, and pieces that
@@ -408,8 +415,8 @@ pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, dra
         }
         let d = t.dist[p.index()][f.index()] as usize;
         if d < NEAR_FLAG.len() {
-            pressure[s] += NEAR_FLAG[d];
-            danger[o] += DEFEND_FLAG[d];
+            pressure[s] += scaled(NEAR_FLAG[d], weights.near_flag);
+            danger[o] += scaled(DEFEND_FLAG[d], weights.defend_flag);
         }
         if d == 1 || (board.info(p).rail && board.info(f).rail && d <= 8) {
             let reach =
@@ -423,12 +430,12 @@ pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, dra
         return score + pressure[me] - pressure[op] * 5 / 4;
     }
     score += pressure[me] - danger[me];
-    score += hunt(pos, me) - hunt(pos, op);
+    score += hunt(pos, me, weights.hunt) - hunt(pos, op, weights.hunt);
     // Not in dark games: there the samples, not the player, know which
     // pieces are the mines and the engineers, and Master played worse with
     // it (0.67 against Expert in 64 games instead of 0.78 in 100).
     if knowledge == Knowledge::Technique && pos.rules().mode != Mode::Dark {
-        score += technique(pos, me);
+        score += technique(pos, me, weights);
     }
     // Side to move can take the flag: as good as won. The other side
     // threatens ours: one defender move left.
@@ -534,7 +541,10 @@ mod tests {
         for mode in [Mode::Open, Mode::Flip] {
             let with = study(mode, &boxed(&[("S23", Side::South, Engineer)]));
             let without = study(mode, &boxed(&[]));
-            let gap = |k| evaluate(&with, k, None, 0) - evaluate(&without, k, None, 0);
+            let gap = |k| {
+                evaluate(&with, k, &Weights::HAND, None, 0)
+                    - evaluate(&without, k, &Weights::HAND, None, 0)
+            };
             let (full, tech) = (gap(Knowledge::Full), gap(Knowledge::Technique));
             assert!(full < value(Engineer) + 60, "{mode:?}: full {full}");
             assert!(
@@ -545,8 +555,8 @@ mod tests {
         // Dark games leave it out: there only a sample knows the mines.
         let dark = study(Mode::Dark, &boxed(&[("S23", Side::South, Engineer)]));
         assert_eq!(
-            evaluate(&dark, Knowledge::Technique, None, 0),
-            evaluate(&dark, Knowledge::Full, None, 0)
+            evaluate(&dark, Knowledge::Technique, &Weights::HAND, None, 0),
+            evaluate(&dark, Knowledge::Full, &Weights::HAND, None, 0)
         );
         // A flag with a free point beside it is not shut in (outside flip
         // games, where any landmine left shuts it): the engineer is worth
@@ -556,13 +566,25 @@ mod tests {
         let mut open_side_without = boxed(&[]);
         open_side_without.retain(|e| e.0 != "N52");
         let gap = |k| {
-            evaluate(&study(Mode::Open, &open_side), k, None, 0)
-                - evaluate(&study(Mode::Open, &open_side_without), k, None, 0)
+            evaluate(&study(Mode::Open, &open_side), k, &Weights::HAND, None, 0)
+                - evaluate(
+                    &study(Mode::Open, &open_side_without),
+                    k,
+                    &Weights::HAND,
+                    None,
+                    0,
+                )
         };
         assert_eq!(gap(Knowledge::Technique), gap(Knowledge::Full));
         let flip_gap = |k| {
-            evaluate(&study(Mode::Flip, &open_side), k, None, 0)
-                - evaluate(&study(Mode::Flip, &open_side_without), k, None, 0)
+            evaluate(&study(Mode::Flip, &open_side), k, &Weights::HAND, None, 0)
+                - evaluate(
+                    &study(Mode::Flip, &open_side_without),
+                    k,
+                    &Weights::HAND,
+                    None,
+                    0,
+                )
         };
         assert!(
             flip_gap(Knowledge::Technique) >= flip_gap(Knowledge::Full) + NO_MEANS - LAST_MEANS
@@ -574,7 +596,9 @@ mod tests {
         use Rank::*;
         let near = study(Mode::Open, &boxed(&[("N42", Side::South, Engineer)]));
         let far = study(Mode::Open, &boxed(&[("S23", Side::South, Engineer)]));
-        let gain = |k| evaluate(&near, k, None, 0) - evaluate(&far, k, None, 0);
+        let gain = |k| {
+            evaluate(&near, k, &Weights::HAND, None, 0) - evaluate(&far, k, &Weights::HAND, None, 0)
+        };
         assert!(
             gain(Knowledge::Technique) >= gain(Knowledge::Full) + DIG[1] - DIG[5],
             "{} against {}",
@@ -597,8 +621,19 @@ mod tests {
             ]
         };
         let gain = |k| {
-            evaluate(&study(Mode::Open, &pieces("S55")), k, None, 0)
-                - evaluate(&study(Mode::Open, &pieces("S21")), k, None, 0)
+            evaluate(
+                &study(Mode::Open, &pieces("S55")),
+                k,
+                &Weights::HAND,
+                None,
+                0,
+            ) - evaluate(
+                &study(Mode::Open, &pieces("S21")),
+                k,
+                &Weights::HAND,
+                None,
+                0,
+            )
         };
         assert!(gain(Knowledge::Technique) >= gain(Knowledge::Full) + BOMB_HUNT[1] - BOMB_HUNT[3]);
         // Against a commander of its own South's bomb has no such errand.
@@ -607,21 +642,39 @@ mod tests {
             v.push(("S11", Side::South, Commander));
             study(Mode::Open, &v)
         };
-        let gain = |k| evaluate(&level("S55"), k, None, 0) - evaluate(&level("S21"), k, None, 0);
+        let gain = |k| {
+            evaluate(&level("S55"), k, &Weights::HAND, None, 0)
+                - evaluate(&level("S21"), k, &Weights::HAND, None, 0)
+        };
         assert_eq!(gain(Knowledge::Technique), gain(Knowledge::Full));
     }
 
     #[test]
     fn an_advantage_fades_towards_the_value_of_a_draw() {
         let limit = Rules::default().quiet_draw_plies;
-        let fresh = evaluate(&corps_up(0), Knowledge::Full, None, 0);
+        let fresh = evaluate(&corps_up(0), Knowledge::Full, &Weights::HAND, None, 0);
         assert!(fresh > 500, "a corps up: {fresh}");
-        let late = evaluate(&corps_up(limit - 1), Knowledge::Full, None, 0);
+        let late = evaluate(
+            &corps_up(limit - 1),
+            Knowledge::Full,
+            &Weights::HAND,
+            None,
+            0,
+        );
         assert!(late < fresh && late > 0, "{late} against {fresh}");
         // A draw that costs the side to move pulls the late score below the plain one.
-        let with_contempt = evaluate(&corps_up(limit - 1), Knowledge::Full, None, -300);
+        let with_contempt = evaluate(
+            &corps_up(limit - 1),
+            Knowledge::Full,
+            &Weights::HAND,
+            None,
+            -300,
+        );
         assert!(with_contempt < late, "{with_contempt} against {late}");
         // The fresh position is no nearer a draw, so contempt changes nothing there.
-        assert_eq!(evaluate(&corps_up(0), Knowledge::Full, None, -300), fresh);
+        assert_eq!(
+            evaluate(&corps_up(0), Knowledge::Full, &Weights::HAND, None, -300),
+            fresh
+        );
     }
 }

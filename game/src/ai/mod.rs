@@ -17,10 +17,12 @@ pub mod review;
 pub mod search;
 pub mod setup;
 pub mod team;
+pub mod weights;
 
 pub use belief::{Belief, HiddenPiece, Sample};
 pub use eval::Knowledge;
 pub use search::{Analysis, Interior, Scored, SearchParams};
+pub use weights::Weights;
 
 use crate::game::Action;
 use crate::layout::Layout;
@@ -95,6 +97,7 @@ impl Level {
                     max_depth: 1,
                     open_depth: 1,
                     eval: Knowledge::Basic,
+                    weights: Weights::HAND,
                     interior: Interior::Clairvoyant,
                     qdepth: 0,
                     nodes: 10_000,
@@ -115,6 +118,7 @@ impl Level {
                     max_depth: 1,
                     open_depth: 1,
                     eval: Knowledge::Basic,
+                    weights: Weights::HAND,
                     interior: Interior::Clairvoyant,
                     qdepth: 3,
                     nodes: 40_000,
@@ -135,6 +139,7 @@ impl Level {
                     max_depth: 2,
                     open_depth: 3,
                     eval: Knowledge::Full,
+                    weights: Weights::HAND,
                     interior: Interior::Clairvoyant,
                     qdepth: 4,
                     nodes: 150_000,
@@ -155,6 +160,7 @@ impl Level {
                     max_depth: 3,
                     open_depth: 4,
                     eval: Knowledge::Technique,
+                    weights: Weights::HAND,
                     interior: Interior::Clairvoyant,
                     qdepth: 6,
                     nodes: 600_000,

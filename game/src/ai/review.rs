@@ -15,6 +15,7 @@ use super::belief::Belief;
 use super::eval::{Knowledge, WIN, evaluate};
 use super::search::{self, Interior, SearchParams};
 use super::team::friends;
+use super::weights::Weights;
 use super::{Hint, Level, explain};
 use crate::game::{Action, Game, Record, SetupError};
 use crate::piece::Side;
@@ -196,7 +197,7 @@ fn evaluate_view(view: &PlayerView, actions: usize, params: &ReviewParams, seed:
     let mut sum = 0f64;
     for _ in 0..n {
         let pos = belief.position(view, &belief.sample(&mut rng));
-        let v = evaluate(&pos, Knowledge::Basic, None, 0);
+        let v = evaluate(&pos, Knowledge::Basic, &Weights::HAND, None, 0);
         sum += f64::from(if friends(&pos, pos.turn(), me) { v } else { -v });
     }
     (sum / n as f64) as f32

@@ -6,6 +6,7 @@
 use super::belief::Belief;
 use super::eval::{Guard, Knowledge, WIN, attack_swing, evaluate};
 use super::team::friends;
+use super::weights::Weights;
 use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
 use crate::position::{GameResult, MAX_MOVES, Move, MoveList, Position};
@@ -32,6 +33,8 @@ pub struct SearchParams {
     pub open_depth: u8,
     /// What the evaluation knows ([`Knowledge`]).
     pub eval: Knowledge,
+    /// How much each of its terms counts ([`Weights`]).
+    pub weights: Weights,
     /// How the root player's attacks on pieces it cannot identify are
     /// judged inside the tree.
     pub interior: Interior,
@@ -96,6 +99,7 @@ pub(crate) struct Searcher<'a> {
     pub aborted: bool,
     qdepth: u8,
     eval: Knowledge,
+    weights: Weights,
     interior: Interior,
     guard: Option<Guard>,
     /// The searching player and the cost of a draw to it.
@@ -216,6 +220,7 @@ impl<'a> Searcher<'a> {
             aborted: false,
             qdepth: p.qdepth,
             eval: p.eval,
+            weights: p.weights,
             interior: p.interior,
             guard: None,
             root,
@@ -306,7 +311,13 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 let st = *stand.get_or_insert_with(|| {
-                    evaluate(pos, self.eval, self.guard.as_ref(), self.draw_value(pos))
+                    evaluate(
+                        pos,
+                        self.eval,
+                        &self.weights,
+                        self.guard.as_ref(),
+                        self.draw_value(pos),
+                    )
                 });
                 match self.chance_value(pos, m, st) {
                     Some(v) => v,
@@ -389,7 +400,13 @@ impl<'a> Searcher<'a> {
             return v;
         }
         let me = pos.turn();
-        let stand = evaluate(pos, self.eval, self.guard.as_ref(), self.draw_value(pos));
+        let stand = evaluate(
+            pos,
+            self.eval,
+            &self.weights,
+            self.guard.as_ref(),
+            self.draw_value(pos),
+        );
         if q == 0 || stand >= beta {
             return stand;
         }

@@ -6,6 +6,7 @@
 //! before the striker moves (the next enemy's threat is the urgent one).
 
 use super::eval::{DEFEND_FLAG, Guard, HUNT, Knowledge, NEAR_FLAG, WIN, tables, value};
+use super::weights::{Weights, scaled};
 use crate::board::{Point, PointKind};
 use crate::piece::{Rank, Side};
 use crate::position::Position;
@@ -50,9 +51,16 @@ const THREAT_SHARE: [(i32, i32); 3] = [(1, 2), (1, 4), (1, 8)];
 
 /// The evaluation of a team position for the side to move's team
 /// (positive is good for it); see [`super::eval::evaluate`] for
-/// `knowledge`, `guard` and `draw` (endgame technique is two-player only:
-/// `Technique` reads as `Full` here).
-pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, draw: i32) -> i32 {
+/// `knowledge`, `weights`, `guard` and `draw` (endgame technique is
+/// two-player only: `Technique` reads as `Full` here, and its weights
+/// count for nothing).
+pub fn evaluate(
+    pos: &Position,
+    knowledge: Knowledge,
+    weights: &Weights,
+    guard: Option<&Guard>,
+    draw: i32,
+) -> i32 {
     let me = pos.turn();
     let board = pos.board();
     let t = tables(board);
@@ -105,8 +113,8 @@ pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, dra
             };
             let d = t.dist[p.index()][f.index()] as usize;
             if d < NEAR_FLAG.len() {
-                press[s.index()][e.index()] += NEAR_FLAG[d];
-                danger[tix(e)] += DEFEND_FLAG[d];
+                press[s.index()][e.index()] += scaled(NEAR_FLAG[d], weights.near_flag);
+                danger[tix(e)] += scaled(DEFEND_FLAG[d], weights.defend_flag);
             }
             if d == 1 || (info.rail && board.info(f).rail && d <= 12) {
                 let reach = board.is_road_edge(p, f)
@@ -142,7 +150,7 @@ pub fn evaluate(pos: &Position, knowledge: Knowledge, guard: Option<&Guard>, dra
     score -= danger[0];
     score += blocks[1] - blocks[0];
     if count <= 40 {
-        score += hunt(pos, me, 0) - hunt(pos, me, 1);
+        score += scaled(hunt(pos, me, 0) - hunt(pos, me, 1), weights.hunt);
     }
     // Flag threats in turn order: the side to move strikes first; every
     // other striker only after the threatened team has had its moves.
@@ -264,7 +272,13 @@ pub(crate) mod tests {
         let with = |side| {
             let mut v = flags();
             v.push(("N:52", side, Rank::Regiment));
-            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
+            evaluate(
+                &team_position(S, &v),
+                Knowledge::Full,
+                &Weights::HAND,
+                None,
+                0,
+            )
         };
         let (east, west) = (with(E), with(W));
         assert!(east < west, "East's threat {east} against West's {west}");
@@ -272,7 +286,13 @@ pub(crate) mod tests {
         let none = {
             let mut v = flags();
             v.push(("E:11", E, Rank::Regiment));
-            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
+            evaluate(
+                &team_position(S, &v),
+                Knowledge::Full,
+                &Weights::HAND,
+                None,
+                0,
+            )
         };
         assert!(west < none, "{west} against no threat {none}");
     }
@@ -285,7 +305,13 @@ pub(crate) mod tests {
             let mut v = flags();
             v.push(("E:51", S, Rank::Division));
             v.push((north_at, N, Rank::Division));
-            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
+            evaluate(
+                &team_position(S, &v),
+                Knowledge::Full,
+                &Weights::HAND,
+                None,
+                0,
+            )
         };
         let (together, split) = (with("E:53"), with("W:53"));
         assert!(together > split, "{together} against {split}");
@@ -296,7 +322,13 @@ pub(crate) mod tests {
         let with = |at| {
             let mut v = flags();
             v.push((at, S, Rank::Platoon));
-            evaluate(&team_position(S, &v), Knowledge::Full, None, 0)
+            evaluate(
+                &team_position(S, &v),
+                Knowledge::Full,
+                &Weights::HAND,
+                None,
+                0,
+            )
         };
         // N:31 is on North's column-1 railway, N:32 beside it off the rails.
         assert!(with("N:31") < with("N:32"));

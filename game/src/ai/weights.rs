@@ -1,0 +1,134 @@
+//! The evaluation's weights: how much each of its hand-set terms counts.
+//!
+//! Each weight scales one table or constant of [`super::eval`] in percent,
+//! so [`Weights::HAND`] (every weight 100) is the evaluation as written and
+//! a tuner can move them without touching the tables' shapes. The arena
+//! sets them by name (`master:hunt=120`) and its `tune` command moves them
+//! by self-play (game/README.md, *Tuning by self-play*).
+
+/// Percent scales of the evaluation's terms (100 = as hand-set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Our pieces near the enemy flag ([`super::eval::NEAR_FLAG`]).
+    pub near_flag: i32,
+    /// Enemy pieces near our flag (`DEFEND_FLAG`).
+    pub defend_flag: i32,
+    /// Closing in on weaker enemy pieces in thin positions (`HUNT`).
+    pub hunt: i32,
+    /// The strongest officer left when the enemy has nothing that beats it.
+    pub top_officer: i32,
+    /// Against a shut flag: no engineer and no bomb left (`NO_MEANS`).
+    pub no_means: i32,
+    /// Against a shut flag: one engineer or bomb left (`LAST_MEANS`).
+    pub last_means: i32,
+    /// An engineer closing in on the mines that shut the enemy flag (`DIG`).
+    pub dig: i32,
+    /// A bomb closing in on the enemy officer nothing else beats (`BOMB_HUNT`).
+    pub bomb_hunt: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::HAND
+    }
+}
+
+impl Weights {
+    /// The evaluation as written.
+    pub const HAND: Weights = Weights {
+        near_flag: 100,
+        defend_flag: 100,
+        hunt: 100,
+        top_officer: 100,
+        no_means: 100,
+        last_means: 100,
+        dig: 100,
+        bomb_hunt: 100,
+    };
+
+    /// The weights' names, as the arena and the tuner spell them.
+    pub const NAMES: [&'static str; 8] = [
+        "near_flag",
+        "defend_flag",
+        "hunt",
+        "top_officer",
+        "no_means",
+        "last_means",
+        "dig",
+        "bomb_hunt",
+    ];
+
+    fn slot(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "near_flag" => &mut self.near_flag,
+            "defend_flag" => &mut self.defend_flag,
+            "hunt" => &mut self.hunt,
+            "top_officer" => &mut self.top_officer,
+            "no_means" => &mut self.no_means,
+            "last_means" => &mut self.last_means,
+            "dig" => &mut self.dig,
+            "bomb_hunt" => &mut self.bomb_hunt,
+            _ => return None,
+        })
+    }
+
+    /// Sets the weight called `name` (one of [`Weights::NAMES`]) to
+    /// `percent`; `false` if there is no such weight or the value is
+    /// negative (a term never turns into its opposite).
+    pub fn set(&mut self, name: &str, percent: i32) -> bool {
+        match self.slot(name) {
+            Some(w) if percent >= 0 => {
+                *w = percent;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The weight called `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let mut copy = *self;
+        copy.slot(name).map(|w| *w)
+    }
+}
+
+/// `base` scaled by `percent`.
+#[inline]
+pub(crate) fn scaled(base: i32, percent: i32) -> i32 {
+    base * percent / 100
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_sets_and_reads_its_own_weight() {
+        for (i, name) in Weights::NAMES.iter().enumerate() {
+            let mut w = Weights::HAND;
+            assert!(w.set(name, 150 + i as i32));
+            assert_eq!(w.get(name), Some(150 + i as i32));
+            let others = Weights::NAMES.iter().filter(|n| *n != name);
+            for other in others {
+                assert_eq!(w.get(other), Some(100), "{name} moved {other}");
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_names_and_negative_weights_are_refused() {
+        let mut w = Weights::HAND;
+        assert!(!w.set("material", 120));
+        assert!(!w.set("hunt", -5));
+        assert_eq!(w, Weights::HAND);
+        assert_eq!(w.get("material"), None);
+    }
+
+    #[test]
+    fn the_hand_weights_leave_every_term_as_written() {
+        for base in [0, 1, 7, 70, 220, 320, -90] {
+            assert_eq!(scaled(base, Weights::HAND.hunt), base);
+        }
+        assert_eq!(scaled(70, 150), 105);
+    }
+}
