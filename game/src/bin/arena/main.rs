@@ -24,6 +24,11 @@
 //! player answers an offer at once ([`Player::before_move`],
 //! [`Player::accepts_draw`]; the baselines never do); `--no-concede` turns
 //! this off, so games end only on the board.
+//!
+//! `arena tune ...` tunes the evaluation's weights by self-play ([`tune`]).
+
+mod spsa;
+mod tune;
 
 use junqi_game::ai::{Ai, Interior, Knowledge, Level, Player, player_by_name};
 use junqi_game::{
@@ -55,16 +60,33 @@ struct Args {
     four_board: bool,
     /// Players may resign, offer and accept draws.
     concede: bool,
+    /// Games come in pairs on one deal: games 2k and 2k + 1 share their
+    /// seed, and in the second A gets the layout B had and the other colour,
+    /// so the deal's luck cancels out (the tuner's matches).
+    paired: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
-        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--no-concede] [--json]\n\
+        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--no-concede] [--paired] [--json]\n\
          players: random, greedy, novice, skilled, expert, master\n\
          --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)\n\
-         --board four-player: two players on the four-player board (South against North)"
+         --board four-player: two players on the four-player board (South against North)\n\
+         --paired: games 2k and 2k+1 share one deal, colours and layouts swapped\n\
+         arena tune --help: the evaluation's weights tuned by self-play"
     );
     std::process::exit(2)
+}
+
+/// A mode by name, and whether partners see each other's pieces (双明).
+fn parse_mode(name: &str) -> Option<(Mode, bool)> {
+    Some(match name {
+        "dark" | "sian" | "四暗" => (Mode::Dark, false),
+        "open" | "quanming" | "全明" => (Mode::Open, false),
+        "flip" => (Mode::Flip, false),
+        "shuangming" | "双明" => (Mode::Dark, true),
+        _ => return None,
+    })
 }
 
 fn parse_args() -> Args {
@@ -81,6 +103,7 @@ fn parse_args() -> Args {
         partners_open: false,
         four_board: false,
         concede: true,
+        paired: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -92,16 +115,11 @@ fn parse_args() -> Args {
             "--seed" => args.seed = val().parse().unwrap_or_else(|_| usage()),
             "--threads" => args.threads = val().parse().unwrap_or_else(|_| usage()),
             "--mode" => {
-                (args.mode, args.partners_open) = match val().as_str() {
-                    "dark" | "sian" | "四暗" => (Mode::Dark, false),
-                    "open" | "quanming" | "全明" => (Mode::Open, false),
-                    "flip" => (Mode::Flip, false),
-                    "shuangming" | "双明" => (Mode::Dark, true),
-                    _ => usage(),
-                }
+                (args.mode, args.partners_open) = parse_mode(&val()).unwrap_or_else(|| usage())
             }
             "--json" => args.json = true,
             "--no-concede" => args.concede = false,
+            "--paired" => args.paired = true,
             "--time-limit" => args.time_limit = Some(val().parse().unwrap_or_else(|_| usage())),
             "--players" => {
                 args.players = match val().as_str() {
@@ -136,13 +154,19 @@ fn parse_args() -> Args {
         eprintln!("four players play dark, shuangming or open; two players dark, open or flip");
         usage();
     }
+    if args.paired && args.players == 4 {
+        eprintln!("--paired pairs two-player games");
+        usage();
+    }
     args.threads = args.threads.max(1);
     args
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
-/// (keys: samples, screen, cand, depth, open, q, nodes, full, priors, slip),
-/// on top of the level's four-player settings when `four`.
+/// (keys: samples, screen, cand, depth, open, q, contempt, nodes, full,
+/// honest, priors, slip, gen, boxed, and the evaluation's weights by their
+/// names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of the level's four-player
+/// settings when `four`.
 fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
     let Some((level, overrides)) = name.split_once(':') else {
         return player_by_name(name, seed);
@@ -185,7 +209,11 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "slip" => p.slip = n,
             "gen" => p.generated_layouts = n,
             "boxed" => p.boxed_flag = n != 0.0,
-            _ => return Err(format!("unknown key {k:?}")),
+            _ => {
+                if !p.search.weights.set(k, n.round() as i32) {
+                    return Err(format!("unknown key {k:?} or bad weight {v:?}"));
+                }
+            }
         }
     }
     Ok(Box::new(Ai::with_params(level, p, seed)))
@@ -277,6 +305,7 @@ fn tally(out: &mut Outcome, action: Option<Action>, is_a: bool) {
 
 /// The seed of game `index`.
 fn game_seed(args: &Args, index: usize) -> u64 {
+    let index = if args.paired { index / 2 } else { index };
     args.seed
         .wrapping_mul(1_000_003)
         .wrapping_add(index as u64)
@@ -415,8 +444,14 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     }
     let game_seed = game_seed(args, index);
     let a_is_south = index.is_multiple_of(2);
-    let mut a = make_player(&args.a, game_seed ^ 0xA, false).expect("checked");
-    let mut b = make_player(&args.b, game_seed ^ 0xB, false).expect("checked");
+    // Paired games: the second of a pair deals A what B had.
+    let (seed_a, seed_b) = if args.paired && !a_is_south {
+        (game_seed ^ 0xB, game_seed ^ 0xA)
+    } else {
+        (game_seed ^ 0xA, game_seed ^ 0xB)
+    };
+    let mut a = make_player(&args.a, seed_a, false).expect("checked");
+    let mut b = make_player(&args.b, seed_b, false).expect("checked");
     let (cap_a, cap_b) = (cap_of(&args.a), cap_of(&args.b));
     let rules = Rules {
         four_player_board: args.four_board,
@@ -535,11 +570,24 @@ fn play_one(args: &Args, index: usize) -> Outcome {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("tune") {
+        tune::main();
+        return;
+    }
     let args = Arc::new(parse_args());
-    let next = Arc::new(AtomicUsize::new(0));
-    let results: Arc<Mutex<Vec<Outcome>>> = Arc::new(Mutex::new(Vec::new()));
     let started = Instant::now();
-    let handles: Vec<_> = (0..args.threads)
+    let r = run_games(&args, true);
+    report(&args, &r, started.elapsed().as_secs_f64());
+}
+
+/// Plays `args.games` games on `args.threads` threads (fewer if the time
+/// limit comes first), in order of their index; with `progress`, a running
+/// tally goes to standard error.
+fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let results: Arc<Mutex<Vec<(usize, Outcome)>>> = Arc::new(Mutex::new(Vec::new()));
+    let started = Instant::now();
+    let handles: Vec<_> = (0..args.threads.max(1))
         .map(|_| {
             let (args, next, results) = (args.clone(), next.clone(), results.clone());
             std::thread::spawn(move || {
@@ -553,18 +601,21 @@ fn main() {
                     }
                     let o = play_one(&args, i);
                     let mut r = results.lock().expect("no poisoned lock");
-                    r.push(o);
-                    let (w, d, l) = wdl(&r);
-                    eprint!(
-                        "\r[{}/{}] {} vs {} ({:?}): +{w} ={d} -{l}  {:.0}s ",
-                        r.len(),
-                        args.games,
-                        args.a,
-                        args.b,
-                        args.mode,
-                        started.elapsed().as_secs_f64()
-                    );
-                    let _ = std::io::stderr().flush();
+                    r.push((i, o));
+                    if progress {
+                        let outcomes: Vec<Outcome> = r.iter().map(|x| x.1.clone()).collect();
+                        let (w, d, l) = wdl(&outcomes);
+                        eprint!(
+                            "\r[{}/{}] {} vs {} ({:?}): +{w} ={d} -{l}  {:.0}s ",
+                            r.len(),
+                            args.games,
+                            args.a,
+                            args.b,
+                            args.mode,
+                            started.elapsed().as_secs_f64()
+                        );
+                        let _ = std::io::stderr().flush();
+                    }
                 }
             })
         })
@@ -572,9 +623,12 @@ fn main() {
     for h in handles {
         h.join().expect("worker finished");
     }
-    eprintln!();
-    let r = results.lock().expect("no poisoned lock");
-    report(&args, &r, started.elapsed().as_secs_f64());
+    if progress {
+        eprintln!();
+    }
+    let mut r = std::mem::take(&mut *results.lock().expect("no poisoned lock"));
+    r.sort_by_key(|x| x.0);
+    r.into_iter().map(|x| x.1).collect()
 }
 
 fn wdl(r: &[Outcome]) -> (usize, usize, usize) {
