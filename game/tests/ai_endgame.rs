@@ -3,7 +3,8 @@
 //! technique. Each study is a position the stronger side converts only with
 //! a plan the search does not see within its plies: spending a bomb on the
 //! commander nothing else beats, stopping the one enemy engineer that could
-//! dig out a boxed flag. South is Master; North defends with Expert's
+//! dig out a boxed flag, digging out the enemy's boxed flag with our own
+//! engineer (also with the quiet-move draw ten plies away). South is Master; North defends with Expert's
 //! search. Each study is played out over three seeds.
 
 mod common;
@@ -82,12 +83,28 @@ impl PlayedOut {
 
 /// Both flags boxed in, plus `pieces`, played out once per seed from ply 100.
 fn play_out(pieces: &[(&'static str, Side, Rank)]) -> Vec<PlayedOut> {
+    play_out_quiet(pieces, 0)
+}
+
+/// [`play_out`] with the quiet-move counter at `quiet`.
+fn play_out_quiet(pieces: &[(&'static str, Side, Rank)], quiet: u16) -> Vec<PlayedOut> {
     let mut all = boxed_flags();
     all.extend_from_slice(pieces);
     SEEDS
         .iter()
-        .map(|&seed| play(common::open_position(&all, 100, 0), seed))
+        .map(|&seed| play(common::open_position(&all, 100, quiet), seed))
         .collect()
+}
+
+/// South, a division and an engineer against a regiment and a battalion:
+/// the officers alone never reach North's boxed flag.
+fn digging_study() -> [(&'static str, Side, Rank); 4] {
+    [
+        ("S35", S, Division),
+        ("S43", S, Engineer),
+        ("N33", N, Regiment),
+        ("N45", N, Battalion),
+    ]
 }
 
 #[test]
@@ -136,6 +153,35 @@ fn the_enemys_last_engineer_is_stopped_before_it_digs_out_the_flag() {
         assert!(
             !g.moves.iter().any(|m| m.ends_with("S52")),
             "North reached the mine: {}",
+            g.describe()
+        );
+    }
+}
+
+#[test]
+fn the_engineer_digs_out_the_boxed_flag() {
+    // Only South's engineer takes a landmine and lives; the division then
+    // walks through the hole. With the full evaluation alone Master drew
+    // seed 2 by the quiet-move rule, its engineer shuffling between S53 and
+    // S55; with the technique it digs at N52 in all three.
+    for g in &play_out(&digging_study()) {
+        assert!(
+            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
+            "{}",
+            g.describe()
+        );
+    }
+}
+
+#[test]
+fn the_flag_is_dug_out_before_the_quiet_move_draw() {
+    // The same study ten plies before the quiet-move draw: the first
+    // capture must come within them, so the dig cannot wait.
+    let limit = Rules::for_mode(Mode::Open).quiet_draw_plies;
+    for g in &play_out_quiet(&digging_study(), limit - 10) {
+        assert!(
+            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
+            "{}",
             g.describe()
         );
     }
