@@ -47,7 +47,7 @@ pub fn choose(view: &PlayerView, level_n: u8, seed: u64) -> Option<Move> {
 pub fn think(view: PlayerView, level_n: u8, seed: u64) -> Task<Thought> {
     AsyncComputeTaskPool::get().spawn(async move {
         Thought::Turn {
-            concede: concede::turn_action(&view),
+            concede: concede::turn_action(&view, level(level_n).plays_for_win()),
             mv: choose(&view, level_n, seed),
         }
     })

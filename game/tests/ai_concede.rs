@@ -127,8 +127,9 @@ fn drive_game(mut game: Game, drive: impl Fn(Side) -> Drive, seed: u64) -> Seen 
             }
             let view = game.view(s);
             let (own, enemy) = true_material(&pos, s);
-            let resigns = wants_to_resign(&view);
-            let accepts = answer_draw(&view);
+            let resigns = wants_to_resign(&view, false) || wants_to_resign(&view, true);
+            // Either temperament: a player out for the win accepts less, never more.
+            let accepts = answer_draw(&view, false) || answer_draw(&view, true);
             if view.ply() < rules.resign_after_plies {
                 assert!(!resigns, "{s} resigns at ply {}", view.ply());
             }
@@ -142,7 +143,7 @@ fn drive_game(mut game: Game, drive: impl Fn(Side) -> Drive, seed: u64) -> Seen 
             }
             if own >= 2 * enemy + 500 {
                 assert!(
-                    !accepts && !wants_draw(&view),
+                    !accepts && !wants_draw(&view, false) && !wants_draw(&view, true),
                     "{s} far ahead ({own} against {enemy}) takes a draw, ply {}: {:?}",
                     view.ply(),
                     standing(&view)
@@ -256,9 +257,14 @@ fn a_dead_level_endgame_is_offered_and_accepted_and_a_dead_middle_game_is_not_of
         while game.result().is_none() {
             let side = game.turn();
             let view = game.view(side);
-            assert_eq!(turn_action(&view), None, "{mode:?} ply {}", view.ply());
+            assert_eq!(
+                turn_action(&view, false),
+                None,
+                "{mode:?} ply {}",
+                view.ply()
+            );
             if view.quiet_plies() < 20 && !standing(&view).own_flag_threatened {
-                assert!(!answer_draw(&view), "{mode:?} ply {}", view.ply());
+                assert!(!answer_draw(&view, false), "{mode:?} ply {}", view.ply());
             }
             let m = driven_move(game.position(), Drive::Quiet, &mut rng).unwrap();
             game.apply(side, Action::Move(m)).unwrap();
@@ -279,7 +285,7 @@ fn a_dead_level_endgame_is_offered_and_accepted_and_a_dead_middle_game_is_not_of
             let side = game.turn();
             let view = game.view(side);
             let st = standing(&view);
-            if turn_action(&view) == Some(Action::OfferDraw) {
+            if turn_action(&view, false) == Some(Action::OfferDraw) {
                 assert!(st.is_endgame() && st.is_dead() && !st.is_ahead(), "{st:?}");
                 offers += 1;
                 game.apply(side, Action::OfferDraw).unwrap();
@@ -287,7 +293,7 @@ fn a_dead_level_endgame_is_offered_and_accepted_and_a_dead_middle_game_is_not_of
                 // offerer's opponent is level too and accepts; a behind
                 // offerer's opponent is ahead and declines.
                 let other = game.view(side.opponent());
-                let yes = answer_draw(&other);
+                let yes = answer_draw(&other, false);
                 assert_eq!(yes, !st.is_behind(), "{st:?} / {:?}", standing(&other));
                 if yes {
                     game.apply(side.opponent(), Action::AcceptDraw).unwrap();
@@ -364,10 +370,10 @@ fn who_can_still_open_a_boxed_flag_decides_draws_in_a_level_endgame() {
     let north = PlayerView::of_open_position(&pos, N).expect("open view");
     let s = standing(&south);
     assert!(s.own_can_open && !s.enemy_can_open && s.holds_the_keys());
-    assert!(!answer_draw(&south) && !wants_draw(&south));
+    assert!(!answer_draw(&south, false) && !wants_draw(&south, false));
     let n = standing(&north);
     assert!(!n.own_can_open && n.enemy_can_open && n.lost_the_keys());
-    assert!(answer_draw(&north));
+    assert!(answer_draw(&north, false));
     // A free point beside North's flag: North's platoon is no key, but
     // nothing needs one; South's flag stays shut to North.
     pieces.retain(|p| p.0 != "N52");

@@ -402,10 +402,14 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
         .filter(|&s| s != me && s != offerer && game.session.view.is_in(s))
         .collect();
     for seat in answering {
+        let for_win = game
+            .opponent
+            .level(seat)
+            .is_some_and(|n| ai::level(n).plays_for_win());
         let yes = game
             .session
             .game()
-            .is_some_and(|g| concede::answer_draw(&g.view(seat)));
+            .is_some_and(|g| concede::answer_draw(&g.view(seat), for_win));
         let answer = if yes {
             Action::AcceptDraw
         } else {

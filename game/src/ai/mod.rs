@@ -85,6 +85,12 @@ impl Level {
         }
     }
 
+    /// Whether its draw decisions are those of a player out for the win
+    /// ([`LevelParams::plays_for_win`]).
+    pub fn plays_for_win(self) -> bool {
+        self.params().plays_for_win
+    }
+
     /// The level's settings.
     pub fn params(self) -> LevelParams {
         match self {
@@ -108,6 +114,7 @@ impl Level {
                 slip: 0.2,
                 generated_layouts: 0.5,
                 boxed_flag: false,
+                plays_for_win: false,
             },
             // One ply and the exchanges that follow, on six guesses.
             Level::Skilled => LevelParams {
@@ -129,6 +136,7 @@ impl Level {
                 slip: 0.0,
                 generated_layouts: 0.4,
                 boxed_flag: false,
+                plays_for_win: false,
             },
             // Two plies plus exchanges on ten samples, with layout and behaviour priors.
             Level::Expert => LevelParams {
@@ -150,6 +158,7 @@ impl Level {
                 slip: 0.0,
                 generated_layouts: 0.3,
                 boxed_flag: false,
+                plays_for_win: false,
             },
             // Three plies plus exchanges on twenty samples.
             Level::Master => LevelParams {
@@ -175,6 +184,7 @@ impl Level {
                 // bombs get through: measured the largest single gain for Master.
                 generated_layouts: 0.5,
                 boxed_flag: true,
+                plays_for_win: true,
             },
         }
     }
@@ -243,6 +253,9 @@ pub struct LevelParams {
     pub generated_layouts: f64,
     /// Layouts only with the flag boxed in by three landmines.
     pub boxed_flag: bool,
+    /// Draw decisions of a player out for the win ([`concede`]): a level
+    /// game is no reason to offer or accept a draw, only being behind is.
+    pub plays_for_win: bool,
 }
 
 /// A suggested move with a one-line reason.
@@ -405,10 +418,10 @@ impl Player for Ai {
         self.last
     }
     fn before_move(&mut self, view: &PlayerView) -> Option<Action> {
-        concede::turn_action(view)
+        concede::turn_action(view, self.params_for(view).plays_for_win)
     }
     fn accepts_draw(&mut self, view: &PlayerView) -> bool {
-        concede::answer_draw(view)
+        concede::answer_draw(view, self.params_for(view).plays_for_win)
     }
 }
 

@@ -164,7 +164,7 @@ fn parse_args() -> Args {
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
 /// (keys: samples, screen, cand, depth, open, q, contempt, nodes, full,
-/// honest, priors, slip, gen, boxed, and the evaluation's weights by their
+/// honest, priors, slip, gen, boxed, forwin, and the evaluation's weights by their
 /// names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of the level's four-player
 /// settings when `four`.
 fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
@@ -209,6 +209,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "slip" => p.slip = n,
             "gen" => p.generated_layouts = n,
             "boxed" => p.boxed_flag = n != 0.0,
+            "forwin" => p.plays_for_win = n != 0.0,
             _ => {
                 if !p.search.weights.set(k, n.round() as i32) {
                     return Err(format!("unknown key {k:?} or bad weight {v:?}"));
