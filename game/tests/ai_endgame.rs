@@ -96,6 +96,17 @@ fn play_out_quiet(pieces: &[(&'static str, Side, Rank)], quiet: u16) -> Vec<Play
         .collect()
 }
 
+/// Master, South, won the study in every seed.
+fn south_wins_every_seed(games: &[PlayedOut]) {
+    for g in games {
+        assert!(
+            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
+            "{}",
+            g.describe()
+        );
+    }
+}
+
 /// South, a division and an engineer against a regiment and a battalion:
 /// the officers alone never reach North's boxed flag.
 fn digging_study() -> [(&'static str, Side, Rank); 4] {
@@ -114,20 +125,13 @@ fn a_bomb_takes_the_commander_that_outranks_every_officer_and_the_flag_falls() {
     // flag. The bomb has to hunt the commander down (or dig), then the
     // officers win. Master's full evaluation alone drew one of the three
     // seeds by the quiet-move rule.
-    let games = play_out(&[
+    south_wins_every_seed(&play_out(&[
         ("S31", S, Corps),
         ("S35", S, Division),
         ("S44", S, Bomb),
         ("N31", N, Commander),
         ("N45", N, Company),
-    ]);
-    for g in &games {
-        assert!(
-            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
-            "{}",
-            g.describe()
-        );
-    }
+    ]));
 }
 
 #[test]
@@ -164,13 +168,7 @@ fn the_engineer_digs_out_the_boxed_flag() {
     // walks through the hole. With the full evaluation alone Master drew
     // seed 2 by the quiet-move rule, its engineer shuffling between S53 and
     // S55; with the technique it digs at N52 in all three.
-    for g in &play_out(&digging_study()) {
-        assert!(
-            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
-            "{}",
-            g.describe()
-        );
-    }
+    south_wins_every_seed(&play_out(&digging_study()));
 }
 
 #[test]
@@ -178,11 +176,5 @@ fn the_flag_is_dug_out_before_the_quiet_move_draw() {
     // The same study ten plies before the quiet-move draw: the first
     // capture must come within them, so the dig cannot wait.
     let limit = Rules::for_mode(Mode::Open).quiet_draw_plies;
-    for g in &play_out_quiet(&digging_study(), limit - 10) {
-        assert!(
-            matches!(g.result, Some(GameResult::Win { winner: S, .. })),
-            "{}",
-            g.describe()
-        );
-    }
+    south_wins_every_seed(&play_out_quiet(&digging_study(), limit - 10));
 }

@@ -285,6 +285,32 @@ fn concede_turn(
     (Some(action), out)
 }
 
+/// `player`'s action from `view` under its wall-clock `cap`, its think time
+/// (and for A its search figures) counted in `out`.
+fn timed_act(
+    player: &mut dyn Player,
+    view: &PlayerView,
+    cap: Duration,
+    is_a: bool,
+    out: &mut Outcome,
+) -> Action {
+    let start = Instant::now();
+    // A margin under the cap for the last node and the answer itself.
+    let deadline = start + cap.mul_f64(0.9);
+    let stop = move || Instant::now() >= deadline;
+    let action = player.act(view, &stop);
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    if is_a {
+        let (nodes, depth) = player.last_stats();
+        out.a_nodes.push(nodes as f64);
+        out.a_depth.push(depth as f64);
+        out.a_ms.push(ms);
+    } else {
+        out.b_ms.push(ms);
+    }
+    action
+}
+
 /// The index of `side`'s view: by seat in team games, else by side.
 fn seat_of(game: &Game, side: Side) -> usize {
     if game.position().is_team_game() {
@@ -363,19 +389,7 @@ fn play_four(args: &Args, index: usize) -> Outcome {
             }
         }
         let (player, cap, is_a) = &mut players[i];
-        let start = Instant::now();
-        let deadline = start + cap.mul_f64(0.9);
-        let stop = move || Instant::now() >= deadline;
-        let action = player.act(&views[i], &stop);
-        let ms = start.elapsed().as_secs_f64() * 1000.0;
-        if *is_a {
-            let (nodes, depth) = player.last_stats();
-            out.a_nodes.push(nodes as f64);
-            out.a_depth.push(depth as f64);
-            out.a_ms.push(ms);
-        } else {
-            out.b_ms.push(ms);
-        }
+        let action = timed_act(&mut **player, &views[i], *cap, *is_a, &mut out);
         let events = match game.apply_table(side, action) {
             Ok(ev) => ev,
             Err(e) => {
@@ -500,20 +514,7 @@ fn play_one(args: &Args, index: usize) -> Outcome {
         } else {
             (&mut b, cap_b)
         };
-        let start = Instant::now();
-        // A margin under the cap for the last node and the answer itself.
-        let deadline = start + cap.mul_f64(0.9);
-        let stop = move || Instant::now() >= deadline;
-        let action = player.act(&views[side.index()], &stop);
-        let ms = start.elapsed().as_secs_f64() * 1000.0;
-        if is_a {
-            let (nodes, depth) = player.last_stats();
-            out.a_nodes.push(nodes as f64);
-            out.a_depth.push(depth as f64);
-            out.a_ms.push(ms);
-        } else {
-            out.b_ms.push(ms);
-        }
+        let action = timed_act(&mut **player, &views[side.index()], cap, is_a, &mut out);
         let events = match game.apply(side, action) {
             Ok(ev) => ev,
             Err(e) => {
@@ -604,8 +605,7 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
                     let mut r = results.lock().expect("no poisoned lock");
                     r.push((i, o));
                     if progress {
-                        let outcomes: Vec<Outcome> = r.iter().map(|x| x.1.clone()).collect();
-                        let (w, d, l) = wdl(&outcomes);
+                        let (w, d, l) = wdl(r.iter().map(|x| &x.1));
                         eprint!(
                             "\r[{}/{}] {} vs {} ({:?}): +{w} ={d} -{l}  {:.0}s ",
                             r.len(),
@@ -632,10 +632,12 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
     r.into_iter().map(|x| x.1).collect()
 }
 
-fn wdl(r: &[Outcome]) -> (usize, usize, usize) {
-    let w = r.iter().filter(|o| o.score == 1.0).count();
-    let d = r.iter().filter(|o| o.score == 0.5).count();
-    (w, d, r.len() - w - d)
+fn wdl<'a>(r: impl IntoIterator<Item = &'a Outcome>) -> (usize, usize, usize) {
+    r.into_iter().fold((0, 0, 0), |(w, d, l), o| match o.score {
+        1.0 => (w + 1, d, l),
+        0.5 => (w, d + 1, l),
+        _ => (w, d, l + 1),
+    })
 }
 
 fn mean(v: &[f64]) -> f64 {

@@ -101,18 +101,22 @@ fn parse() -> TuneArgs {
         usage();
     }
     // Every key must be one the players know, at its starting value.
-    if let Err(e) = make_player(&player(&t.base, &t.params, |p| p.value), 0, false) {
+    if let Err(e) = make_player(
+        &player(&t.base, t.params.iter().map(|p| (p, p.value))),
+        0,
+        false,
+    ) {
         eprintln!("{e}");
         usage();
     }
     t
 }
 
-/// The base player with `value` of each parameter as overrides.
-fn player(base: &str, params: &[Param], value: impl Fn(&Param) -> f64) -> String {
-    let overrides: Vec<String> = params
-        .iter()
-        .map(|p| format!("{}={:.0}", p.name, value(p)))
+/// The base player with each parameter at its value as overrides.
+fn player<'a>(base: &str, values: impl IntoIterator<Item = (&'a Param, f64)>) -> String {
+    let overrides: Vec<String> = values
+        .into_iter()
+        .map(|(p, v)| format!("{}={v:.0}", p.name))
         .collect();
     let sep = if base.contains(':') { ',' } else { ':' };
     format!("{base}{sep}{}", overrides.join(","))
@@ -125,16 +129,7 @@ pub fn main() {
     let started = Instant::now();
     for step in 0..t.steps {
         let trial = spsa.trial(&mut rng);
-        let at = |v: &[f64]| {
-            let by_name = |p: &Param| {
-                v[spsa
-                    .params
-                    .iter()
-                    .position(|q| q.name == p.name)
-                    .expect("own")]
-            };
-            player(&t.base, &spsa.params, by_name)
-        };
+        let at = |v: &[f64]| player(&t.base, spsa.params.iter().zip(v).map(|(p, &x)| (p, x)));
         let args = Arc::new(Args {
             a: at(&trial.plus),
             b: at(&trial.minus),
@@ -168,7 +163,10 @@ pub fn main() {
             started.elapsed().as_secs_f64()
         );
     }
-    println!("tuned: {}", player(&t.base, &spsa.params, |p| p.value));
+    println!(
+        "tuned: {}",
+        player(&t.base, spsa.params.iter().map(|p| (p, p.value)))
+    );
 }
 
 #[cfg(test)]
@@ -199,10 +197,13 @@ mod tests {
             parse_param("hunt=100:20").expect("parses"),
             parse_param("contempt=250:60:0:1000").expect("parses"),
         ];
-        let name = player("master:nodes=1000", &params, |p| p.value + 0.4);
+        let name = player(
+            "master:nodes=1000",
+            params.iter().map(|p| (p, p.value + 0.4)),
+        );
         assert_eq!(name, "master:nodes=1000,hunt=100,contempt=250");
         assert!(make_player(&name, 0, false).is_ok());
-        assert_eq!(player("expert", &params[..1], |_| 90.0), "expert:hunt=90");
+        assert_eq!(player("expert", [(&params[0], 90.0)]), "expert:hunt=90");
         assert!(make_player("master:no_such_weight=3", 0, false).is_err());
     }
 }
