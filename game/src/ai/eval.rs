@@ -47,6 +47,26 @@ pub fn value(r: Rank) -> i32 {
     VALUE[r.index()]
 }
 
+/// The share (percent) of its value a movable piece keeps once it stands on
+/// a headquarters it may not leave (RULES.md §5: a piece that enters one is
+/// locked there): it only defends that point. A commander that strikes at a
+/// suspected flag and finds a landmine-free headquarters without it is lost
+/// to play, which is why the cheapest piece should make that strike.
+pub(crate) const LOCKED: i32 = 25;
+
+/// What the piece of rank `rank` on `p` counts for: [`value`], less when
+/// it is locked on a headquarters.
+#[inline]
+pub fn worth(pos: &Position, p: Point, rank: Rank) -> i32 {
+    let v = value(rank);
+    if rank.is_movable() && pos.board().is_headquarters(p) && !pos.rules().may_leave_headquarters()
+    {
+        v * LOCKED / 100
+    } else {
+        v
+    }
+}
+
 /// Board tables that never change.
 pub struct Tables {
     /// Steps between two points along roads and railways (ignoring pieces).
@@ -357,7 +377,7 @@ pub fn evaluate(
     for p in board.points() {
         let Some(pc) = pos.at(p) else { continue };
         let s = pc.side.index() & 1;
-        material[s] += value(pc.rank);
+        material[s] += worth(pos, p, pc.rank);
         match pc.rank {
             Rank::Flag => {
                 flag_at[s] = Some(p);
@@ -514,6 +534,32 @@ mod tests {
         pos.set_colours_fixed(true);
         pos.set_counters(120, 0);
         pos
+    }
+
+    #[test]
+    fn an_officer_locked_on_a_headquarters_counts_a_quarter() {
+        use Rank::*;
+        let free = [("N62", Side::North, Flag), ("S62", Side::South, Flag)];
+        let at = |p: &str| {
+            let mut v = free.to_vec();
+            v.push((p, Side::South, Commander));
+            study(Mode::Dark, &v)
+        };
+        let board = Board::classic();
+        let pos = at("N64");
+        let hq = board.parse_point("N64").expect("point");
+        let road = board.parse_point("N54").expect("point");
+        assert_eq!(worth(&pos, hq, Commander), value(Commander) * LOCKED / 100);
+        assert_eq!(worth(&pos, road, Commander), value(Commander));
+        // Mines and the flag lose nothing on a headquarters.
+        assert_eq!(worth(&pos, hq, Landmine), value(Landmine));
+        let e = |p: &Position| evaluate(p, Knowledge::Full, &Weights::HAND, None, 0);
+        assert!(e(&at("N54")) > e(&at("N64")) + value(Commander) / 2);
+        // Where pieces may leave a headquarters, nothing is locked.
+        let mut rules = Rules::for_mode(Mode::Dark);
+        rules.hq_exit = true;
+        let open = Position::empty(board, rules, Side::South);
+        assert_eq!(worth(&open, hq, Commander), value(Commander));
     }
 
     /// Both flags boxed in by three landmines, South a commander up.

@@ -12,6 +12,11 @@ fn is_camp(row: u8, col: u8) -> bool {
     matches!((row, col), (2, 2) | (2, 4) | (3, 3) | (4, 2) | (4, 4))
 }
 
+/// Whether (row, col) of a half is one of its two headquarters.
+fn is_headquarters(row: u8, col: u8) -> bool {
+    row == 6 && (col == 2 || col == 4)
+}
+
 /// Whether the flag of `l` is boxed in by landmines on all three sides, so
 /// only an engineer or a bomb can open the way to it.
 pub fn flag_boxed(l: &Layout) -> bool {
@@ -58,7 +63,7 @@ fn reshuffle(l: &Layout, rules: &Rules, rng: &mut impl Rng) -> Layout {
     let mut out = *l;
     let cells: Vec<(u8, u8)> = (1..=6u8)
         .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
-        .filter(|&(r, c)| !is_camp(r, c))
+        .filter(|&(r, c)| !is_camp(r, c) && !is_headquarters(r, c))
         .collect();
     for _ in 0..rng.random_range(0..4) {
         let a = *cells.choose(rng).expect("cells");
@@ -105,6 +110,20 @@ pub fn generate(rules: &Rules, boxed_flag: bool, rng: &mut impl Rng) -> Layout {
         l.set(r, c, Some(Rank::Landmine));
         mines += 1;
     }
+    // The other headquarters: a piece that enters one never leaves it, so
+    // it holds a platoon (or a company), as in the classic layouts (46 and
+    // 3 of 72; the other 23 hold a landmine).
+    let fake_hq = (6, 6 - flag_col);
+    let mut placed = None;
+    if l.get(fake_hq.0, fake_hq.1).is_none() {
+        let r = if rng.random_bool(0.9) {
+            Rank::Platoon
+        } else {
+            Rank::Company
+        };
+        l.set(fake_hq.0, fake_hq.1, Some(r));
+        placed = Some(r);
+    }
     // Bombs in rows 2–4 (never in a camp).
     let mut mid: Vec<(u8, u8)> = (2..=4u8)
         .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
@@ -121,10 +140,13 @@ pub fn generate(rules: &Rules, boxed_flag: bool, rng: &mut impl Rng) -> Layout {
         .filter(|&(r, c)| !is_camp(r, c) && l.get(r, c).is_none())
         .collect();
     free.shuffle(rng);
-    let officers: Vec<Rank> = Rank::army()
+    let mut officers: Vec<Rank> = Rank::army()
         .into_iter()
         .filter(|r| r.is_officer())
         .collect();
+    if let Some(i) = placed.and_then(|p| officers.iter().position(|&r| r == p)) {
+        officers.remove(i);
+    }
     for r in officers {
         let i = if r.officer_level() >= 37 {
             free.iter().position(|&(row, _)| row <= 4).unwrap_or(0)
@@ -138,5 +160,51 @@ pub fn generate(rules: &Rules, boxed_flag: bool, rng: &mut impl Rng) -> Layout {
         l
     } else {
         Layout::random(rules, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    /// What stands on the headquarters without the flag.
+    fn other_headquarters(l: &Layout) -> Option<Rank> {
+        let flag_col = if l.get(6, 2) == Some(Rank::Flag) {
+            2
+        } else {
+            4
+        };
+        l.get(6, 6 - flag_col)
+    }
+
+    #[test]
+    fn a_layout_never_locks_an_officer_above_a_company_on_a_headquarters() {
+        let rules = Rules::default();
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        for i in 0..400 {
+            let boxed = i % 2 == 0;
+            let l = choose_layout(&rules, 0.5, boxed, &mut rng);
+            assert!(l.validate(&rules).is_ok());
+            let r = other_headquarters(&l).expect("both headquarters are filled");
+            assert!(
+                matches!(r, Rank::Platoon | Rank::Company | Rank::Landmine),
+                "{r:?} on the other headquarters of {l:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn generated_layouts_keep_the_whole_army() {
+        let rules = Rules::default();
+        let mut rng = Pcg64Mcg::seed_from_u64(6);
+        for boxed in [false, true] {
+            for _ in 0..100 {
+                let l = generate(&rules, boxed, &mut rng);
+                assert!(l.validate(&rules).is_ok(), "{l:?}");
+                assert!(!boxed || flag_boxed(&l), "{l:?}");
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! threat on a flag weighed by how many moves the threatened team gets
 //! before the striker moves (the next enemy's threat is the urgent one).
 
-use super::eval::{DEFEND_FLAG, Guard, HUNT, Knowledge, NEAR_FLAG, WIN, tables, value};
+use super::eval::{DEFEND_FLAG, Guard, HUNT, Knowledge, NEAR_FLAG, WIN, tables, value, worth};
 use super::weights::{Weights, scaled};
 use crate::board::{Point, PointKind};
 use crate::piece::{Rank, Side};
@@ -72,7 +72,7 @@ pub fn evaluate(
     let mut count = 0usize;
     for (p, pc) in pos.pieces() {
         count += 1;
-        material[pc.side.index()] += value(pc.rank);
+        material[pc.side.index()] += worth(pos, p, pc.rank);
         if pc.rank == Rank::Flag {
             flag_at[pc.side.index()] = Some(p);
             flag_id[pc.side.index()] = pc.id.0;
