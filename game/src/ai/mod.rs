@@ -10,9 +10,11 @@
 //! wall-clock "stop now" check on top (the engine has no clock).
 
 pub mod belief;
+pub mod conceal;
 pub mod concede;
 pub mod eval;
 pub mod inference;
+pub mod probe;
 pub mod review;
 pub mod search;
 pub mod setup;
@@ -109,6 +111,8 @@ impl Level {
                     nodes: 10_000,
                     noise: 40,
                     contempt: 0,
+                    probe: 0,
+                    conceal: 0,
                 },
                 priors: false,
                 slip: 0.2,
@@ -131,6 +135,8 @@ impl Level {
                     nodes: 40_000,
                     noise: 15,
                     contempt: 0,
+                    probe: 0,
+                    conceal: 0,
                 },
                 priors: false,
                 slip: 0.0,
@@ -153,6 +159,8 @@ impl Level {
                     nodes: 150_000,
                     noise: 6,
                     contempt: 0,
+                    probe: 0,
+                    conceal: 0,
                 },
                 priors: true,
                 slip: 0.0,
@@ -177,6 +185,8 @@ impl Level {
                     // Half of the flip games against Expert ended level; a
                     // draw that costs something makes Master play on.
                     contempt: 250,
+                    probe: 0,
+                    conceal: 0,
                 },
                 priors: true,
                 slip: 0.0,

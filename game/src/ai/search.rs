@@ -7,6 +7,7 @@ use super::belief::Belief;
 use super::eval::{Guard, Knowledge, WIN, attack_swing, evaluate};
 use super::team::friends;
 use super::weights::Weights;
+use super::{conceal, probe};
 use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
 use crate::position::{GameResult, MAX_MOVES, Move, MoveList, Position};
@@ -47,6 +48,14 @@ pub struct SearchParams {
     /// What a draw costs the searching player (centi-units): above zero it
     /// plays on for a win instead of letting a level game run out.
     pub contempt: i32,
+    /// How much finding out counts (percent of [`super::probe::PER_BIT`];
+    /// 0 = not at all): root attacks on unidentified pieces earn what their
+    /// announcement may tell ([`super::probe`]).
+    pub probe: i32,
+    /// How much giving a big officer away counts (percent of a bomb trade's
+    /// cost; 0 = not at all): root attacks by our commander, corps or
+    /// division on unidentified pieces are charged it ([`super::conceal`]).
+    pub conceal: i32,
 }
 
 /// How a search treats the root player's attacks on unidentified enemy
@@ -498,14 +507,17 @@ pub fn analyse(
     let positions: Vec<Position> = (0..n_samples)
         .map(|_| belief.position(view, &belief.sample(rng)))
         .collect();
-    let noise: Vec<i32> = root
+    // The random spread and the value of what an attack tells, per root move.
+    let bonus: Vec<f32> = root
         .iter()
-        .map(|_| {
-            if p.noise > 0 {
+        .map(|&m| {
+            let noise = if p.noise > 0 {
                 rng.random_range(0..p.noise)
             } else {
                 0
-            }
+            };
+            noise as f32 + probe::bonus(view, belief, m, p.probe)
+                - conceal::cost(view, belief, m, p.conceal)
         })
         .collect();
     let mut s = Searcher::new(p, view.me(), stop);
@@ -542,7 +554,7 @@ pub fn analyse(
         .map(|(i, &m)| Scored {
             mv: m,
             score: if cnt[i] > 0 {
-                (sum[i] as f64 / cnt[i] as f64) as f32 + noise[i] as f32
+                (sum[i] as f64 / cnt[i] as f64) as f32 + bonus[i]
             } else {
                 // Never reached (stopped at once): order by the attack heuristic.
                 order_key(&positions[0], m) as f32 - WIN as f32
@@ -567,11 +579,7 @@ pub fn analyse(
     // Stage 2: the best candidates, deeper, over all samples; iterative deepening.
     let k = p.candidates.clamp(1, screened.len());
     let cands: Vec<Move> = screened[..k].iter().map(|x| x.mv).collect();
-    let noise_of = |m: Move| -> f32 {
-        root.iter()
-            .position(|&x| x == m)
-            .map_or(0.0, |i| noise[i] as f32)
-    };
+    let bonus_of = |m: Move| -> f32 { root.iter().position(|&x| x == m).map_or(0.0, |i| bonus[i]) };
     for depth in 2..=max_depth {
         let mut sums = vec![0i64; k];
         for pos in &positions {
@@ -594,7 +602,7 @@ pub fn analyse(
             .zip(&sums)
             .map(|(&m, &v)| Scored {
                 mv: m,
-                score: (v as f64 / positions.len() as f64) as f32 + noise_of(m),
+                score: (v as f64 / positions.len() as f64) as f32 + bonus_of(m),
             })
             .collect();
         sort_scored(&mut deep);

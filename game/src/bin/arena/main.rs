@@ -32,7 +32,7 @@ mod tune;
 
 use junqi_game::ai::{Ai, Interior, Knowledge, Level, Player, player_by_name};
 use junqi_game::{
-    Action, DrawReason, Game, GameResult, Mode, PlayerView, Rules, Side, TableEvent, Team,
+    Action, DrawReason, Game, GameResult, Mode, Move, PlayerView, Rules, Side, TableEvent, Team,
     WinReason,
 };
 use rand::SeedableRng;
@@ -163,7 +163,7 @@ fn parse_args() -> Args {
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
-/// (keys: samples, screen, cand, depth, open, q, contempt, nodes, full,
+/// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, nodes, full,
 /// honest, priors, slip, gen, boxed, forwin, and the evaluation's weights by their
 /// names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of the level's four-player
 /// settings when `four`.
@@ -190,6 +190,8 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "open" => p.search.open_depth = n as u8,
             "q" => p.search.qdepth = n as u8,
             "contempt" => p.search.contempt = n as i32,
+            "probe" => p.search.probe = n as i32,
+            "conceal" => p.search.conceal = n as i32,
             "nodes" => p.search.nodes = n as u64,
             "full" => {
                 p.search.eval = match n as u8 {
@@ -663,6 +665,32 @@ fn dump_loss(game: &Game, what: &str, plies: usize, events: usize) {
     let ev = game.events();
     for e in &ev[ev.len().saturating_sub(events)..] {
         eprintln!("  {e:?}");
+    }
+    if std::env::var_os("ARENA_DUMP_LOSS").is_some_and(|v| v == "battles") {
+        dump_battles(game);
+    }
+}
+
+/// Every battle of `game` with the true ranks (`ARENA_DUMP_LOSS=battles`).
+fn dump_battles(game: &Game) {
+    let record = game.record();
+    for (i, (side, action)) in record.actions.iter().enumerate() {
+        let Action::Move(Move::Step { from, to }) = *action else {
+            continue;
+        };
+        let before = Game::replay(record, Some(i)).expect("replays");
+        let pos = before.position();
+        if let (Some(a), Some(d)) = (pos.at(from), pos.at(to)) {
+            let board = pos.board();
+            let outcome = pos.rules().clash(a.rank, d.rank).outcome;
+            eprintln!(
+                "  ply {i}: {side} {:?} {} x {:?} {}: {outcome:?}",
+                a.rank,
+                board.name_of(from),
+                d.rank,
+                board.name_of(to)
+            );
+        }
     }
 }
 

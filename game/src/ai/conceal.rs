@@ -1,0 +1,134 @@
+//! What the enemy learns about our pieces: keeping the big officers hidden.
+//!
+//! In a dark game the referee announces only who survived, but the enemy
+//! knows what its own piece was: a piece of ours that beats its division is
+//! a corps or the commander, and from then on its bombs know where to go.
+//! The search does not see that cost. Inside each sample the enemy already
+//! knows every piece of ours, so being found out changes nothing there, and
+//! the bomb that hunts an exposed commander down strikes many plies later.
+//! Against greedy, Master lost games in which its commander took two pieces
+//! in its first moves and was bombed at once.
+//!
+//! So a root attack by one of our officers worth more than a bomb is charged
+//! the chance that the enemy then picks it out among our pieces that could
+//! have won that battle, times what a bomb trade would cost it, while the
+//! enemy may still have a bomb.
+
+use super::Belief;
+use super::eval::value;
+use crate::piece::{Rank, Side};
+use crate::position::Move;
+use crate::rules::Outcome;
+use crate::view::{PlayerView, Seen};
+
+/// The cost (centi-units) of root move `m` for `view`'s owner: nonzero only
+/// for an attack by a commander, corps or division of its own on an enemy
+/// piece it cannot see, while that enemy may keep a bomb; `percent` scales
+/// it (0 turns it off).
+pub fn cost(view: &PlayerView, belief: &Belief, m: Move, percent: i32) -> f32 {
+    if percent <= 0 {
+        return 0.0;
+    }
+    let Move::Step { from, to } = m else {
+        return 0.0;
+    };
+    let me = view.me();
+    let attacker = match view.at(from) {
+        Some(Seen::Piece {
+            side,
+            rank: Some(r),
+            ..
+        }) if side == me && value(r) > value(Rank::Bomb) && r.is_officer() => r,
+        _ => return 0.0,
+    };
+    let (enemy, defender) = match view.at(to) {
+        Some(Seen::Piece {
+            side,
+            id,
+            rank: None,
+        }) if side != me => (side, id),
+        _ => return 0.0,
+    };
+    let bombs = belief
+        .hidden_counts(enemy)
+        .map_or(0, |c| c[Rank::Bomb.index()]);
+    if bombs == 0 {
+        return 0.0;
+    }
+    let Some(p) = belief.probabilities(defender) else {
+        return 0.0;
+    };
+    let ours = own_officers(view, me);
+    percent as f32 / 100.0
+        * exposure(view.rules(), attacker, &p, &ours)
+        * (value(attacker) - value(Rank::Bomb)) as f32
+}
+
+/// The chance that the enemy, after `attacker` beats a piece with rank
+/// probabilities `p`, singles it out: for each rank it may beat, one over
+/// the number of our officers (`ours`, by officer level) that beat that
+/// rank too, weighted by the rank's probability.
+pub fn exposure(rules: &crate::Rules, attacker: Rank, p: &[f32; 12], ours: &[u8]) -> f32 {
+    Rank::ALL
+        .iter()
+        .filter(|&&k| k.is_officer() || k == Rank::Engineer)
+        .filter(|&&k| rules.clash(attacker, k).outcome == Outcome::AttackerWins)
+        .map(|&k| {
+            let rivals = ours.iter().filter(|&&l| l > k.officer_level()).count();
+            p[k.index()] / rivals.max(1) as f32
+        })
+        .sum()
+}
+
+/// The officer levels of `side`'s officers on the board.
+fn own_officers(view: &PlayerView, side: Side) -> Vec<u8> {
+    view.pieces()
+        .filter(|k| k.side == side && k.at.is_some())
+        .filter_map(|k| k.known())
+        .filter(|r| r.is_officer())
+        .map(|r| r.officer_level())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Rank::*;
+
+    fn certain(r: Rank) -> [f32; 12] {
+        let mut p = [0.0; 12];
+        p[r.index()] = 1.0;
+        p
+    }
+
+    fn levels(ranks: &[Rank]) -> Vec<u8> {
+        ranks.iter().map(|r| r.officer_level()).collect()
+    }
+
+    #[test]
+    fn beating_a_division_gives_the_commander_away_more_than_beating_a_platoon() {
+        let rules = crate::Rules::default();
+        let ours = levels(&[Commander, Corps, Division, Brigade, Regiment, Platoon]);
+        let big = exposure(&rules, Commander, &certain(Division), &ours);
+        let small = exposure(&rules, Commander, &certain(Platoon), &ours);
+        // Only the commander and the corps beat a division; five beat a platoon.
+        assert!((big - 0.5).abs() < 1e-6, "{big}");
+        assert!((small - 0.2).abs() < 1e-6, "{small}");
+    }
+
+    #[test]
+    fn a_battle_it_may_lose_or_trade_gives_nothing_away() {
+        let rules = crate::Rules::default();
+        let ours = levels(&[Commander, Corps]);
+        for r in [Commander, Landmine, Bomb, Flag] {
+            assert_eq!(exposure(&rules, Commander, &certain(r), &ours), 0.0);
+        }
+    }
+
+    #[test]
+    fn the_last_big_officer_is_known_whatever_it_beats() {
+        let rules = crate::Rules::default();
+        let ours = levels(&[Commander]);
+        assert_eq!(exposure(&rules, Commander, &certain(Company), &ours), 1.0);
+    }
+}
