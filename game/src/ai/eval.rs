@@ -203,6 +203,20 @@ pub(crate) const DIG: [i32; 8] = [0, 60, 32, 16, 8, 4, 2, 1];
 /// Bonus for a bomb `d` steps from the enemy officer that beats all of ours.
 pub(crate) const BOMB_HUNT: [i32; 8] = [0, 48, 28, 14, 7, 3, 2, 1];
 
+/// Flip games: the enemy's last landmine gone, its flag lies open to any
+/// piece, worth spending a bomb on the mine (a bomb and a mine trade, 290
+/// of material), plus `OPEN_FLAG_STEP` for each step our nearest movable
+/// piece stands inside `OPEN_FLAG_REACH` of the flag.
+pub(crate) const OPEN_FLAG: i32 = 400;
+pub(crate) const OPEN_FLAG_STEP: i32 = 10;
+pub(crate) const OPEN_FLAG_REACH: i32 = 12;
+/// Flip games: one enemy landmine left, face up; `LAST_MINE_STEP` for each
+/// step our nearest engineer or bomb stands inside `LAST_MINE_REACH` of
+/// it (a gradient across the whole board, where [`DIG`] fades after
+/// seven steps).
+pub(crate) const LAST_MINE_STEP: i32 = 10;
+pub(crate) const LAST_MINE_REACH: i32 = 14;
+
 /// Engineers and bombs: the only pieces that open a flag its landmines shut in.
 pub(crate) fn opens_shut_flags(r: Rank) -> bool {
     matches!(r, Rank::Engineer | Rank::Bomb)
@@ -236,6 +250,8 @@ struct Army {
     /// face-up officer, engineers included.
     best_level: u8,
     best_up: Option<(Point, Rank)>,
+    /// The face-up movable pieces (flip games' open flag).
+    movers: arrayvec::ArrayVec<Point, 25>,
 }
 
 /// Endgame technique for the side `me` (0 South, 1 North): the plans a
@@ -263,6 +279,9 @@ fn technique(pos: &Position, me: usize, w: &Weights) -> i32 {
             Rank::Engineer if !a.engineers.is_full() => a.engineers.push(p),
             Rank::Bomb if !a.bombs.is_full() => a.bombs.push(p),
             _ => {}
+        }
+        if pc.face_up && pc.rank.is_movable() && !a.movers.is_full() {
+            a.movers.push(p);
         }
         let level = pc.rank.officer_level();
         if level > 0 {
@@ -308,6 +327,28 @@ fn technique(pos: &Position, me: usize, w: &Weights) -> i32 {
                 if let Some(d) = nearest.filter(|&d| d < DIG.len()) {
                     score += scaled(DIG[d], w.dig);
                 }
+                if flip && enemy.mines == 1 && enemy.mines_up.len() == 1 {
+                    let m = enemy.mines_up[0];
+                    let nearest = own
+                        .engineers
+                        .iter()
+                        .chain(&own.bombs)
+                        .map(|e| t.dist[e.index()][m.index()] as i32)
+                        .min();
+                    if let Some(d) = nearest {
+                        let steps = (LAST_MINE_REACH - d).max(0);
+                        score += scaled(LAST_MINE_STEP * steps, w.last_mine);
+                    }
+                }
+            } else if flip && !own.movers.is_empty() {
+                let d = own
+                    .movers
+                    .iter()
+                    .map(|p| t.dist[p.index()][f.index()] as i32)
+                    .min()
+                    .unwrap_or(i32::MAX);
+                let steps = (OPEN_FLAG_REACH - d).max(0);
+                score += scaled(OPEN_FLAG + OPEN_FLAG_STEP * steps, w.open_flag);
             }
         }
         let target = enemy.best_up.filter(|&(q, r)| {
@@ -651,6 +692,47 @@ mod tests {
             gain(Knowledge::Technique),
             gain(Knowledge::Full)
         );
+    }
+
+    #[test]
+    fn a_bomb_is_spent_on_the_last_mine_that_shuts_a_flip_flag() {
+        use Rank::*;
+        // Flip game, everything face up: North keeps one landmine, so its
+        // flag cannot be attacked; South's bomb stands beside the mine and
+        // its commander far off. Trading the bomb for the mine costs 290 of
+        // material and opens the flag: worth it with the technique, not
+        // without.
+        let rest = [
+            ("S62", Side::South, Flag),
+            ("S33", Side::South, Commander),
+            ("N62", Side::North, Flag),
+            ("N23", Side::North, Regiment),
+        ];
+        let with = |extra: &[(&'static str, Side, Rank)]| {
+            let mut v = rest.to_vec();
+            v.extend_from_slice(extra);
+            study(Mode::Flip, &v)
+        };
+        let before = with(&[("N31", Side::South, Bomb), ("N41", Side::North, Landmine)]);
+        let after = with(&[]);
+        let gain = |k| {
+            evaluate(&after, k, &Weights::HAND, None, 0)
+                - evaluate(&before, k, &Weights::HAND, None, 0)
+        };
+        assert!(gain(Knowledge::Full) < 0, "{}", gain(Knowledge::Full));
+        assert!(
+            gain(Knowledge::Technique) > 0,
+            "{}",
+            gain(Knowledge::Technique)
+        );
+        // And the bomb is drawn to that mine from across the board.
+        let far = with(&[("S25", Side::South, Bomb), ("N41", Side::North, Landmine)]);
+        let closer = with(&[("N25", Side::South, Bomb), ("N41", Side::North, Landmine)]);
+        let gain = |k| {
+            evaluate(&closer, k, &Weights::HAND, None, 0)
+                - evaluate(&far, k, &Weights::HAND, None, 0)
+        };
+        assert!(gain(Knowledge::Technique) > gain(Knowledge::Full));
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod concede;
 pub mod eval;
 pub mod inference;
 pub mod probe;
+pub mod pursuit;
 pub mod review;
 pub mod search;
 pub mod setup;
@@ -30,7 +31,7 @@ use crate::game::Action;
 use crate::layout::Layout;
 use crate::piece::Rank;
 use crate::position::Move;
-use crate::rules::Rules;
+use crate::rules::{Mode, Rules};
 use crate::view::{PlayerView, Seen};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -119,6 +120,7 @@ impl Level {
                 generated_layouts: 0.5,
                 boxed_flag: false,
                 plays_for_win: false,
+                pursuit: false,
             },
             // One ply and the exchanges that follow, on six guesses.
             Level::Skilled => LevelParams {
@@ -143,6 +145,7 @@ impl Level {
                 generated_layouts: 0.4,
                 boxed_flag: false,
                 plays_for_win: false,
+                pursuit: false,
             },
             // Two plies plus exchanges on ten samples, with layout and behaviour priors.
             Level::Expert => LevelParams {
@@ -167,6 +170,7 @@ impl Level {
                 generated_layouts: 0.3,
                 boxed_flag: false,
                 plays_for_win: false,
+                pursuit: false,
             },
             // Three plies plus exchanges on twenty samples.
             Level::Master => LevelParams {
@@ -195,6 +199,7 @@ impl Level {
                 generated_layouts: 0.5,
                 boxed_flag: true,
                 plays_for_win: true,
+                pursuit: true,
             },
         }
     }
@@ -266,6 +271,10 @@ pub struct LevelParams {
     /// Draw decisions of a player out for the win ([`concede`]): a level
     /// game is no reason to offer or accept a draw, only being behind is.
     pub plays_for_win: bool,
+    /// Hunts the enemy's last movable piece by the solved chase
+    /// ([`pursuit`]) where every rank is known (open games, flip games once
+    /// all is face up).
+    pub pursuit: bool,
 }
 
 /// A suggested move with a one-line reason.
@@ -311,6 +320,7 @@ pub struct Ai {
     params_four: LevelParams,
     rng: Pcg64Mcg,
     last: (u64, u8),
+    chases: pursuit::Chases,
 }
 
 impl Ai {
@@ -329,6 +339,7 @@ impl Ai {
             params_four: params,
             rng: Pcg64Mcg::seed_from_u64(seed ^ 0x4a55_4e51_4941_4931),
             last: (0, 0),
+            chases: pursuit::Chases::new(),
         }
     }
 
@@ -380,6 +391,11 @@ impl Ai {
             1 => return Some(moves[0]),
             _ => {}
         }
+        if let Some(m) = self.chase(view)
+            && moves.contains(&m)
+        {
+            return Some(m);
+        }
         let a = self.analyse(view, stop);
         let best = a.moves.first().map(|s| s.mv)?;
         let slip = self.params_for(view).slip;
@@ -397,6 +413,18 @@ impl Ai {
             }
         }
         Some(best)
+    }
+
+    /// The move of a won chase of the enemy's last movable piece, where the
+    /// level hunts and the view knows every rank.
+    fn chase(&mut self, view: &PlayerView) -> Option<Move> {
+        let open = view.rules().mode != Mode::Dark && !view.is_team_game();
+        if !self.params_for(view).pursuit || !open || !view.hidden().is_empty() {
+            return None;
+        }
+        // Nothing is hidden, so the filler is never asked for.
+        let pos = view.determinize(|_| (view.me().opponent(), Rank::Engineer));
+        self.chases.winning_move(&pos, view.me()).map(|(m, _)| m)
     }
 
     /// A suggested move for the view's owner with a one-line reason.

@@ -150,7 +150,10 @@ mod tests {
             }
         }
         // Across the front every attack is on a piece South cannot see.
-        assert!(attacks > 0 && earning > 0, "{attacks} attacks, {earning} earning");
+        assert!(
+            attacks > 0 && earning > 0,
+            "{attacks} attacks, {earning} earning"
+        );
     }
 
     #[test]

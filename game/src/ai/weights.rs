@@ -25,6 +25,11 @@ pub struct Weights {
     pub dig: i32,
     /// A bomb closing in on the enemy officer nothing else beats (`BOMB_HUNT`).
     pub bomb_hunt: i32,
+    /// Flip games: the enemy flag open, its last landmine gone (`OPEN_FLAG`).
+    pub open_flag: i32,
+    /// Flip games: an engineer or bomb closing in on the enemy's last
+    /// landmine (`LAST_MINE_STEP`).
+    pub last_mine: i32,
 }
 
 impl Default for Weights {
@@ -44,10 +49,12 @@ impl Weights {
         last_means: 100,
         dig: 100,
         bomb_hunt: 100,
+        open_flag: 100,
+        last_mine: 100,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -56,6 +63,8 @@ impl Weights {
         "last_means",
         "dig",
         "bomb_hunt",
+        "open_flag",
+        "last_mine",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -68,6 +77,8 @@ impl Weights {
             "last_means" => &mut self.last_means,
             "dig" => &mut self.dig,
             "bomb_hunt" => &mut self.bomb_hunt,
+            "open_flag" => &mut self.open_flag,
+            "last_mine" => &mut self.last_mine,
             _ => return None,
         })
     }

@@ -212,6 +212,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "gen" => p.generated_layouts = n,
             "boxed" => p.boxed_flag = n != 0.0,
             "forwin" => p.plays_for_win = n != 0.0,
+            "pursuit" => p.pursuit = n != 0.0,
             _ => {
                 if !p.search.weights.set(k, n.round() as i32) {
                     return Err(format!("unknown key {k:?} or bad weight {v:?}"));

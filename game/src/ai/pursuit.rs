@@ -1,0 +1,626 @@
+//! Hunting down the enemy's last movable piece (issue: an AI that wins).
+//!
+//! When the enemy keeps one movable piece and we have pieces that beat it,
+//! taking it wins the game (its side has no move left), but a runner that
+//! shuttles between camps and railways escapes a three-ply search forever
+//! and the game ends in the quiet-move draw. The chase of one runner by at
+//! most two hunters, every other piece standing still, is small enough to
+//! solve exactly: a state is where the three stand and who moves, about a
+//! hundred thousand states a side on the classic board, solved backwards
+//! from the captures (retrograde analysis, as endgame tables are built).
+//!
+//! The model is conservative for the hunters: the runner escapes as soon as
+//! it can attack one of our other pieces without losing (the table would no
+//! longer fit the board), and we never spend a move on another piece. So a
+//! state the table calls won is won on the board, in at most that many of
+//! our moves, whatever the runner does; the rules of each move come from
+//! [`Position::moves_from`], the engine's own generator.
+//!
+//! Only positions where every rank is known are chased (open games, and flip
+//! games once every piece is face up): the table is built from the view's
+//! position, never from the hidden truth.
+
+use crate::piece::{Piece, Side};
+use crate::position::{Move, Position};
+use crate::rules::Outcome;
+use crate::{Board, Point};
+
+/// How many solved chases a player keeps (a chase lasts many moves and
+/// nothing but the three pieces moves during it).
+const KEEP: usize = 4;
+
+/// The most hunters tried: their pairs are solved one by one.
+const MAX_HUNTERS: usize = 3;
+
+/// Which pieces take part and where everything else stands: a table is valid
+/// for exactly one key.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Key {
+    runner: Piece,
+    hunters: [Option<Piece>; 2],
+    /// Every other piece, by point.
+    fixed: Vec<(Point, Piece)>,
+    /// We may spend a move on another piece instead (a tempo move), so the
+    /// runner, which has to move every turn, can be put in zugzwang.
+    tempo: bool,
+}
+
+/// The solved chase of one key.
+struct Table {
+    key: Key,
+    n: usize,
+    /// Hunters to move: how many of our moves win at most (0: not won).
+    won: Vec<u8>,
+    /// Runner to move: how many of our moves after its move win (`NOT`: it escapes).
+    lost: Vec<u8>,
+}
+
+/// Runner to move and not lost.
+const NOT: u8 = u8::MAX;
+
+/// Solved chases, kept across the moves of a game.
+#[derive(Default)]
+pub struct Chases {
+    tables: Vec<Table>,
+}
+
+impl Chases {
+    /// A new, empty store.
+    pub fn new() -> Chases {
+        Chases::default()
+    }
+
+    /// The move that wins the chase of the enemy's last movable piece
+    /// fastest, with the number of our moves it takes at most, or `None` when
+    /// there is no such chase or it is not won. `pos` must have every rank
+    /// known and `me` to move. A chase not won is left to the search: a
+    /// policy that only maximised the runner's losing replies drew the
+    /// studies the search's own hunting won (the runner sees one move ahead).
+    pub fn winning_move(&mut self, pos: &Position, me: Side) -> Option<(Move, u8)> {
+        if pos.turn() != me || pos.result().is_some() {
+            return None;
+        }
+        let runner = last_runner(pos, me)?;
+        let hunters = hunters(pos, me, runner);
+        let mut best: Option<(Move, u8)> = None;
+        for pair in pairs(&hunters) {
+            let key = key(pos, runner, pair);
+            let i = match self.tables.iter().position(|t| t.key == key) {
+                Some(i) => i,
+                None => {
+                    if self.tables.len() == KEEP {
+                        self.tables.remove(0);
+                    }
+                    self.tables.push(Table::solve(pos, key));
+                    self.tables.len() - 1
+                }
+            };
+            if let Some(found) = self.tables[i].best_move(pos, runner.0, pair)
+                && best.is_none_or(|b| found.1 < b.1)
+            {
+                best = Some(found);
+            }
+        }
+        best
+    }
+}
+
+/// The enemy's one movable piece, when it has exactly one and no face-down
+/// piece remains.
+fn last_runner(pos: &Position, me: Side) -> Option<(Point, Piece)> {
+    let enemy = me.opponent();
+    let mut found = None;
+    for (p, pc) in pos.pieces() {
+        if !pc.face_up {
+            return None;
+        }
+        if pc.side == enemy && pc.rank.is_movable() {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((p, pc));
+        }
+    }
+    found
+}
+
+/// Our pieces that take the runner and live, nearest first.
+fn hunters(pos: &Position, me: Side, runner: (Point, Piece)) -> Vec<(Point, Piece)> {
+    let board = pos.board();
+    let mut out: Vec<(Point, Piece)> = pos
+        .pieces()
+        .filter(|(_, pc)| {
+            pc.side == me
+                && pc.rank.is_movable()
+                && pos.rules().clash(pc.rank, runner.1.rank).outcome == Outcome::AttackerWins
+        })
+        .collect();
+    out.sort_by(|x, y| distance(board, x.0, runner.0).total_cmp(&distance(board, y.0, runner.0)));
+    out.truncate(MAX_HUNTERS);
+    out
+}
+
+/// How far apart two points are drawn (across and along the board).
+fn distance(board: &Board, a: Point, b: Point) -> f32 {
+    let (a, b) = (board.info(a), board.info(b));
+    (a.x - b.x).abs() + (a.y - b.y).abs()
+}
+
+/// One hunter alone, then every pair.
+fn pairs(hunters: &[(Point, Piece)]) -> Vec<[Option<(Point, Piece)>; 2]> {
+    let mut out = Vec::new();
+    for (i, &a) in hunters.iter().enumerate() {
+        for &b in &hunters[i + 1..] {
+            // By identity, so that a table's key does not change when the
+            // hunters swap places in distance.
+            let (a, b) = if a.1.id <= b.1.id { (a, b) } else { (b, a) };
+            out.push([Some(a), Some(b)]);
+        }
+    }
+    if out.is_empty()
+        && let Some(&a) = hunters.first()
+    {
+        out.push([Some(a), None]);
+    }
+    out
+}
+
+fn key(pos: &Position, runner: (Point, Piece), pair: [Option<(Point, Piece)>; 2]) -> Key {
+    let moving = |p: Point| p == runner.0 || pair.iter().flatten().any(|h| h.0 == p);
+    Key {
+        runner: runner.1,
+        hunters: pair.map(|h| h.map(|h| h.1)),
+        fixed: pos.pieces().filter(|(p, _)| !moving(*p)).collect(),
+        tempo: tempo_move(pos, &moving).is_some(),
+    }
+}
+
+/// A quiet move of one of our pieces that takes no part in the chase: a
+/// single step to an empty point by the piece farthest from the enemy.
+fn tempo_move(pos: &Position, moving: &dyn Fn(Point) -> bool) -> Option<Move> {
+    let board = pos.board();
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&m| match m {
+            Move::Step { from, to } => {
+                !moving(from)
+                    && pos.at(to).is_none()
+                    && (board.road_neighbours(from).contains(&to)
+                        || board.rail_neighbours(from).contains(&to))
+            }
+            Move::Flip { .. } => false,
+        })
+        .max_by(|x, y| far(pos, *x).total_cmp(&far(pos, *y)))
+}
+
+/// How far the moving piece of a step stands from the enemy's pieces.
+fn far(pos: &Position, m: Move) -> f32 {
+    let Move::Step { from, .. } = m else {
+        return 0.0;
+    };
+    let me = pos.turn();
+    pos.pieces()
+        .filter(|(_, pc)| pc.side != me)
+        .map(|(p, _)| distance(pos.board(), from, p))
+        .fold(f32::MAX, f32::min)
+}
+
+/// A copy of `pos` with only the fixed pieces, `turn` to move.
+fn fixed_position(pos: &Position, key: &Key, turn: Side) -> Position {
+    let mut out = Position::empty(pos.board(), *pos.rules(), turn);
+    for &(p, pc) in &key.fixed {
+        out.set(p, Some(pc));
+    }
+    for side in Side::TWO {
+        out.set_mines_left(side, pos.mines_left(side));
+    }
+    out.set_colours_fixed(true);
+    out
+}
+
+/// Edges out of states, stored flat: the states in the order they were
+/// started, each with its run of targets.
+#[derive(Default)]
+struct Edges {
+    from: Vec<u32>,
+    /// Where each started state's run begins in `to`.
+    begin: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl Edges {
+    fn start(&mut self, s: usize) {
+        self.from.push(s as u32);
+        self.begin.push(self.to.len() as u32);
+    }
+
+    fn push(&mut self, target: usize) {
+        self.to.push(target as u32);
+    }
+
+    /// Each started state with its targets.
+    fn iter(&self) -> impl Iterator<Item = (usize, &[u32])> + '_ {
+        (0..self.from.len()).map(|i| {
+            let end = self.begin.get(i + 1).map_or(self.to.len(), |&e| e as usize);
+            (self.from[i] as usize, &self.to[self.begin[i] as usize..end])
+        })
+    }
+
+    /// The edges turned round, indexed by state (`states` of them).
+    fn reversed(&self, states: usize) -> Reversed {
+        let mut begin = vec![0u32; states + 1];
+        for &t in &self.to {
+            begin[t as usize + 1] += 1;
+        }
+        for i in 0..states {
+            begin[i + 1] += begin[i];
+        }
+        let mut fill = begin.clone();
+        let mut to = vec![0u32; self.to.len()];
+        for (s, targets) in self.iter() {
+            for &t in targets {
+                to[fill[t as usize] as usize] = s as u32;
+                fill[t as usize] += 1;
+            }
+        }
+        Reversed { begin, to }
+    }
+}
+
+/// [`Edges::reversed`]: for each state, the states with an edge into it.
+struct Reversed {
+    begin: Vec<u32>,
+    to: Vec<u32>,
+}
+
+impl Reversed {
+    fn of(&self, s: usize) -> &[u32] {
+        &self.to[self.begin[s] as usize..self.begin[s + 1] as usize]
+    }
+}
+
+impl Table {
+    /// State index: runner on `r`, hunters on `a` and `b` (`b == n`: no
+    /// second hunter).
+    fn index(&self, r: usize, a: usize, b: usize) -> usize {
+        (r * self.n + a) * (self.n + 1) + b
+    }
+
+    fn solve(pos: &Position, key: Key) -> Table {
+        let n = pos.board().len();
+        let states = n * n * (n + 1);
+        let mut t = Table {
+            key,
+            n,
+            won: vec![0; states],
+            lost: vec![NOT; states],
+        };
+        let ours = fixed_position(pos, &t.key, t.key.runner.side.opponent());
+        let theirs = fixed_position(pos, &t.key, t.key.runner.side);
+        let free: Vec<bool> = (0..n).map(|i| ours.at(Point(i as u8)).is_none()).collect();
+        let bs: Vec<usize> = if t.key.hunters[1].is_some() {
+            (0..n).collect()
+        } else {
+            vec![n]
+        };
+        let mut valid = Vec::new();
+        for r in (0..n).filter(|&r| free[r]) {
+            for a in (0..n).filter(|&a| free[a] && a != r) {
+                for &b in bs
+                    .iter()
+                    .filter(|&&b| b == n || (free[b] && b != r && b != a))
+                {
+                    valid.push((r, a, b));
+                }
+            }
+        }
+        // Forward edges, state by state in `valid` order: the hunters' moves
+        // into runner's states, the runner's into hunters' states, plus the
+        // immediate results (a capture; a runner stuck or escaping).
+        let mut h_edges = Edges::default();
+        let mut r_edges = Edges::default();
+        let mut escape = vec![false; states];
+        let mut scratch_h = ours.clone();
+        let mut scratch_r = theirs.clone();
+        for &(r, a, b) in &valid {
+            let s = t.index(r, a, b);
+            let place = |pos: &mut Position, on: bool| {
+                let piece = |pc: Piece| on.then_some(pc);
+                pos.set(Point(r as u8), piece(t.key.runner));
+                pos.set(Point(a as u8), t.key.hunters[0].and_then(piece));
+                if b < n {
+                    pos.set(Point(b as u8), t.key.hunters[1].and_then(piece));
+                }
+            };
+            place(&mut scratch_h, true);
+            h_edges.start(s);
+            for (from, other) in [(a, b), (b, a)] {
+                if from == n {
+                    continue;
+                }
+                for m in scratch_h.moves_from(Point(from as u8)) {
+                    let Move::Step { to, .. } = m else { continue };
+                    let to = to.index();
+                    if to == r {
+                        t.won[s] = 1;
+                    } else if free[to] {
+                        h_edges.push(if from == a {
+                            t.index(r, to, other)
+                        } else {
+                            t.index(r, other, to)
+                        });
+                    }
+                }
+            }
+            if t.key.tempo {
+                h_edges.push(s);
+            }
+            place(&mut scratch_h, false);
+            place(&mut scratch_r, true);
+            r_edges.start(s);
+            for m in scratch_r.moves_from(Point(r as u8)) {
+                let Move::Step { to, .. } = m else { continue };
+                let to = to.index();
+                if to == a || to == b {
+                    continue; // it loses itself
+                }
+                if free[to] {
+                    r_edges.push(t.index(to, a, b));
+                } else if let Some(target) = theirs.at(Point(to as u8))
+                    && pos.rules().clash(t.key.runner.rank, target.rank).outcome
+                        != Outcome::DefenderWins
+                {
+                    escape[s] = true;
+                }
+            }
+            place(&mut scratch_r, false);
+        }
+        t.retrograde(&valid, &h_edges, &r_edges, &escape);
+        t
+    }
+
+    /// Works back from the captures: a hunters' state is won in `d` when one
+    /// move reaches a runner's state lost in `d - 1`; a runner's state is
+    /// lost in the most of its moves' `d` once every move is.
+    fn retrograde(
+        &mut self,
+        valid: &[(usize, usize, usize)],
+        h_edges: &Edges,
+        r_edges: &Edges,
+        escape: &[bool],
+    ) {
+        let states = self.won.len();
+        // The two sides' states share one index space: `into_hunters` lists
+        // for a hunters' state the runner's states that move into it,
+        // `into_runner` for a runner's state the hunters' states.
+        let into_hunters = r_edges.reversed(states);
+        let into_runner = h_edges.reversed(states);
+        let mut left = vec![0u32; states];
+        for (s, succ) in r_edges.iter() {
+            left[s] = succ.len() as u32;
+        }
+        // Runner's states first (stuck: lost in 0), then captures (won in 1).
+        let mut queue: std::collections::VecDeque<(bool, u32)> = Default::default();
+        for &(r, a, b) in valid {
+            let s = self.index(r, a, b);
+            if left[s] == 0 && !escape[s] {
+                self.lost[s] = 0;
+                queue.push_back((false, s as u32));
+            }
+        }
+        for &(r, a, b) in valid {
+            let s = self.index(r, a, b);
+            if self.won[s] == 1 {
+                queue.push_back((true, s as u32));
+            }
+        }
+        while let Some((hunters, s)) = queue.pop_front() {
+            let s = s as usize;
+            if hunters {
+                let d = self.won[s];
+                for &p in into_hunters.of(s) {
+                    let p = p as usize;
+                    left[p] -= 1;
+                    if left[p] == 0 && !escape[p] && self.lost[p] == NOT {
+                        self.lost[p] = d;
+                        queue.push_back((false, p as u32));
+                    }
+                }
+            } else {
+                let d = self.lost[s].saturating_add(1).min(NOT - 1);
+                for &p in into_runner.of(s) {
+                    let p = p as usize;
+                    if self.won[p] == 0 {
+                        self.won[p] = d;
+                        queue.push_back((true, p as u32));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fastest winning move from `pos`, where the runner stands on
+    /// `runner` and the hunters as in `pair`.
+    fn best_move(
+        &self,
+        pos: &Position,
+        runner: Point,
+        pair: [Option<(Point, Piece)>; 2],
+    ) -> Option<(Move, u8)> {
+        let a = pair[0]?.0.index();
+        let b = pair[1].map_or(self.n, |h| h.0.index());
+        let here = self.index(runner.index(), a, b);
+        let d = self.won[here];
+        if d == 0 {
+            return None;
+        }
+        if self.key.tempo && self.lost[here] != NOT && self.lost[here] + 1 == d {
+            let moving = |p: Point| p == runner || pair.iter().flatten().any(|h| h.0 == p);
+            if let Some(m) = tempo_move(pos, &moving) {
+                return Some((m, d));
+            }
+        }
+        for (from, other) in [(a, b), (b, a)] {
+            if from == self.n {
+                continue;
+            }
+            for m in pos.moves_from(Point(from as u8)) {
+                let Move::Step { to, .. } = m else { continue };
+                if to == runner {
+                    return Some((m, 1));
+                }
+                if pos.at(to).is_some() {
+                    continue;
+                }
+                let to = to.index();
+                let next = if from == a {
+                    self.index(runner.index(), to, other)
+                } else {
+                    self.index(runner.index(), other, to)
+                };
+                if self.lost[next] != NOT && self.lost[next] + 1 == d {
+                    return Some((m, d));
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::{PieceId, Rank};
+    use crate::rules::{Mode, Rules};
+
+    fn position(pieces: &[(&str, Side, Rank)], turn: Side) -> Position {
+        let board = Board::classic();
+        let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), turn);
+        for (i, &(p, side, rank)) in pieces.iter().enumerate() {
+            let piece = Piece {
+                side,
+                rank,
+                face_up: true,
+                id: PieceId(i as u8),
+            };
+            pos.set(board.parse_point(p).unwrap(), Some(piece));
+        }
+        pos
+    }
+
+    use Rank::*;
+    use Side::{North as N, South as S};
+
+    /// Plays the table's moves for South against every runner reply
+    /// (each runner position once): the capture always comes within the
+    /// table's bound.
+    fn capture_within(
+        pos: &Position,
+        bound: u8,
+        chases: &mut Chases,
+        seen: &mut std::collections::HashSet<Vec<Point>>,
+    ) {
+        let Some((m, d)) = chases.winning_move(pos, S) else {
+            panic!("not won: {:?}", pos.pieces().collect::<Vec<_>>());
+        };
+        assert!(d <= bound, "{d} > {bound}");
+        let mut next = pos.clone();
+        next.play(m).unwrap();
+        if d == 1 {
+            assert!(
+                matches!(
+                    next.result(),
+                    Some(crate::GameResult::Win { winner: S, .. })
+                ),
+                "{m:?} did not win"
+            );
+            return;
+        }
+        for reply in next.legal_moves() {
+            let mut after = next.clone();
+            after.play(reply).unwrap();
+            assert!(after.result().is_none(), "the runner got out: {reply:?}");
+            if last_runner(&after, S).is_none() {
+                continue; // it attacked a hunter and is gone
+            }
+            if seen.insert(after.pieces().map(|(p, _)| p).collect()) {
+                capture_within(&after, d - 1, chases, seen);
+            }
+        }
+    }
+
+    /// Both flags boxed in by mines, North's last movable piece a regiment
+    /// on `runner`, South's corps and division on `hunters`, and a company
+    /// far back for tempo moves.
+    fn chase_study(runner: &str, hunters: [&str; 2]) -> Position {
+        position(
+            &[
+                ("S62", S, Flag),
+                ("S61", S, Landmine),
+                ("S63", S, Landmine),
+                ("S52", S, Landmine),
+                ("N62", N, Flag),
+                ("N61", N, Landmine),
+                ("N63", N, Landmine),
+                ("N52", N, Landmine),
+                (runner, N, Regiment),
+                (hunters[0], S, Corps),
+                (hunters[1], S, Division),
+                ("S65", S, Company),
+            ],
+            S,
+        )
+    }
+
+    #[test]
+    fn a_won_chase_captures_the_runner_whatever_it_does() {
+        // The runner on South's front row, the corps in a camp beside it:
+        // five of South's moves at most, against every defence.
+        let pos = chase_study("S14", ["S22", "S44"]);
+        let mut chases = Chases::new();
+        let (_, d) = chases.winning_move(&pos, S).expect("a forced capture");
+        assert!(d > 2, "a chase the search would see anyway: {d}");
+        capture_within(&pos, d, &mut chases, &mut Default::default());
+    }
+
+    #[test]
+    fn a_runner_in_the_centre_camp_is_never_caught_by_two() {
+        // The camps round the centre let one runner out of every net two
+        // hunters throw: the table claims no win, and the search plays on.
+        let pos = chase_study("N33", ["S35", "S31"]);
+        assert!(Chases::new().winning_move(&pos, S).is_none());
+    }
+
+    #[test]
+    fn a_runner_that_can_take_another_piece_is_not_called_caught() {
+        // The runner could take South's company instead of running: the
+        // table does not model the board after that, so it claims nothing
+        // for a state where that attack is open.
+        let pos = position(
+            &[
+                ("S62", S, Flag),
+                ("N62", N, Flag),
+                ("N33", N, Regiment),
+                ("N34", S, Company),
+                ("S35", S, Corps),
+            ],
+            S,
+        );
+        assert!(Chases::new().winning_move(&pos, S).is_none());
+    }
+
+    #[test]
+    fn no_chase_while_the_enemy_has_two_movable_pieces() {
+        let pos = position(
+            &[
+                ("S62", S, Flag),
+                ("N62", N, Flag),
+                ("N33", N, Regiment),
+                ("N31", N, Company),
+                ("S35", S, Corps),
+            ],
+            S,
+        );
+        assert!(Chases::new().winning_move(&pos, S).is_none());
+    }
+}
