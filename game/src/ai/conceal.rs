@@ -19,7 +19,7 @@ use super::eval::value;
 use crate::piece::{Rank, Side};
 use crate::position::Move;
 use crate::rules::Outcome;
-use crate::view::{PlayerView, Seen};
+use crate::view::PlayerView;
 
 /// The cost (centi-units) of root move `m` for `view`'s owner: nonzero only
 /// for an attack by a commander, corps or division of its own on an enemy
@@ -29,26 +29,12 @@ pub fn cost(view: &PlayerView, belief: &Belief, m: Move, percent: i32) -> f32 {
     if percent <= 0 {
         return 0.0;
     }
-    let Move::Step { from, to } = m else {
+    let Some((attacker, enemy, defender)) = super::probe::blind_attack(view, m) else {
         return 0.0;
     };
-    let me = view.me();
-    let attacker = match view.at(from) {
-        Some(Seen::Piece {
-            side,
-            rank: Some(r),
-            ..
-        }) if side == me && value(r) > value(Rank::Bomb) && r.is_officer() => r,
-        _ => return 0.0,
-    };
-    let (enemy, defender) = match view.at(to) {
-        Some(Seen::Piece {
-            side,
-            id,
-            rank: None,
-        }) if side != me => (side, id),
-        _ => return 0.0,
-    };
+    if !(attacker.is_officer() && value(attacker) > value(Rank::Bomb)) {
+        return 0.0;
+    }
     let bombs = belief
         .hidden_counts(enemy)
         .map_or(0, |c| c[Rank::Bomb.index()]);
@@ -58,7 +44,7 @@ pub fn cost(view: &PlayerView, belief: &Belief, m: Move, percent: i32) -> f32 {
     let Some(p) = belief.probabilities(defender) else {
         return 0.0;
     };
-    let ours = own_officers(view, me);
+    let ours = own_officers(view, view.me());
     percent as f32 / 100.0
         * exposure(view.rules(), attacker, &p, &ours)
         * (value(attacker) - value(Rank::Bomb)) as f32

@@ -14,7 +14,7 @@
 
 use super::Belief;
 use super::eval::value;
-use crate::piece::{Rank, Side};
+use crate::piece::{PieceId, Rank, Side};
 use crate::position::Move;
 use crate::rules::{Outcome, Rules};
 use crate::view::{PlayerView, Seen};
@@ -77,30 +77,37 @@ pub fn bonus(view: &PlayerView, belief: &Belief, m: Move, percent: i32) -> f32 {
     if percent <= 0 {
         return 0.0;
     }
-    let Move::Step { from, to } = m else {
+    let Some((attacker, _, defender)) = blind_attack(view, m) else {
         return 0.0;
-    };
-    let me = view.me();
-    let attacker = match view.at(from) {
-        Some(Seen::Piece {
-            side,
-            rank: Some(r),
-            ..
-        }) if side == me => r,
-        _ => return 0.0,
-    };
-    let defender = match view.at(to) {
-        Some(Seen::Piece {
-            side,
-            id,
-            rank: None,
-        }) if is_enemy(view, side) => id,
-        _ => return 0.0,
     };
     let Some(p) = belief.probabilities(defender) else {
         return 0.0;
     };
     information(view.rules(), attacker, &p) * PER_BIT * percent as f32 / 100.0
+}
+
+/// Root move `m` as an attack by one of the owner's pieces (its rank) on
+/// an enemy piece whose rank the owner does not know (its side and id).
+pub(super) fn blind_attack(view: &PlayerView, m: Move) -> Option<(Rank, Side, PieceId)> {
+    let Move::Step { from, to } = m else {
+        return None;
+    };
+    let attacker = match view.at(from) {
+        Some(Seen::Piece {
+            side,
+            rank: Some(r),
+            ..
+        }) if side == view.me() => r,
+        _ => return None,
+    };
+    match view.at(to) {
+        Some(Seen::Piece {
+            side,
+            id,
+            rank: None,
+        }) if is_enemy(view, side) => Some((attacker, side, id)),
+        _ => None,
+    }
 }
 
 fn is_enemy(view: &PlayerView, side: Side) -> bool {
