@@ -77,7 +77,10 @@ impl Chases {
     /// policy that only maximised the runner's losing replies drew the
     /// studies the search's own hunting won (the runner sees one move ahead).
     pub fn winning_move(&mut self, pos: &Position, me: Side) -> Option<(Move, u8)> {
-        if pos.turn() != me || pos.result().is_some() {
+        // The classic board only: on the four-player board (两人 games on
+        // it) the table would hold ten times the states, beyond a move's
+        // time and a phone's memory.
+        if pos.board().small().is_none() || pos.turn() != me || pos.result().is_some() {
             return None;
         }
         let runner = last_runner(pos, me)?;
@@ -605,6 +608,41 @@ mod tests {
                 ("S35", S, Corps),
             ],
             S,
+        );
+        assert!(Chases::new().winning_move(&pos, S).is_none());
+    }
+
+    #[test]
+    fn no_chase_on_the_four_player_board() {
+        let board = Board::four_player();
+        let mut rules = Rules::for_mode(Mode::Open);
+        rules.four_player_board = true;
+        let mut pos = Position::empty(board, rules, S);
+        for (i, (p, side, rank)) in [
+            ("S62", S, Flag),
+            ("N62", N, Flag),
+            ("N34", N, Platoon),
+            ("N35", S, Corps),
+            ("N31", S, Division),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let piece = Piece {
+                side,
+                rank,
+                face_up: true,
+                id: PieceId(i as u8),
+            };
+            pos.set(board.parse_point(p).unwrap(), Some(piece));
+        }
+        // The corps takes the runner in one: a table would say so, but
+        // none is built on this board.
+        assert!(last_runner(&pos, S).is_some());
+        let take = pos.moves_from(board.parse_point("N35").unwrap());
+        assert!(
+            take.iter()
+                .any(|m| matches!(m, Move::Step { to, .. } if pos.at(*to).is_some()))
         );
         assert!(Chases::new().winning_move(&pos, S).is_none());
     }
