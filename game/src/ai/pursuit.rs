@@ -497,8 +497,17 @@ mod tests {
     use crate::rules::{Mode, Rules};
 
     fn position(pieces: &[(&str, Side, Rank)], turn: Side) -> Position {
-        let board = Board::classic();
-        let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), turn);
+        position_on(Board::classic(), Rules::for_mode(Mode::Open), pieces, turn)
+    }
+
+    /// Every piece face up, ids in list order.
+    fn position_on(
+        board: &'static Board,
+        rules: Rules,
+        pieces: &[(&str, Side, Rank)],
+        turn: Side,
+    ) -> Position {
+        let mut pos = Position::empty(board, rules, turn);
         for (i, &(p, side, rank)) in pieces.iter().enumerate() {
             let piece = Piece {
                 side,
@@ -617,25 +626,18 @@ mod tests {
         let board = Board::four_player();
         let mut rules = Rules::for_mode(Mode::Open);
         rules.four_player_board = true;
-        let mut pos = Position::empty(board, rules, S);
-        for (i, (p, side, rank)) in [
-            ("S62", S, Flag),
-            ("N62", N, Flag),
-            ("N34", N, Platoon),
-            ("N35", S, Corps),
-            ("N31", S, Division),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let piece = Piece {
-                side,
-                rank,
-                face_up: true,
-                id: PieceId(i as u8),
-            };
-            pos.set(board.parse_point(p).unwrap(), Some(piece));
-        }
+        let pos = position_on(
+            board,
+            rules,
+            &[
+                ("S62", S, Flag),
+                ("N62", N, Flag),
+                ("N34", N, Platoon),
+                ("N35", S, Corps),
+                ("N31", S, Division),
+            ],
+            S,
+        );
         // The corps takes the runner in one: a table would say so, but
         // none is built on this board.
         assert!(last_runner(&pos, S).is_some());
