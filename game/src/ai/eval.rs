@@ -340,13 +340,13 @@ fn technique(pos: &Position, me: usize, w: &Weights) -> i32 {
                         score += scaled(LAST_MINE_STEP * steps, w.last_mine);
                     }
                 }
-            } else if flip && !own.movers.is_empty() {
-                let d = own
+            } else if flip
+                && let Some(d) = own
                     .movers
                     .iter()
                     .map(|p| t.dist[p.index()][f.index()] as i32)
                     .min()
-                    .unwrap_or(i32::MAX);
+            {
                 let steps = (OPEN_FLAG_REACH - d).max(0);
                 score += scaled(OPEN_FLAG + OPEN_FLAG_STEP * steps, w.open_flag);
             }

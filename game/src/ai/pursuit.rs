@@ -11,9 +11,10 @@
 //!
 //! The model is conservative for the hunters: the runner escapes as soon as
 //! it can attack one of our other pieces without losing (the table would no
-//! longer fit the board), and we never spend a move on another piece. So a
-//! state the table calls won is won on the board, in at most that many of
-//! our moves, whatever the runner does; the rules of each move come from
+//! longer fit the board), and the only other move we may make is a single
+//! step by a piece far from the enemy (a tempo move). So a state the table
+//! calls won is won on the board, in at most that many of our moves,
+//! whatever the runner does; the rules of each move come from
 //! [`Position::moves_from`], the engine's own generator.
 //!
 //! Only positions where every rank is known are chased (open games, and flip
@@ -34,7 +35,7 @@ const MAX_HUNTERS: usize = 3;
 
 /// Which pieces take part and where everything else stands: a table is valid
 /// for exactly one key.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(PartialEq, Eq, Debug)]
 struct Key {
     runner: Piece,
     hunters: [Option<Piece>; 2],
@@ -289,6 +290,16 @@ impl Table {
         (r * self.n + a) * (self.n + 1) + b
     }
 
+    /// The runner's state after the hunter on `from` steps to `to`, the
+    /// other hunter on `other` (`a`: where the first hunter stood).
+    fn after_hunter_move(&self, r: usize, a: usize, from: usize, other: usize, to: usize) -> usize {
+        if from == a {
+            self.index(r, to, other)
+        } else {
+            self.index(r, other, to)
+        }
+    }
+
     fn solve(pos: &Position, key: Key) -> Table {
         let n = pos.board().len();
         let states = n * n * (n + 1);
@@ -347,11 +358,7 @@ impl Table {
                     if to == r {
                         t.won[s] = 1;
                     } else if free[to] {
-                        h_edges.push(if from == a {
-                            t.index(r, to, other)
-                        } else {
-                            t.index(r, other, to)
-                        });
+                        h_edges.push(t.after_hunter_move(r, a, from, other, to));
                     }
                 }
             }
@@ -475,12 +482,7 @@ impl Table {
                 if pos.at(to).is_some() {
                     continue;
                 }
-                let to = to.index();
-                let next = if from == a {
-                    self.index(runner.index(), to, other)
-                } else {
-                    self.index(runner.index(), other, to)
-                };
+                let next = self.after_hunter_move(runner.index(), a, from, other, to.index());
                 if self.lost[next] != NOT && self.lost[next] + 1 == d {
                     return Some((m, d));
                 }
