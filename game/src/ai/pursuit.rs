@@ -1,7 +1,9 @@
 //! Hunting down the enemy's last movable piece (issue: an AI that wins).
 //!
 //! When the enemy keeps one movable piece and we have pieces that beat it,
-//! taking it wins the game (its side has no move left), but a runner that
+//! taking it wins the game (its side has no move left); so does trading a
+//! piece of the same rank or a bomb for it while another of ours can still
+//! move (trading down: two corps against one). A runner that
 //! shuttles between camps and railways escapes a three-ply search forever
 //! and the game ends in the quiet-move draw. The chase of one runner by at
 //! most two hunters, every other piece standing still, is small enough to
@@ -39,10 +41,15 @@ const MAX_HUNTERS: usize = 3;
 struct Key {
     runner: Piece,
     hunters: [Option<Piece>; 2],
+    /// Which hunters trade with the runner ([`trades`]).
+    trades: [bool; 2],
     /// Every other piece, by point.
     fixed: Vec<(Point, Piece)>,
     /// We may spend a move on another piece instead (a tempo move), so the
-    /// runner, which has to move every turn, can be put in zugzwang.
+    /// runner, which has to move every turn, can be put in zugzwang. That
+    /// piece also keeps us a move after a hunter trades with the runner,
+    /// which only then wins (with nothing of ours left to move either, the
+    /// game would be drawn).
     tempo: bool,
 }
 
@@ -128,7 +135,14 @@ fn last_runner(pos: &Position, me: Side) -> Option<(Point, Piece)> {
     found
 }
 
-/// Our pieces that take the runner and live, nearest first.
+/// Whether `hunter` and the runner `runner` remove each other in a battle,
+/// whichever attacks (same rank, or a bomb on either side).
+fn trades(pos: &Position, hunter: Piece, runner: Piece) -> bool {
+    pos.rules().clash(hunter.rank, runner.rank).outcome == Outcome::BothRemoved
+}
+
+/// Our pieces that take the runner: those that live first, then those that
+/// trade with it, nearest first within each.
 fn hunters(pos: &Position, me: Side, runner: (Point, Piece)) -> Vec<(Point, Piece)> {
     let board = pos.board();
     let mut out: Vec<(Point, Piece)> = pos
@@ -136,10 +150,15 @@ fn hunters(pos: &Position, me: Side, runner: (Point, Piece)) -> Vec<(Point, Piec
         .filter(|(_, pc)| {
             pc.side == me
                 && pc.rank.is_movable()
-                && pos.rules().clash(pc.rank, runner.1.rank).outcome == Outcome::AttackerWins
+                && pos.rules().clash(pc.rank, runner.1.rank).outcome != Outcome::DefenderWins
         })
         .collect();
-    out.sort_by(|x, y| distance(board, x.0, runner.0).total_cmp(&distance(board, y.0, runner.0)));
+    out.sort_by(|x, y| {
+        let trade = |h: &(Point, Piece)| trades(pos, h.1, runner.1);
+        trade(x)
+            .cmp(&trade(y))
+            .then(distance(board, x.0, runner.0).total_cmp(&distance(board, y.0, runner.0)))
+    });
     out.truncate(MAX_HUNTERS);
     out
 }
@@ -174,6 +193,7 @@ fn key(pos: &Position, runner: (Point, Piece), pair: [Option<(Point, Piece)>; 2]
     Key {
         runner: runner.1,
         hunters: pair.map(|h| h.map(|h| h.1)),
+        trades: pair.map(|h| h.is_some_and(|h| trades(pos, h.1, runner.1))),
         fixed: pos.pieces().filter(|(p, _)| !moving(*p)).collect(),
         tempo: tempo_move(pos, &moving).is_some(),
     }
@@ -300,6 +320,23 @@ impl Table {
         }
     }
 
+    /// Whether a battle of hunter `i` with the runner wins: it does unless
+    /// they trade and we are left with no move (no tempo piece, and the
+    /// other hunter stuck or absent: `other_moves`, asked only then).
+    fn battle_wins(&self, i: usize, other_moves: impl FnOnce() -> bool) -> bool {
+        !self.key.trades[i] || self.key.tempo || other_moves()
+    }
+
+    /// [`Self::battle_wins`] for both hunters, on `pos` with our side to
+    /// move and the hunters on `a` and `b`.
+    fn battles_win(&self, pos: &Position, a: usize, b: usize) -> [bool; 2] {
+        let moves = |p: usize| p < self.n && !pos.moves_from(Point(p as u8)).is_empty();
+        [
+            self.battle_wins(0, || moves(b)),
+            self.battle_wins(1, || moves(a)),
+        ]
+    }
+
     fn solve(pos: &Position, key: Key) -> Table {
         let n = pos.board().len();
         let states = n * n * (n + 1);
@@ -347,6 +384,7 @@ impl Table {
                 }
             };
             place(&mut scratch_h, true);
+            let wins = t.battles_win(&scratch_h, a, b);
             h_edges.start(s);
             for (from, other) in [(a, b), (b, a)] {
                 if from == n {
@@ -356,7 +394,9 @@ impl Table {
                     let Move::Step { to, .. } = m else { continue };
                     let to = to.index();
                     if to == r {
-                        t.won[s] = 1;
+                        if wins[usize::from(from != a)] {
+                            t.won[s] = 1;
+                        }
                     } else if free[to] {
                         h_edges.push(t.after_hunter_move(r, a, from, other, to));
                     }
@@ -372,7 +412,9 @@ impl Table {
                 let Move::Step { to, .. } = m else { continue };
                 let to = to.index();
                 if to == a || to == b {
-                    continue; // it loses itself
+                    // It loses itself, or trades itself for a draw.
+                    escape[s] |= !wins[usize::from(to != a)];
+                    continue;
                 }
                 if free[to] {
                     r_edges.push(t.index(to, a, b));
@@ -470,13 +512,14 @@ impl Table {
                 return Some((m, d));
             }
         }
+        let wins = self.battles_win(pos, a, b);
         for (from, other) in [(a, b), (b, a)] {
             if from == self.n {
                 continue;
             }
             for m in pos.moves_from(Point(from as u8)) {
                 let Move::Step { to, .. } = m else { continue };
-                if to == runner {
+                if to == runner && wins[usize::from(from != a)] {
                     return Some((m, 1));
                 }
                 if pos.at(to).is_some() {
@@ -567,23 +610,75 @@ mod tests {
     /// on `runner`, South's corps and division on `hunters`, and a company
     /// far back for tempo moves.
     fn chase_study(runner: &str, hunters: [&str; 2]) -> Position {
-        position(
-            &[
-                ("S62", S, Flag),
-                ("S61", S, Landmine),
-                ("S63", S, Landmine),
-                ("S52", S, Landmine),
-                ("N62", N, Flag),
-                ("N61", N, Landmine),
-                ("N63", N, Landmine),
-                ("N52", N, Landmine),
-                (runner, N, Regiment),
-                (hunters[0], S, Corps),
-                (hunters[1], S, Division),
-                ("S65", S, Company),
-            ],
-            S,
+        chase_of(
+            (runner, Regiment),
+            [(hunters[0], Corps), (hunters[1], Division)],
+            true,
         )
+    }
+
+    /// Both flags boxed in by mines, North's last movable piece `runner`,
+    /// South's `hunters`, and with `tempo` a company far back.
+    fn chase_of(runner: (&str, Rank), hunters: [(&str, Rank); 2], tempo: bool) -> Position {
+        let mut pieces = vec![
+            ("S62", S, Flag),
+            ("S61", S, Landmine),
+            ("S63", S, Landmine),
+            ("S52", S, Landmine),
+            ("N62", N, Flag),
+            ("N61", N, Landmine),
+            ("N63", N, Landmine),
+            ("N52", N, Landmine),
+            (runner.0, N, runner.1),
+        ];
+        pieces.extend(hunters.map(|(p, r)| (p, S, r)));
+        if tempo {
+            pieces.push(("S65", S, Company));
+        }
+        position(&pieces, S)
+    }
+
+    #[test]
+    fn a_trade_takes_the_last_runner_only_while_another_piece_can_move() {
+        // South's corps beside North's: taking it trades both away, which
+        // wins while South's division can still move and draws once
+        // nothing of South's could.
+        let pos = chase_of(("S15", Corps), [("S14", Corps), ("S44", Division)], false);
+        let (m, d) = Chases::new().winning_move(&pos, S).expect("the trade wins");
+        assert_eq!(d, 1);
+        let mut next = pos.clone();
+        next.play(m).unwrap();
+        assert_eq!(next.at(Board::classic().parse_point("S15").unwrap()), None);
+        assert!(matches!(
+            next.result(),
+            Some(crate::GameResult::Win { winner: S, .. })
+        ));
+        let mut alone = pos.clone();
+        alone.set(Board::classic().parse_point("S44").unwrap(), None);
+        assert!(Chases::new().winning_move(&alone, S).is_none());
+        let mut traded = alone.clone();
+        let pt = |name: &str| Board::classic().parse_point(name).unwrap();
+        traded
+            .play(Move::Step {
+                from: pt("S14"),
+                to: pt("S15"),
+            })
+            .unwrap();
+        assert!(matches!(
+            traded.result(),
+            Some(crate::GameResult::Draw { .. })
+        ));
+    }
+
+    #[test]
+    fn two_corps_hunt_down_the_last_corps() {
+        // Neither corps beats North's: the chase ends in a trade, the other
+        // corps and the company at home (tempo moves) left to move.
+        let pos = chase_of(("S14", Corps), [("S22", Corps), ("S44", Corps)], true);
+        let mut chases = Chases::new();
+        let (_, d) = chases.winning_move(&pos, S).expect("a forced trade");
+        assert!(d > 2, "a chase the search would see anyway: {d}");
+        capture_within(&pos, d, &mut chases, &mut Default::default());
     }
 
     #[test]
