@@ -30,6 +30,9 @@ pub struct Weights {
     /// Flip games: an engineer or bomb closing in on the enemy's last
     /// landmine (`LAST_MINE_STEP`).
     pub last_mine: i32,
+    /// Trading down when ahead: a material lead counting more as the armies
+    /// thin (`TRADE_DOWN`), and closing in on what ours trade with (`TRADE_HUNT`).
+    pub trade_down: i32,
 }
 
 impl Default for Weights {
@@ -51,10 +54,11 @@ impl Weights {
         bomb_hunt: 100,
         open_flag: 100,
         last_mine: 100,
+        trade_down: 100,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -65,6 +69,7 @@ impl Weights {
         "bomb_hunt",
         "open_flag",
         "last_mine",
+        "trade_down",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -79,6 +84,7 @@ impl Weights {
             "bomb_hunt" => &mut self.bomb_hunt,
             "open_flag" => &mut self.open_flag,
             "last_mine" => &mut self.last_mine,
+            "trade_down" => &mut self.trade_down,
             _ => return None,
         })
     }
