@@ -531,7 +531,7 @@ pub fn evaluate(
     // what it trades with. Not in open games, where Master lost more with
     // it (0.915 against 0.965 in 100 games).
     let technical = knowledge == Knowledge::Technique && pos.rules().mode != Mode::Dark;
-    let trading = technical && flip;
+    let trading = knowledge == Knowledge::Technique && flip;
     let ahead = |s: usize| {
         if trading && material[s] > material[1 - s] {
             weights.trade_down

@@ -41,8 +41,6 @@ const MAX_HUNTERS: usize = 3;
 struct Key {
     runner: Piece,
     hunters: [Option<Piece>; 2],
-    /// Which hunters trade with the runner ([`trades`]).
-    trades: [bool; 2],
     /// Every other piece, by point.
     fixed: Vec<(Point, Piece)>,
     /// We may spend a move on another piece instead (a tempo move), so the
@@ -57,6 +55,8 @@ struct Key {
 struct Table {
     key: Key,
     n: usize,
+    /// Which hunters trade with the runner ([`trades`]), read once.
+    trades: [bool; 2],
     /// Hunters to move: how many of our moves win at most (0: not won).
     won: Vec<u8>,
     /// Runner to move: how many of our moves after its move win (`NOT`: it escapes).
@@ -193,7 +193,6 @@ fn key(pos: &Position, runner: (Point, Piece), pair: [Option<(Point, Piece)>; 2]
     Key {
         runner: runner.1,
         hunters: pair.map(|h| h.map(|h| h.1)),
-        trades: pair.map(|h| h.is_some_and(|h| trades(pos, h.1, runner.1))),
         fixed: pos.pieces().filter(|(p, _)| !moving(*p)).collect(),
         tempo: tempo_move(pos, &moving).is_some(),
     }
@@ -320,29 +319,26 @@ impl Table {
         }
     }
 
-    /// Whether a battle of hunter `i` with the runner wins: it does unless
-    /// they trade and we are left with no move (no tempo piece, and the
-    /// other hunter stuck or absent: `other_moves`, asked only then).
-    fn battle_wins(&self, i: usize, other_moves: impl FnOnce() -> bool) -> bool {
-        !self.key.trades[i] || self.key.tempo || other_moves()
-    }
-
-    /// [`Self::battle_wins`] for both hunters, on `pos` with our side to
-    /// move and the hunters on `a` and `b`.
+    /// Whether a battle of each hunter with the runner wins, on `pos` with
+    /// our side to move and the hunters on `a` and `b`: it does unless they
+    /// trade and we are left with no move (no tempo piece, and the other
+    /// hunter stuck or absent; its moves asked only then).
     fn battles_win(&self, pos: &Position, a: usize, b: usize) -> [bool; 2] {
         let moves = |p: usize| p < self.n && !pos.moves_from(Point(p as u8)).is_empty();
-        [
-            self.battle_wins(0, || moves(b)),
-            self.battle_wins(1, || moves(a)),
-        ]
+        let wins = |i: usize, other: usize| !self.trades[i] || self.key.tempo || moves(other);
+        [wins(0, b), wins(1, a)]
     }
 
     fn solve(pos: &Position, key: Key) -> Table {
         let n = pos.board().len();
         let states = n * n * (n + 1);
+        let trades = key
+            .hunters
+            .map(|h| h.is_some_and(|h| trades(pos, h, key.runner)));
         let mut t = Table {
             key,
             n,
+            trades,
             won: vec![0; states],
             lost: vec![NOT; states],
         };
