@@ -683,10 +683,7 @@ mod tests {
     fn the_last_engineer_against_a_shut_flag_is_worth_its_rank_and_the_win() {
         use Rank::*;
         // The keys' terms alone: trading down also grows a lead.
-        let w = Weights {
-            trade_down: 0,
-            ..Weights::HAND
-        };
+        let w = without_trading();
         for mode in [Mode::Open, Mode::Flip] {
             let with = study(mode, &boxed(&[("S23", Side::South, Engineer)]));
             let without = study(mode, &boxed(&[]));
@@ -782,6 +779,14 @@ mod tests {
         assert!(gain(Knowledge::Technique) > gain(Knowledge::Full));
     }
 
+    /// The hand-set weights with trading down off.
+    fn without_trading() -> Weights {
+        Weights {
+            trade_down: 0,
+            ..Weights::HAND
+        }
+    }
+
     #[test]
     fn the_side_ahead_gains_by_an_even_trade() {
         use Rank::*;
@@ -797,8 +802,7 @@ mod tests {
             ("N45", Side::North, Platoon),
         ];
         let brigades = [("S31", Side::South, Brigade), ("N31", Side::North, Brigade)];
-        let mut without = Weights::HAND;
-        without.trade_down = 0;
+        let without = without_trading();
         for mode in [Mode::Open, Mode::Flip, Mode::Dark] {
             let term = |turn: Side, traded: bool, k: Knowledge| {
                 let mut v = rest.to_vec();
@@ -844,8 +848,7 @@ mod tests {
             ];
             study_to_move(Mode::Flip, &v, turn)
         };
-        let mut without = Weights::HAND;
-        without.trade_down = 0;
+        let without = without_trading();
         let closing = |turn: Side, w: &Weights| {
             let k = Knowledge::Technique;
             evaluate(&at("N21", turn), k, w, None, 0) - evaluate(&at("S55", turn), k, w, None, 0)
