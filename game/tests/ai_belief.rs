@@ -1,6 +1,7 @@
 //! The AI's belief stays consistent with the truth and with every observation.
 
-use junqi_game::ai::{Belief, GreedyPlayer, Player, RandomPlayer, Sample};
+use junqi_game::ai::behaviour::{BUCKETS, observe};
+use junqi_game::ai::{Belief, GreedyPlayer, Player, Priors, RandomPlayer, Sample};
 use junqi_game::*;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
@@ -102,7 +103,26 @@ fn check_sample_explains_events(view: &PlayerView, sample: &Sample) {
 
 fn check_belief(game: &Game, view: &PlayerView, rng: &mut Pcg64Mcg) {
     let pos = game.position();
-    for priors in [false, true] {
+    if view.rules().mode == Mode::Dark {
+        // What the behaviour table learns from: every hidden enemy piece on
+        // the board, its true rank among those the view allows.
+        let truth = |id: PieceId| {
+            pos.pieces()
+                .find(|(_, pc)| pc.id == id)
+                .map(|(_, pc)| pc.rank)
+        };
+        let obs = observe(view, truth);
+        let hidden = view
+            .pieces()
+            .filter(|k| k.side != view.me() && k.at.is_some() && k.known().is_none())
+            .count();
+        assert_eq!(obs.len(), hidden);
+        for o in &obs {
+            assert!(o.layout[o.truth.index()] > 0.0, "{o:?}");
+            assert!((o.bucket as usize) < BUCKETS);
+        }
+    }
+    for priors in [Priors::None, Priors::Hand, Priors::Learned] {
         let belief = Belief::new(view, priors);
         if view.rules().mode == Mode::Flip {
             for (p, pc) in pos.pieces() {
@@ -223,7 +243,7 @@ fn open_games_hide_nothing() {
     let mut rng = Pcg64Mcg::seed_from_u64(3);
     let game = new_game(Mode::Open, &mut rng);
     let view = game.view(Side::South);
-    let belief = Belief::new(&view, true);
+    let belief = Belief::new(&view, Priors::Hand);
     assert!(belief.pieces().is_empty());
     let det = belief.position(&view, &belief.sample(&mut rng));
     assert_eq!(&det, game.position());

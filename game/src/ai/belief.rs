@@ -11,8 +11,8 @@
 //! [`Belief::sample`] draws complete assignments (determinizations) that
 //! satisfy every hard fact and the counts exactly.
 
+use super::behaviour::{Behaviour, LEARNED};
 use crate::board::{Board, Point};
-use crate::game::Event;
 use crate::layout::classic_layouts;
 use crate::piece::{PieceId, Rank, RankSet, Side, ranks_in};
 use crate::position::Position;
@@ -70,6 +70,26 @@ pub struct Sample {
     pub ranks: [Option<Rank>; 100],
     /// Flip games: the piece under each face-down point, by point index.
     pub face_down: Vec<(Point, Side, Rank)>,
+}
+
+/// The soft evidence a belief weighs hidden ranks by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priors {
+    /// None: every allowed rank weighs the same.
+    None,
+    /// The classic layouts' habits and the hand-set behaviour rules.
+    Hand,
+    /// The classic layouts' habits and the behaviour table learned from
+    /// self-play ([`super::behaviour::LEARNED`]).
+    Learned,
+}
+
+/// The layout weights of each rank for the piece `id` of `side`: how often
+/// the classic layouts put it on the piece's starting point.
+pub(crate) fn layout_weights(board: &Board, side: Side, id: PieceId) -> [f32; 12] {
+    let start = board.setup_points(side)[id.0 as usize % 25];
+    let info = board.info(start);
+    layout_prior()[info.row as usize - 1][info.col as usize - 1]
 }
 
 /// How often each rank stands on each (row, col) of the classic layouts,
@@ -136,10 +156,10 @@ fn tight_sets(masks: &[RankSet], counts: &[u8; 12]) -> Option<Vec<u16>> {
 }
 
 impl Belief {
-    /// Builds the belief of the view's owner. `priors` switches the soft
-    /// evidence on (layout habits, behaviour); without it every allowed rank
+    /// Builds the belief of the view's owner with the soft evidence of
+    /// `priors` (layout habits, behaviour); without it every allowed rank
     /// weighs the same.
-    pub fn new(view: &PlayerView, priors: bool) -> Belief {
+    pub fn new(view: &PlayerView, priors: Priors) -> Belief {
         let me = view.me();
         let mode = view.rules().mode;
         let mut b = Belief {
@@ -187,11 +207,11 @@ impl Belief {
         self.pool.truncate(self.face_down.len());
     }
 
-    fn build_dark(&mut self, view: &PlayerView, priors: bool) {
-        let behaviour = if priors {
-            Behaviour::from_events(view)
-        } else {
+    fn build_dark(&mut self, view: &PlayerView, priors: Priors) {
+        let behaviour = if priors == Priors::None {
             Behaviour::default()
+        } else {
+            Behaviour::from_events(view)
         };
         // Two players: the opponent. Four: everyone else still in (in 双明
         // and 全明 the partner's pieces are all known and add nothing).
@@ -208,13 +228,11 @@ impl Belief {
         }
     }
 
-    fn build_army(&mut self, view: &PlayerView, side: Side, priors: bool, behaviour: &Behaviour) {
-        let board = view.board();
+    fn build_army(&mut self, view: &PlayerView, side: Side, priors: Priors, behaviour: &Behaviour) {
         let mut remaining = [0u8; 12];
         for r in Rank::ALL {
             remaining[r.index()] = r.count();
         }
-        let prior = layout_prior();
         let start = self.pieces.len();
         for k in view.pieces().filter(|k| k.side == side) {
             if let Some(r) = k.known() {
@@ -222,15 +240,14 @@ impl Belief {
                 continue;
             }
             let mut weight = [0f32; 12];
-            let slot = k.id.0 as usize % 25;
-            let start = board.setup_points(side)[slot];
-            let info = board.info(start);
+            let layout = layout_weights(view.board(), side, k.id);
+            let bucket = behaviour.bucket(k.id, view.ply());
             for r in ranks_in(k.possible) {
-                weight[r.index()] = if priors {
-                    prior[info.row as usize - 1][info.col as usize - 1][r.index()]
-                        * behaviour.factor(k.id, r)
-                } else {
-                    1.0
+                let i = r.index();
+                weight[i] = match priors {
+                    Priors::None => 1.0,
+                    Priors::Hand => layout[i] * behaviour.hand_factor(k.id, r),
+                    Priors::Learned => layout[i] * LEARNED[bucket][i],
                 };
             }
             self.pieces.push(HiddenPiece {
@@ -486,110 +503,6 @@ fn sample_by_matching(
         if slot.is_none() {
             *slot = ranks_in(p.possible).next().or(Some(Rank::Engineer));
         }
-    }
-}
-
-/// Soft evidence from how enemy pieces behaved.
-struct Behaviour {
-    /// Per piece id: moves made, attacks made, plies spent in the enemy (my) half.
-    moves: [u16; 100],
-    attacks: [u16; 100],
-    deep: [u16; 100],
-}
-
-impl Default for Behaviour {
-    fn default() -> Behaviour {
-        Behaviour {
-            moves: [0; 100],
-            attacks: [0; 100],
-            deep: [0; 100],
-        }
-    }
-}
-
-impl Behaviour {
-    fn from_events(view: &PlayerView) -> Behaviour {
-        let mut b = Behaviour::default();
-        let board: &Board = view.board();
-        let me = view.me();
-        // Replay who stands where from the starting points.
-        let mut ids: [Option<PieceId>; 129] = [None; 129];
-        let seats: &[Side] = if view.is_team_game() {
-            &Side::FOUR
-        } else {
-            &Side::TWO
-        };
-        for &side in seats {
-            for (slot, &p) in board.setup_points(side).iter().enumerate() {
-                ids[p.index()] = Some(PieceId((side.index() * 25 + slot) as u8));
-            }
-        }
-        for e in view.events() {
-            match *e {
-                Event::Moved { side, from, to } => {
-                    let id = ids[from.index()].take();
-                    ids[to.index()] = id;
-                    if side != me
-                        && let Some(id) = id
-                    {
-                        b.moves[id.0 as usize] += 1;
-                        // Deep: in my half (or, four players, my partner's).
-                        let half = board.info(to).half;
-                        if half == Some(me) || (view.is_team_game() && half == Some(me.partner())) {
-                            b.deep[id.0 as usize] += 1;
-                        }
-                    }
-                }
-                Event::Battle {
-                    side,
-                    from,
-                    to,
-                    announcement,
-                    ..
-                } => {
-                    let a = ids[from.index()].take();
-                    if side != me
-                        && let Some(id) = a
-                    {
-                        b.attacks[id.0 as usize] += 1;
-                    }
-                    match announcement.outcome {
-                        crate::rules::Outcome::AttackerWins => ids[to.index()] = a,
-                        crate::rules::Outcome::DefenderWins => {}
-                        crate::rules::Outcome::BothRemoved => ids[to.index()] = None,
-                    }
-                }
-                _ => {}
-            }
-        }
-        b
-    }
-
-    /// A multiplier on the weight of rank `r` for piece `id`.
-    fn factor(&self, id: PieceId, r: Rank) -> f32 {
-        let i = id.0 as usize;
-        let (moves, attacks, deep) = (self.moves[i], self.attacks[i], self.deep[i]);
-        let mut f = 1.0;
-        if attacks > 0 {
-            // A piece that attacks is usually a big one (or a bomb on a mission).
-            f *= match r {
-                Rank::Commander | Rank::Corps | Rank::Division => 2.0,
-                Rank::Brigade | Rank::Regiment => 1.4,
-                Rank::Bomb => 1.2,
-                Rank::Engineer | Rank::Platoon => 0.6,
-                _ => 1.0,
-            };
-        }
-        if deep > 2 {
-            f *= match r {
-                Rank::Commander | Rank::Corps | Rank::Division | Rank::Engineer => 1.3,
-                _ => 1.0,
-            };
-        }
-        if moves > 6 && r == Rank::Bomb {
-            f *= 0.7;
-        }
-        f
     }
 }
 

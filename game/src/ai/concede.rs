@@ -11,8 +11,8 @@
 //! The decisions are deterministic: the samples are drawn from a generator
 //! seeded by the view's seat and ply.
 
-use super::Belief;
 use super::eval::{boxed_in, opens_shut_flags, value};
+use super::{Belief, Priors};
 use crate::game::{Action, Event};
 use crate::piece::{MOVABLE_RANKS, Rank, Side, ranks_in};
 use crate::rules::Mode;
@@ -53,6 +53,10 @@ pub struct Standing {
     pub own_can_open: bool,
     /// The enemies can still open the team's flag.
     pub enemy_can_open: bool,
+    /// Two-player dark games: the seat's flag is still boxed in by its own
+    /// landmines on all three sides, so the enemy must first dig with an engineer
+    /// or a bomb.
+    pub own_flag_boxed: bool,
     /// Plies played.
     pub ply: u16,
     /// Plies since the last attack.
@@ -146,11 +150,16 @@ impl Standing {
 
     /// Resigns a hopeless game once the rules allow resigning. A player out
     /// for the win (`for_win`) plays on while it keeps [`FIGHT_ON`] of
-    /// movable material: against a side that leaves its flag open that is
-    /// enough to take it, and Master resigned 11 of the 100 dark games it
-    /// played against greedy (seed 9300) with more.
+    /// movable material (against a side that leaves its flag open that is
+    /// enough to take it: Master resigned 11 of the 100 dark games it
+    /// played against greedy, seed 9300, with more) and, in dark games,
+    /// while its flag is still boxed in by its landmines (the enemy has yet
+    /// to find and dig it: Master played 7 of the 10 dark games it resigned
+    /// against greedy on seed 32000 to a win or a draw without resigning).
     pub fn resigns(&self, for_win: bool) -> bool {
-        self.ply >= self.resign_after && self.is_hopeless() && (!for_win || self.own < FIGHT_ON)
+        self.ply >= self.resign_after
+            && self.is_hopeless()
+            && (!for_win || (self.own < FIGHT_ON && !self.own_flag_boxed))
     }
 }
 
@@ -167,6 +176,7 @@ pub fn standing(view: &PlayerView) -> Standing {
         enemy_flag_threatened: flag_threatened(view, false),
         own_can_open: can_open(view, true),
         enemy_can_open: can_open(view, false),
+        own_flag_boxed: flag_boxed(view),
         ply: view.ply(),
         quiet: view.quiet_plies(),
         quiet_limit: rules.quiet_draw_plies,
@@ -262,7 +272,7 @@ fn material(view: &PlayerView) -> (f32, f32) {
         }
     }
     if !unknown.is_empty() {
-        let belief = Belief::new(view, true);
+        let belief = Belief::new(view, Priors::Hand);
         let seed = (u64::from(view.ply()) << 8) | view.me().index() as u64;
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x0063_6f6e_6365_6465);
         let mut sums = vec![0f32; unknown.len()];
@@ -363,6 +373,20 @@ fn can_open(view: &PlayerView, ours: bool) -> bool {
     }
 }
 
+/// Two-player dark games: whether the seat's flag is boxed in by its own
+/// landmines (its own pieces are known exactly; the filler of the hidden
+/// enemy pieces never makes one of its mines).
+fn flag_boxed(view: &PlayerView) -> bool {
+    if view.rules().mode != Mode::Dark || view.is_team_game() {
+        return false;
+    }
+    let me = view.me();
+    let pos = view.determinize(|_| (me.opponent(), Rank::Engineer));
+    pos.pieces()
+        .find(|(_, pc)| pc.side == me && pc.rank == Rank::Flag)
+        .is_some_and(|(flag, _)| boxed_in(&pos, flag))
+}
+
 /// Whether the seat offered a draw within the last [`OFFER_PAUSE`] plies.
 fn offered_lately(view: &PlayerView) -> bool {
     let me = view.me();
@@ -400,6 +424,7 @@ mod tests {
             enemy_flag_threatened: false,
             own_can_open: true,
             enemy_can_open: true,
+            own_flag_boxed: false,
             ply: 60,
             quiet,
             quiet_limit: 60,
@@ -435,10 +460,38 @@ mod tests {
         // material, but enough to go for an open flag.
         let s = standing_of(480.0 + 330.0, 4000.0, 5);
         assert!(s.is_hopeless() && s.resigns(false) && !s.resigns(true));
-        let s = standing_of(240.0, 4000.0, 5);
+        let mut s = standing_of(240.0, 4000.0, 5);
         assert!(s.resigns(true), "a regiment alone");
+        s.own_flag_boxed = true;
+        assert!(!s.resigns(true), "its flag still boxed in by its mines");
+        assert!(s.resigns(false));
         let s = standing_of(3000.0, 600.0, 5);
         assert!(!s.resigns(true) && !s.resigns(false));
+    }
+
+    #[test]
+    fn the_standing_knows_whether_the_seats_flag_is_boxed_in() {
+        use crate::ai::setup::flag_boxed as layout_boxed;
+        use crate::game::Game;
+        use crate::layout::classic_layouts;
+        use crate::rules::Rules;
+        let layouts = classic_layouts();
+        let boxed = layouts
+            .iter()
+            .find(|l| layout_boxed(&l.layout))
+            .expect("one");
+        let open = layouts
+            .iter()
+            .find(|l| !layout_boxed(&l.layout))
+            .expect("one");
+        for mode in [Mode::Dark, Mode::Open] {
+            let rules = Rules::for_mode(mode);
+            let game =
+                Game::new(rules, boxed.layout, open.layout, Side::South).expect("classic layouts");
+            let dark = mode == Mode::Dark;
+            assert_eq!(standing(&game.view(Side::South)).own_flag_boxed, dark);
+            assert!(!standing(&game.view(Side::North)).own_flag_boxed);
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! your 师长, so 军长 or 司令 or a bomb", the counts); for each other army, how many of each
 //! rank are still on the board, as a sure range.
 
-use super::belief::Belief;
+use super::belief::{Belief, Priors};
 use crate::board::Point;
 use crate::piece::{PieceId, Rank, Side};
 use crate::rules::Mode;
@@ -66,7 +66,7 @@ impl Inference {
 /// armies (face-down pieces belong to nobody yet): only their remaining counts are given.
 pub fn infer(view: &PlayerView) -> Inference {
     let me = view.me();
-    let belief = Belief::new(view, true);
+    let belief = Belief::new(view, Priors::Hand);
     let mut guesses = Vec::new();
     for h in belief.pieces() {
         let Some(at) = h.at else { continue };

@@ -9,6 +9,7 @@
 //! nodes), so a game replays exactly from its seeds; the caller supplies a
 //! wall-clock "stop now" check on top (the engine has no clock).
 
+pub mod behaviour;
 pub mod belief;
 pub mod conceal;
 pub mod concede;
@@ -22,7 +23,7 @@ pub mod setup;
 pub mod team;
 pub mod weights;
 
-pub use belief::{Belief, HiddenPiece, Sample};
+pub use belief::{Belief, HiddenPiece, Priors, Sample};
 pub use eval::Knowledge;
 pub use search::{Analysis, Interior, Scored, SearchParams};
 pub use weights::Weights;
@@ -115,7 +116,7 @@ impl Level {
                     probe: 0,
                     conceal: 0,
                 },
-                priors: false,
+                priors: Priors::None,
                 slip: 0.2,
                 generated_layouts: 0.5,
                 boxed_flag: false,
@@ -140,7 +141,7 @@ impl Level {
                     probe: 0,
                     conceal: 0,
                 },
-                priors: false,
+                priors: Priors::None,
                 slip: 0.0,
                 generated_layouts: 0.4,
                 boxed_flag: false,
@@ -165,7 +166,7 @@ impl Level {
                     probe: 0,
                     conceal: 0,
                 },
-                priors: true,
+                priors: Priors::Hand,
                 slip: 0.0,
                 generated_layouts: 0.3,
                 boxed_flag: false,
@@ -192,7 +193,7 @@ impl Level {
                     probe: 0,
                     conceal: 0,
                 },
-                priors: true,
+                priors: Priors::Hand,
                 slip: 0.0,
                 // Against a flag boxed in by three mines only engineers and
                 // bombs get through: measured the largest single gain for Master.
@@ -261,7 +262,7 @@ pub struct LevelParams {
     /// The search budget.
     pub search: SearchParams,
     /// Soft evidence in the belief (layout habits, behaviour).
-    pub priors: bool,
+    pub priors: Priors,
     /// Chance of a human slip (a plausible but unsearched move).
     pub slip: f64,
     /// Chance of a freshly generated layout instead of a classic one.
@@ -434,7 +435,7 @@ impl Ai {
         }
         let a = self.analyse(view, stop);
         let best = *a.moves.first()?;
-        let belief = Belief::new(view, true);
+        let belief = Belief::new(view, Priors::Hand);
         Some(explain(view, &belief, best))
     }
 }
@@ -626,7 +627,7 @@ impl Player for GreedyPlayer {
         if moves.is_empty() {
             return Action::Timeout;
         }
-        let belief = Belief::new(view, true);
+        let belief = Belief::new(view, Priors::Hand);
         let positions: Vec<_> = (0..8)
             .map(|_| belief.position(view, &belief.sample(&mut self.rng)))
             .collect();

@@ -117,6 +117,7 @@ fn is_enemy(view: &PlayerView, side: Side) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::Priors;
     use Rank::*;
 
     fn uniform(ranks: &[Rank]) -> [f32; 12] {
@@ -140,7 +141,7 @@ mod tests {
         );
         let g = Game::new(rules, a, b, Side::South).unwrap();
         let view = g.view(Side::South);
-        let belief = Belief::new(&view, true);
+        let belief = Belief::new(&view, Priors::Hand);
         let (mut attacks, mut earning) = (0, 0);
         for &m in &view.legal_moves() {
             let Move::Step { to, .. } = m else {

@@ -11,7 +11,7 @@
 //! and every position's random source is seeded from the review's seed and
 //! the ply, so a review is the same on every machine.
 
-use super::belief::Belief;
+use super::belief::{Belief, Priors};
 use super::eval::{Knowledge, WIN, evaluate};
 use super::search::{self, Interior, SearchParams};
 use super::team::friends;
@@ -191,7 +191,7 @@ fn evaluate_view(view: &PlayerView, actions: usize, params: &ReviewParams, seed:
             GameResult::Draw { .. } => 0.0,
         };
     }
-    let belief = Belief::new(view, true);
+    let belief = Belief::new(view, Priors::Hand);
     let mut rng = rng_for(seed, actions, me, 0x4556_414c);
     let n = params.eval_samples.max(1);
     let mut sum = 0f64;
@@ -216,7 +216,7 @@ fn judge(
     if view.legal_moves().len() < 2 {
         return None;
     }
-    let belief = Belief::new(view, true);
+    let belief = Belief::new(view, Priors::Hand);
     let mut rng = rng_for(seed, action, view.me(), 0x4a55_4447);
     let mut p = params.search;
     p.noise = 0;

@@ -25,12 +25,14 @@
 //! [`Player::accepts_draw`]; the baselines never do); `--no-concede` turns
 //! this off, so games end only on the board.
 //!
-//! `arena tune ...` tunes the evaluation's weights by self-play ([`tune`]).
+//! `arena tune ...` tunes the evaluation's weights by self-play ([`tune`]);
+//! `arena calibrate ...` learns the belief's behaviour table ([`calibrate`]).
 
+mod calibrate;
 mod spsa;
 mod tune;
 
-use junqi_game::ai::{Ai, Interior, Knowledge, Level, Player, player_by_name};
+use junqi_game::ai::{Ai, Interior, Knowledge, Level, Player, Priors, player_by_name};
 use junqi_game::{
     Action, DrawReason, Game, GameResult, Mode, Move, PlayerView, Rules, Side, TableEvent, Team,
     WinReason,
@@ -207,7 +209,13 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
                     _ => Interior::Chance,
                 }
             }
-            "priors" => p.priors = n != 0.0,
+            "priors" => {
+                p.priors = match n as u8 {
+                    0 => Priors::None,
+                    1 => Priors::Hand,
+                    _ => Priors::Learned,
+                }
+            }
             "slip" => p.slip = n,
             "gen" => p.generated_layouts = n,
             "boxed" => p.boxed_flag = n != 0.0,
@@ -575,9 +583,10 @@ fn play_one(args: &Args, index: usize) -> Outcome {
 }
 
 fn main() {
-    if std::env::args().nth(1).as_deref() == Some("tune") {
-        tune::main();
-        return;
+    match std::env::args().nth(1).as_deref() {
+        Some("tune") => return tune::main(),
+        Some("calibrate") => return calibrate::main(),
+        _ => {}
     }
     let args = Arc::new(parse_args());
     let started = Instant::now();

@@ -1,0 +1,194 @@
+//! `arena calibrate`: learns the belief's behaviour table from self-play.
+//!
+//! ```text
+//! arena calibrate --pair expert/expert --pair master/greedy ... --games 100 \
+//!     [--seed S] [--test-seed T] [--every 2] [--threads 2] [--rounds 300] [--prior 3]
+//! ```
+//!
+//! Each pair plays `--games` dark games on seed S (training) and as many on
+//! seed T (testing). Every `--every` plies each side's view is read with the
+//! truth from the referee: one [`Observation`] per hidden enemy piece on
+//! the board, labelled with the player whose piece it is. The table is
+//! fitted on the training games ([`fit`]) and the mean log-loss of the true
+//! ranks is reported on both sets for every model, overall and per player
+//! observed; the last lines are the table as Rust.
+
+use super::{cap_of, make_player};
+use junqi_game::ai::behaviour::{BUCKETS, Model, Observation, fit, observe};
+use junqi_game::{Action, Game, Mode, PieceId, Rank, Rules, Side};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+struct CalArgs {
+    pairs: Vec<(String, String)>,
+    games: usize,
+    seed: u64,
+    test_seed: u64,
+    every: u16,
+    threads: usize,
+    rounds: usize,
+    prior: f32,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: arena calibrate --pair A/B [--pair A/B ...] [--games N] [--seed S] [--test-seed T] [--every K] [--threads T] [--rounds R] [--prior P]"
+    );
+    std::process::exit(2)
+}
+
+fn parse() -> CalArgs {
+    let mut a = CalArgs {
+        pairs: Vec::new(),
+        games: 40,
+        seed: 1,
+        test_seed: 2,
+        every: 2,
+        threads: 1,
+        rounds: 300,
+        prior: 3.0,
+    };
+    let mut it = std::env::args().skip(2);
+    while let Some(k) = it.next() {
+        let v = it.next().unwrap_or_else(|| usage());
+        let num = |v: &str| v.parse::<u64>().unwrap_or_else(|_| usage());
+        match k.as_str() {
+            "--pair" => {
+                let (x, y) = v.split_once('/').unwrap_or_else(|| usage());
+                for p in [x, y] {
+                    if let Err(e) = make_player(p, 0, false) {
+                        eprintln!("{e}");
+                        usage();
+                    }
+                }
+                a.pairs.push((x.into(), y.into()));
+            }
+            "--games" => a.games = num(&v) as usize,
+            "--seed" => a.seed = num(&v),
+            "--test-seed" => a.test_seed = num(&v),
+            "--every" => a.every = num(&v).max(1) as u16,
+            "--threads" => a.threads = num(&v).max(1) as usize,
+            "--rounds" => a.rounds = num(&v) as usize,
+            "--prior" => a.prior = v.parse().unwrap_or_else(|_| usage()),
+            _ => usage(),
+        }
+    }
+    if a.pairs.is_empty() {
+        usage();
+    }
+    a
+}
+
+/// The observations of one dark game between `south` and `north`, each
+/// labelled with the player whose piece it is.
+fn play(south: &str, north: &str, seed: u64, every: u16) -> Vec<(String, Observation)> {
+    let names = [south, north];
+    let mut players = [
+        make_player(south, seed ^ 0xA, false).expect("checked"),
+        make_player(north, seed ^ 0xB, false).expect("checked"),
+    ];
+    let rules = Rules::for_mode(Mode::Dark);
+    let (ls, ln) = (players[0].layout(&rules), players[1].layout(&rules));
+    let mut game = Game::new(rules, ls, ln, Side::South).expect("legal layouts");
+    let mut views = [game.view(Side::South), game.view(Side::North)];
+    let mut out = Vec::new();
+    while game.result().is_none() && game.position().ply() < 1000 {
+        if game.position().ply().is_multiple_of(every) {
+            let pos = game.position();
+            let truth = |id: PieceId| -> Option<Rank> {
+                pos.pieces()
+                    .find(|(_, pc)| pc.id == id)
+                    .map(|(_, pc)| pc.rank)
+            };
+            for (i, v) in views.iter().enumerate() {
+                for o in observe(v, truth) {
+                    out.push((names[1 - i].to_string(), o));
+                }
+            }
+        }
+        let side = game.turn();
+        let i = side.index();
+        let deadline = Instant::now() + cap_of(names[i]).mul_f64(0.9);
+        let stop = move || Instant::now() >= deadline;
+        let action = players[i].act(&views[i], &stop);
+        let events = game
+            .apply(side, action)
+            .or_else(|_| game.apply(side, Action::Timeout))
+            .expect("a timeout is always allowed");
+        for v in views.iter_mut() {
+            for e in &events {
+                v.apply(e).expect("referee events fit every view");
+            }
+        }
+    }
+    out
+}
+
+/// Every pair's `games` games on `seed`, colours alternating.
+fn collect(a: &CalArgs, seed: u64) -> Vec<(String, Observation)> {
+    let jobs: Vec<(usize, usize)> = (0..a.pairs.len())
+        .flat_map(|p| (0..a.games).map(move |g| (p, g)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let all = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..a.threads {
+            s.spawn(|| {
+                loop {
+                    let j = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&(p, g)) = jobs.get(j) else { break };
+                    let (x, y) = &a.pairs[p];
+                    let game_seed = seed
+                        .wrapping_mul(1_000_003)
+                        .wrapping_add((p * 100_000 + g) as u64)
+                        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let (south, north) = if g % 2 == 0 { (x, y) } else { (y, x) };
+                    let obs = play(south, north, game_seed, a.every);
+                    all.lock().expect("no panics").extend(obs);
+                    eprint!("\r{}/{} games", j + 1, jobs.len());
+                }
+            });
+        }
+    });
+    eprintln!();
+    all.into_inner().expect("no panics")
+}
+
+/// The mean log-loss of every model on `obs`, overall and per player observed.
+fn report(what: &str, obs: &[(String, Observation)], table: &junqi_game::ai::behaviour::Table) {
+    let mut by: BTreeMap<&str, Vec<Observation>> = BTreeMap::new();
+    for (name, o) in obs {
+        by.entry("all").or_default().push(o.clone());
+        by.entry(name.as_str()).or_default().push(o.clone());
+    }
+    for (name, v) in by {
+        println!(
+            "{what} {name:>10}: {:>7} pieces  flat {:.4}  layout {:.4}  hand {:.4}  learned {:.4}",
+            v.len(),
+            Model::Flat.log_loss(&v),
+            Model::Layout.log_loss(&v),
+            Model::Hand.log_loss(&v),
+            Model::Table(table).log_loss(&v)
+        );
+    }
+}
+
+pub(super) fn main() {
+    let a = parse();
+    let started = Instant::now();
+    let train = collect(&a, a.seed);
+    let test = collect(&a, a.test_seed);
+    let plain: Vec<Observation> = train.iter().map(|(_, o)| o.clone()).collect();
+    let table = fit(&plain, a.rounds, a.prior);
+    report("train", &train, &table);
+    report("test ", &test, &table);
+    println!("# {:.0} s", started.elapsed().as_secs_f64());
+    println!("pub const LEARNED: Table = [");
+    for (b, row) in table.iter().enumerate().take(BUCKETS) {
+        let cells: Vec<String> = row.iter().map(|x| format!("{x:.3}")).collect();
+        println!("    [{}], // {b}", cells.join(", "));
+    }
+    println!("];");
+}
