@@ -241,13 +241,12 @@ impl Belief {
             }
             let mut weight = [0f32; 12];
             let layout = layout_weights(view.board(), side, k.id);
-            let bucket = behaviour.bucket(k.id, view.ply());
             for r in ranks_in(k.possible) {
                 let i = r.index();
                 weight[i] = match priors {
                     Priors::None => 1.0,
                     Priors::Hand => layout[i] * behaviour.hand_factor(k.id, r),
-                    Priors::Learned => layout[i] * LEARNED[bucket][i],
+                    Priors::Learned => layout[i] * LEARNED[behaviour.bucket(k.id, view.ply())][i],
                 };
             }
             self.pieces.push(HiddenPiece {

@@ -13,7 +13,7 @@
 //! ranks is reported on both sets for every model, overall and per player
 //! observed; the last lines are the table as Rust.
 
-use super::{cap_of, make_player};
+use super::{cap_of, make_player, seed_of};
 use junqi_game::ai::behaviour::{BUCKETS, Model, Observation, fit, observe};
 use junqi_game::{Action, Game, Mode, PieceId, Rank, Rules, Side};
 use std::collections::BTreeMap;
@@ -140,10 +140,7 @@ fn collect(a: &CalArgs, seed: u64) -> Vec<(String, Observation)> {
                     let j = next.fetch_add(1, Ordering::SeqCst);
                     let Some(&(p, g)) = jobs.get(j) else { break };
                     let (x, y) = &a.pairs[p];
-                    let game_seed = seed
-                        .wrapping_mul(1_000_003)
-                        .wrapping_add((p * 100_000 + g) as u64)
-                        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    let game_seed = seed_of(seed, (p * 100_000 + g) as u64);
                     let (south, north) = if g % 2 == 0 { (x, y) } else { (y, x) };
                     let obs = play(south, north, game_seed, a.every);
                     all.lock().expect("no panics").extend(obs);

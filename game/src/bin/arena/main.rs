@@ -344,9 +344,13 @@ fn tally(out: &mut Outcome, action: Option<Action>, is_a: bool) {
 /// The seed of game `index`.
 fn game_seed(args: &Args, index: usize) -> u64 {
     let index = if args.paired { index / 2 } else { index };
-    args.seed
-        .wrapping_mul(1_000_003)
-        .wrapping_add(index as u64)
+    seed_of(args.seed, index as u64)
+}
+
+/// The seed of game `index` of a run on `seed`.
+fn seed_of(seed: u64, index: u64) -> u64 {
+    seed.wrapping_mul(1_000_003)
+        .wrapping_add(index)
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
