@@ -252,6 +252,8 @@ struct Outcome {
     resigns: [u32; 2],
     /// Draw offers by A's and B's players.
     offers: [u32; 2],
+    /// A's side (team) made the game's first move.
+    a_first: bool,
 }
 
 /// Before `side` moves: its resignation or draw offer, and when it offers,
@@ -379,7 +381,10 @@ fn play_four(args: &Args, index: usize) -> Outcome {
     let layouts = [0, 1, 2, 3].map(|i| players[i].0.layout(&rules));
     let mut game = Game::new_four(rules, layouts, first).expect("players choose legal layouts");
     let mut views = Side::FOUR.map(|s| game.view(s));
-    let mut out = Outcome::default();
+    let mut out = Outcome {
+        a_first: first.team() == a_team,
+        ..Outcome::default()
+    };
     let mut plies = 0u32;
     while game.result().is_none() {
         let side = game.turn();
@@ -498,7 +503,10 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     };
     let a_side = if a_is_south { Side::South } else { Side::North };
     let mut views: [PlayerView; 2] = [game.view(Side::South), game.view(Side::North)];
-    let mut out = Outcome::default();
+    let mut out = Outcome {
+        a_first: game.turn() == a_side,
+        ..Outcome::default()
+    };
     let mut plies = 0u32;
     while game.result().is_none() {
         let side = game.turn();
@@ -741,6 +749,8 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
     } else {
         format!("{:?}", args.mode).to_lowercase()
     };
+    let first = wdl(r.iter().filter(|o| o.a_first));
+    let second = wdl(r.iter().filter(|o| !o.a_first));
     let an: Vec<f64> = r.iter().flat_map(|o| o.a_nodes.iter().copied()).collect();
     let ad: Vec<f64> = r.iter().flat_map(|o| o.a_depth.iter().copied()).collect();
     if args.json {
@@ -749,7 +759,7 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             .map(|(k, v)| format!("\"{k}\":{v}"))
             .collect();
         println!(
-            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0}}}",
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"a_first\":[{},{},{}],\"a_second\":[{},{},{}],\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0}}}",
             args.a,
             args.b,
             args.players,
@@ -767,6 +777,12 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             offers[0],
             offers[1],
             reasons_json.join(","),
+            first.0,
+            first.1,
+            first.2,
+            second.0,
+            second.1,
+            second.2,
             mean(&an),
             mean(&ad),
         );
@@ -780,6 +796,10 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             args.seed
         );
         println!("A: {w} wins, {d} draws, {l} losses");
+        println!(
+            "A moving first: +{} ={} -{};  A moving second: +{} ={} -{}",
+            first.0, first.1, first.2, second.0, second.1, second.2
+        );
         println!("score of A: {score:.3}  (95% CI {lo:.3} … {hi:.3})");
         println!(
             "think time A: mean {:.1} ms, max {:.1} ms;  B: mean {:.1} ms, max {:.1} ms",
