@@ -559,6 +559,7 @@ fn play_one(args: &Args, index: usize) -> Outcome {
         }
     }
     out.plies = plies;
+    save_record(&game, index);
     match game.result() {
         Some(GameResult::Win { winner, reason }) => {
             if winner != a_side {
@@ -669,6 +670,21 @@ fn mean(v: &[f64]) -> f64 {
         0.0
     } else {
         v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
+/// With `ARENA_RECORDS=DIR` set, writes the record of game `index` to
+/// `DIR/game-INDEX.json`, to replay and study it.
+fn save_record(game: &Game, index: usize) {
+    let Some(dir) = std::env::var_os("ARENA_RECORDS") else {
+        return;
+    };
+    let path = std::path::Path::new(&dir).join(format!("game-{index}.json"));
+    let written = serde_json::to_string(game.record())
+        .map_err(|e| e.to_string())
+        .and_then(|json| std::fs::write(&path, json).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        eprintln!("\ncannot write {}: {e}", path.display());
     }
 }
 
