@@ -312,3 +312,53 @@ fn two_players_on_the_four_player_board() {
         &["classic or four-player"],
     );
 }
+
+#[test]
+fn analyse_weighs_the_moves_of_a_recorded_game_from_the_movers_view() {
+    // A dark game of 16 actions, Master (North) against greedy, won by its flag strike.
+    let record = path("data/dark_game_record.json");
+    let o = cli(&["analyse", &record, "--upto", "4", "--level", "novice"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("ply 4, south to move"), "{out}");
+    assert!(lines.last().expect("lines").starts_with("depth "), "{out}");
+    let scored = &lines[1..lines.len() - 1];
+    assert!(scored.len() > 10, "every legal move is listed: {out}");
+    let scores: Vec<f64> = scored
+        .iter()
+        .map(|l| {
+            l.rsplit(' ')
+                .next()
+                .expect("a score")
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    // Novice searches one ply: every move screened, best first.
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{out}");
+    // The same seed gives the same analysis.
+    assert_eq!(
+        text(&cli(&[
+            "analyse", &record, "--upto", "4", "--level", "novice"
+        ]))
+        .0,
+        out
+    );
+    assert_fails(
+        &cli(&["analyse", &record, "--upto", "99"]),
+        2,
+        &["16 actions"],
+    );
+    assert_fails(&cli(&["analyse", &record]), 2, &["over"]);
+    assert_fails(
+        &cli(&["analyse", &path("data/bad_position.json")]),
+        2,
+        &["not a game record"],
+    );
+    assert_fails(
+        &cli(&["analyse", &record, "--level", "grandmaster"]),
+        2,
+        &["unknown level"],
+    );
+}

@@ -1,6 +1,8 @@
-//! `junqi-cli`: check layouts, list moves, count perft, play random games and
-//! benchmark the engine from the command line.
+//! `junqi-cli`: check layouts, list moves, count perft, play random games,
+//! benchmark the engine and ask the computer about a recorded game from the
+//! command line.
 
+use junqi_game::ai::{Ai, Level};
 use junqi_game::notation::{format_move, record_movetext};
 use junqi_game::{
     Action, Game, GameResult, Layout, Mode, Move, MoveList, MoveSets, Position, Rules, Side, perft,
@@ -42,6 +44,12 @@ commands:
   bench [--json] [--seconds S] [--games N] [--players 2|4] [--board ...]
         random games per second and move generation time, on one core
         (--games N: play exactly N fast random games and stop, for profilers)
+  analyse RECORD_JSON [--upto N] [--level LEVEL] [--seed S]
+        replays a game record's first N actions (all by default) and prints
+        how the computer (LEVEL: novice, skilled, expert or master, the
+        default) scores every move of the side to move, from that side's
+        view only: the candidates searched deepest first, best first, then
+        the moves screened out at one ply
 
 exit status: 0 success, 1 invalid layout, 2 bad input or usage";
 
@@ -87,6 +95,7 @@ fn run(args: &[String]) -> Result<u8, Failure> {
         "perft" => perft_command(rest),
         "selfplay" => selfplay(rest),
         "bench" => bench(rest),
+        "analyse" => analyse(rest),
         "help" | "--help" | "-h" => {
             say!("{USAGE}");
             Ok(0)
@@ -266,6 +275,51 @@ fn moves(args: &[String]) -> Result<u8, Failure> {
     for &m in &pos.legal_moves() {
         say!("{}", format_move(&pos, m));
     }
+    Ok(0)
+}
+
+/// The computer's view of a recorded game's position: what it weighs for
+/// the side to move, from that side's `PlayerView` (never the record's truth).
+fn analyse(args: &[String]) -> Result<u8, Failure> {
+    let a = parse_args(args, &[], &["upto", "level", "seed"], 1)?;
+    let path = &a.positional[0];
+    let record: junqi_game::Record = serde_json::from_str(&read(path)?)
+        .map_err(|e| input(format!("{path}: not a game record: {e}")))?;
+    let upto = a.number::<usize>("upto")?;
+    if let Some(n) = upto.filter(|&n| n > record.actions.len()) {
+        return Err(input(format!(
+            "--upto {n}: the record has {} actions",
+            record.actions.len()
+        )));
+    }
+    let level: Level = match a.options.get("level") {
+        Some(Some(v)) => v.parse().map_err(|e: String| usage(e))?,
+        _ => Level::Master,
+    };
+    let seed = a.number::<u64>("seed")?.unwrap_or(1);
+    let game =
+        Game::replay(&record, upto).map_err(|e| input(format!("{path}: does not replay: {e}")))?;
+    if let Some(result) = game.result() {
+        return Err(input(format!("the game is over at that point: {result:?}")));
+    }
+    let side = game.turn();
+    let view = game.view(side);
+    let mut ai = Ai::new(level, seed);
+    let analysis = ai.analyse(&view, &|| false);
+    say!(
+        "ply {}, {side} to move, {} plies since the last attack; {level}:",
+        view.ply(),
+        view.quiet_plies()
+    );
+    for s in &analysis.moves {
+        say!("{} {:.0}", format_move(game.position(), s.mv), s.score);
+    }
+    say!(
+        "depth {}, samples {}, nodes {}",
+        analysis.depth,
+        analysis.samples,
+        analysis.nodes
+    );
     Ok(0)
 }
 
