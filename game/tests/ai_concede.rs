@@ -389,3 +389,33 @@ fn who_can_still_open_a_boxed_flag_decides_draws_in_a_level_endgame() {
         );
     }
 }
+
+#[test]
+fn the_standing_knows_an_enemy_piece_at_the_gates_of_the_flag() {
+    // A dark game of 16 actions: North's last move strikes South's flag on
+    // S62 from S52.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/dark_game_record.json"
+    );
+    let record: Record =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the record")).expect("JSON");
+    let start = Game::replay(&record, Some(0)).expect("replays");
+    assert!(!standing(&start.view(Side::South)).own_flag_pressed);
+    assert!(!standing(&start.view(Side::North)).own_flag_pressed);
+    let before = Game::replay(&record, Some(15)).expect("replays");
+    let board = before.position().board();
+    let at = |name: &str| board.parse_point(name).expect("a point");
+    assert_eq!(
+        before.position().at(at("S62")).map(|p| (p.side, p.rank)),
+        Some((Side::South, Rank::Flag))
+    );
+    assert_eq!(
+        before.position().at(at("S52")).map(|p| p.side),
+        Some(Side::North)
+    );
+    assert!(standing(&before.view(Side::South)).own_flag_pressed);
+    // Outside dark games the rule does not hold a player back.
+    let open = two_player_game(Mode::Open, 1);
+    assert!(standing(&open.view(Side::South)).own_flag_pressed);
+}

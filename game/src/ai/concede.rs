@@ -11,7 +11,7 @@
 //! The decisions are deterministic: the samples are drawn from a generator
 //! seeded by the view's seat and ply.
 
-use super::eval::{boxed_in, opens_shut_flags, value};
+use super::eval::{boxed_in, opens_shut_flags, tables, value};
 use super::{Belief, Priors};
 use crate::game::{Action, Event};
 use crate::piece::{MOVABLE_RANKS, Rank, Side, ranks_in};
@@ -57,6 +57,10 @@ pub struct Standing {
     /// landmines on all three sides, so the enemy must first dig with an engineer
     /// or a bomb.
     pub own_flag_boxed: bool,
+    /// Two-player dark games: an enemy piece stands within [`AT_THE_GATES`]
+    /// steps of the seat's flag (by road or railway, whatever stands
+    /// between). Always true in other games.
+    pub own_flag_pressed: bool,
     /// Plies played.
     pub ply: u16,
     /// Plies since the last attack.
@@ -155,11 +159,12 @@ impl Standing {
     /// played against greedy, seed 9300, with more) and, in dark games,
     /// while its flag is still boxed in by its landmines (the enemy has yet
     /// to find and dig it: Master played 7 of the 10 dark games it resigned
-    /// against greedy on seed 32000 to a win or a draw without resigning).
+    /// against greedy on seed 32000 to a win or a draw without resigning)
+    /// or while no enemy piece has come within [`AT_THE_GATES`] steps of it.
     pub fn resigns(&self, for_win: bool) -> bool {
         self.ply >= self.resign_after
             && self.is_hopeless()
-            && (!for_win || (self.own < FIGHT_ON && !self.own_flag_boxed))
+            && (!for_win || (self.own < FIGHT_ON && !self.own_flag_boxed && self.own_flag_pressed))
     }
 }
 
@@ -177,6 +182,7 @@ pub fn standing(view: &PlayerView) -> Standing {
         own_can_open: can_open(view, true),
         enemy_can_open: can_open(view, false),
         own_flag_boxed: flag_boxed(view),
+        own_flag_pressed: flag_pressed(view),
         ply: view.ply(),
         quiet: view.quiet_plies(),
         quiet_limit: rules.quiet_draw_plies,
@@ -387,6 +393,31 @@ fn flag_boxed(view: &PlayerView) -> bool {
         .is_some_and(|(flag, _)| boxed_in(&pos, flag))
 }
 
+/// How close (in steps) an enemy piece must stand to its flag before a
+/// player out for the win resigns a dark game.
+pub const AT_THE_GATES: u8 = 2;
+
+/// Two-player dark games: whether an enemy piece stands within
+/// [`AT_THE_GATES`] steps of the seat's flag; true in every other game.
+fn flag_pressed(view: &PlayerView) -> bool {
+    if view.rules().mode != Mode::Dark || view.is_team_game() {
+        return true;
+    }
+    let me = view.me();
+    let Some(flag) = view
+        .pieces()
+        .find(|k| k.side == me && k.known() == Some(Rank::Flag))
+        .and_then(|k| k.at)
+    else {
+        return true;
+    };
+    let dist = &tables(view.board()).dist[flag.index()];
+    view.pieces()
+        .filter(|k| k.side != me)
+        .filter_map(|k| k.at)
+        .any(|q| dist[q.index()] <= AT_THE_GATES)
+}
+
 /// Whether the seat offered a draw within the last [`OFFER_PAUSE`] plies.
 fn offered_lately(view: &PlayerView) -> bool {
     let me = view.me();
@@ -425,6 +456,7 @@ mod tests {
             own_can_open: true,
             enemy_can_open: true,
             own_flag_boxed: false,
+            own_flag_pressed: true,
             ply: 60,
             quiet,
             quiet_limit: 60,
@@ -464,6 +496,10 @@ mod tests {
         assert!(s.resigns(true), "a regiment alone");
         s.own_flag_boxed = true;
         assert!(!s.resigns(true), "its flag still boxed in by its mines");
+        assert!(s.resigns(false));
+        s.own_flag_boxed = false;
+        s.own_flag_pressed = false;
+        assert!(!s.resigns(true), "no enemy piece near its flag yet");
         assert!(s.resigns(false));
         let s = standing_of(3000.0, 600.0, 5);
         assert!(!s.resigns(true) && !s.resigns(false));

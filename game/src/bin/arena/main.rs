@@ -166,9 +166,10 @@ fn parse_args() -> Args {
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
 /// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, nodes, full,
-/// honest, priors, slip, gen, boxed, forwin, and the evaluation's weights by their
-/// names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of the level's four-player
-/// settings when `four`.
+/// honest, priors, slip, gen, boxed, forwin, resign (0: never resigns, to
+/// see whether the games it resigns were lost), and the evaluation's weights
+/// by their names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of
+/// the level's four-player settings when `four`.
 fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
     let Some((level, overrides)) = name.split_once(':') else {
         return player_by_name(name, seed);
@@ -179,6 +180,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
     } else {
         level.params()
     };
+    let mut resigns = true;
     for kv in overrides.split(',') {
         let (k, v) = kv
             .split_once('=')
@@ -221,6 +223,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "boxed" => p.boxed_flag = n != 0.0,
             "forwin" => p.plays_for_win = n != 0.0,
             "pursuit" => p.pursuit = n != 0.0,
+            "resign" => resigns = n != 0.0,
             _ => {
                 if !p.search.weights.set(k, n.round() as i32) {
                     return Err(format!("unknown key {k:?} or bad weight {v:?}"));
@@ -228,7 +231,37 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             }
         }
     }
-    Ok(Box::new(Ai::with_params(level, p, seed)))
+    let ai = Box::new(Ai::with_params(level, p, seed));
+    Ok(if resigns {
+        ai
+    } else {
+        Box::new(NeverResigns(ai))
+    })
+}
+
+/// A player that plays on where it would resign (`resign=0`); its draw
+/// offers and answers are its own.
+struct NeverResigns(Box<dyn Player>);
+
+impl Player for NeverResigns {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn layout(&mut self, rules: &Rules) -> junqi_game::Layout {
+        self.0.layout(rules)
+    }
+    fn act(&mut self, view: &PlayerView, stop: &dyn Fn() -> bool) -> Action {
+        self.0.act(view, stop)
+    }
+    fn last_stats(&self) -> (u64, u8) {
+        self.0.last_stats()
+    }
+    fn before_move(&mut self, view: &PlayerView) -> Option<Action> {
+        self.0.before_move(view).filter(|a| *a != Action::Resign)
+    }
+    fn accepts_draw(&mut self, view: &PlayerView) -> bool {
+        self.0.accepts_draw(view)
+    }
 }
 
 /// The wall-clock cap of a player per move.
