@@ -13,6 +13,7 @@
 
 use super::eval::{boxed_in, opens_shut_flags, tables, value};
 use super::{Belief, Priors};
+use crate::board::Point;
 use crate::game::{Action, Event};
 use crate::piece::{MOVABLE_RANKS, Rank, Side, ranks_in};
 use crate::rules::Mode;
@@ -302,7 +303,7 @@ fn flag_threatened(view: &PlayerView, ours: bool) -> bool {
     let board = view.board();
     let rules = view.rules();
     let flip = rules.mode == Mode::Flip;
-    let may_take = |at: crate::Point| match view.at(at) {
+    let may_take = |at: Point| match view.at(at) {
         Some(Seen::Piece { side, id, rank }) if friendly(view, side) != ours => {
             let possible = rank.map_or_else(|| view.piece(id).map_or(0, |k| k.possible), Rank::bit);
             // The attacker is the other team: for our flag an enemy whose rank
@@ -379,18 +380,26 @@ fn can_open(view: &PlayerView, ours: bool) -> bool {
     }
 }
 
+/// Two-player dark games: where the seat's own flag stands (`None` in
+/// other games, where the rules below do not apply).
+fn own_dark_flag(view: &PlayerView) -> Option<Point> {
+    if view.rules().mode != Mode::Dark || view.is_team_game() {
+        return None;
+    }
+    let me = view.me();
+    view.pieces()
+        .find(|k| k.side == me && k.known() == Some(Rank::Flag))
+        .and_then(|k| k.at)
+}
+
 /// Two-player dark games: whether the seat's flag is boxed in by its own
 /// landmines (its own pieces are known exactly; the filler of the hidden
 /// enemy pieces never makes one of its mines).
 fn flag_boxed(view: &PlayerView) -> bool {
-    if view.rules().mode != Mode::Dark || view.is_team_game() {
-        return false;
-    }
-    let me = view.me();
-    let pos = view.determinize(|_| (me.opponent(), Rank::Engineer));
-    pos.pieces()
-        .find(|(_, pc)| pc.side == me && pc.rank == Rank::Flag)
-        .is_some_and(|(flag, _)| boxed_in(&pos, flag))
+    own_dark_flag(view).is_some_and(|flag| {
+        let pos = view.determinize(|_| (view.me().opponent(), Rank::Engineer));
+        boxed_in(&pos, flag)
+    })
 }
 
 /// How close (in steps) an enemy piece must stand to its flag before a
@@ -400,22 +409,13 @@ pub const AT_THE_GATES: u8 = 2;
 /// Two-player dark games: whether an enemy piece stands within
 /// [`AT_THE_GATES`] steps of the seat's flag; true in every other game.
 fn flag_pressed(view: &PlayerView) -> bool {
-    if view.rules().mode != Mode::Dark || view.is_team_game() {
-        return true;
-    }
-    let me = view.me();
-    let Some(flag) = view
-        .pieces()
-        .find(|k| k.side == me && k.known() == Some(Rank::Flag))
-        .and_then(|k| k.at)
-    else {
-        return true;
-    };
-    let dist = &tables(view.board()).dist[flag.index()];
-    view.pieces()
-        .filter(|k| k.side != me)
-        .filter_map(|k| k.at)
-        .any(|q| dist[q.index()] <= AT_THE_GATES)
+    own_dark_flag(view).is_none_or(|flag| {
+        let dist = &tables(view.board()).dist[flag.index()];
+        view.pieces()
+            .filter(|k| k.side != view.me())
+            .filter_map(|k| k.at)
+            .any(|q| dist[q.index()] <= AT_THE_GATES)
+    })
 }
 
 /// Whether the seat offered a draw within the last [`OFFER_PAUSE`] plies.
