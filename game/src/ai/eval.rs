@@ -258,33 +258,6 @@ pub(crate) fn opens_shut_flags(r: Rank) -> bool {
     matches!(r, Rank::Engineer | Rank::Bomb)
 }
 
-/// Steps for the enemy piece of rank `rank` on `p` to the flag on `flag` by
-/// a point beside the flag it can enter: an empty one or one it wins on.
-/// A landmine of the flag's side lets only an engineer through, and a piece
-/// it does not beat shuts the way for it (a trade too: it is gone then);
-/// `u8::MAX` when every way in is shut. The plain distance counts the mines
-/// of a box as open, so a breached box looked no worse than a whole one and
-/// Master left the hole empty: every flag it lost to Expert in 100 dark
-/// games (seed 38000) fell through a mine an engineer had dug, most of them
-/// 20 to 50 plies later.
-pub(crate) fn way_in(pos: &Position, t: &Tables, p: Point, rank: Rank, flag: Point) -> usize {
-    let rules = pos.rules();
-    let owner = pos.at(flag).map(|f| f.side);
-    let mut best = u8::MAX as usize;
-    for &n in pos.board().road_neighbours(flag) {
-        let open = match pos.at(n) {
-            Some(pc) if n != p && Some(pc.side) == owner => {
-                rules.clash(rank, pc.rank).outcome == Outcome::AttackerWins
-            }
-            _ => true,
-        };
-        if open {
-            best = best.min(t.dist[p.index()][n.index()] as usize + 1);
-        }
-    }
-    best
-}
-
 /// Whether every point beside the flag on `flag` holds a landmine of the
 /// flag's side: only an engineer or a bomb opens the way.
 pub(crate) fn boxed_in(pos: &Position, flag: Point) -> bool {
@@ -523,9 +496,6 @@ pub fn evaluate(
     let mut danger = [0i32; 2];
     let mut strikers = [0u8; 2];
     let lock = !pos.rules().may_leave_headquarters();
-    // Master in dark games: an enemy piece is a danger to our flag only by
-    // a way in it can force (see `way_in`), so a breached box is defended.
-    let gated = knowledge == Knowledge::Technique && pos.rules().mode == Mode::Dark;
     for p in board.points() {
         let Some(pc) = pos.at(p) else { continue };
         if !pc.face_up || !pc.rank.is_movable() {
@@ -543,14 +513,7 @@ pub fn evaluate(
         let d = t.dist[p.index()][f.index()] as usize;
         if d < NEAR_FLAG.len() {
             pressure[s] += scaled(NEAR_FLAG[d], weights.near_flag);
-            let d = if gated {
-                way_in(pos, t, p, pc.rank, f)
-            } else {
-                d
-            };
-            if d < DEFEND_FLAG.len() {
-                danger[o] += scaled(DEFEND_FLAG[d], weights.defend_flag);
-            }
+            danger[o] += scaled(DEFEND_FLAG[d], weights.defend_flag);
         }
         if d == 1 || (board.info(p).rail && board.info(f).rail && d <= 8) {
             let reach =
@@ -714,57 +677,6 @@ mod tests {
         ];
         v.extend_from_slice(extra);
         v
-    }
-
-    #[test]
-    fn only_a_way_in_the_enemy_can_force_makes_it_a_danger_to_the_flag() {
-        use Rank::*;
-        let board = Board::classic();
-        let t = tables(board);
-        let pt = |n: &str| board.parse_point(n).expect("point");
-        let flag = pt("S62");
-        let at = |extra: &[(&'static str, Side, Rank)]| study(Mode::Dark, &boxed(extra));
-        // A whole box: a brigade two steps off has no way in; an engineer does.
-        let whole = at(&[
-            ("S42", Side::North, Brigade),
-            ("S43", Side::North, Engineer),
-        ]);
-        assert_eq!(
-            way_in(&whole, t, pt("S42"), Brigade, flag),
-            u8::MAX as usize
-        );
-        assert_eq!(way_in(&whole, t, pt("S43"), Engineer, flag), 3);
-        // The front mine dug: the brigade walks in through the hole.
-        let mut dug = boxed(&[("S42", Side::North, Brigade)]);
-        dug.retain(|&(n, _, _)| n != "S52");
-        let dug = study(Mode::Dark, &dug);
-        assert_eq!(way_in(&dug, t, pt("S42"), Brigade, flag), 2);
-        // A division of ours in the hole shuts it for the brigade, not for a corps.
-        let mut plugged = boxed(&[
-            ("S42", Side::North, Brigade),
-            ("S52", Side::South, Division),
-        ]);
-        plugged.retain(|&(n, _, r)| !(n == "S52" && r == Landmine));
-        let plugged = study(Mode::Dark, &plugged);
-        assert_eq!(
-            way_in(&plugged, t, pt("S42"), Brigade, flag),
-            u8::MAX as usize
-        );
-        assert_eq!(way_in(&plugged, t, pt("S42"), Corps, flag), 2);
-        // Master's evaluation sees the hole and the plug; Expert's does not.
-        let e = |p: &Position, k| evaluate(p, k, &Weights::HAND, None, 0);
-        let shut = at(&[("S42", Side::North, Brigade)]);
-        let (t_, f_) = (Knowledge::Technique, Knowledge::Full);
-        assert_eq!(e(&shut, f_) - e(&dug, f_), value(Landmine));
-        assert!(e(&shut, t_) - e(&dug, t_) >= value(Landmine) + DEFEND_FLAG[2] / 2);
-        let mut away = boxed(&[
-            ("S42", Side::North, Brigade),
-            ("S44", Side::South, Division),
-        ]);
-        away.retain(|&(n, _, _)| n != "S52");
-        let away = study(Mode::Dark, &away);
-        assert!(e(&plugged, t_) - e(&away, t_) >= DEFEND_FLAG[2] / 2);
-        assert!((e(&plugged, f_) - e(&away, f_)).abs() < DEFEND_FLAG[2] / 2);
     }
 
     #[test]
