@@ -50,8 +50,9 @@ pub enum Level {
     /// 高手: two plies and longer exchanges on ten samples, with layout and behaviour priors.
     Expert,
     /// 大师: three plies (four in open games) on twenty samples, the largest
-    /// budget, always a flag boxed in by landmines, and it plays for a win
-    /// rather than a draw.
+    /// budget, always a flag boxed in by landmines, its big officers kept
+    /// from showing themselves in dark games ([`conceal`]), and it plays
+    /// for a win rather than a draw.
     Master,
 }
 
