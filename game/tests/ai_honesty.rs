@@ -3,7 +3,7 @@
 
 mod common;
 
-use junqi_game::ai::{Ai, Interior, Level, Player, setup};
+use junqi_game::ai::{Ai, FlagBox, Interior, Level, Player, setup};
 use junqi_game::*;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -110,10 +110,10 @@ fn layouts_are_legal_and_varied() {
         distinct.len()
     );
     for seed in 0..200 {
-        for boxed in [false, true] {
-            let l = setup::generate(&rules, boxed, &mut Pcg64Mcg::seed_from_u64(seed));
+        for boxing in [FlagBox::Any, FlagBox::Always, FlagBox::Never] {
+            let l = setup::generate(&rules, boxing, &mut Pcg64Mcg::seed_from_u64(seed));
             l.validate(&rules).unwrap();
-            assert!(!boxed || setup::flag_boxed(&l), "{l}");
+            assert!(boxing.admits(&l), "{boxing:?}: {l}");
         }
     }
 }
@@ -123,7 +123,7 @@ fn boxed_flag_layouts_are_boxed_legal_and_varied() {
     let rules = Rules::default();
     let mut rng = Pcg64Mcg::seed_from_u64(5);
     let layouts: Vec<Layout> = (0..40)
-        .map(|_| setup::choose_layout(&rules, 0.2, true, &mut rng))
+        .map(|_| setup::choose_layout(&rules, 0.2, FlagBox::Always, &mut rng))
         .collect();
     for l in &layouts {
         l.validate(&rules).unwrap();
@@ -133,12 +133,17 @@ fn boxed_flag_layouts_are_boxed_legal_and_varied() {
     distinct.sort();
     distinct.dedup();
     assert!(distinct.len() >= 30, "only {} distinct", distinct.len());
-    // Without the option, layouts with an open side to the flag still come up.
-    let open = (0..40)
-        .map(|_| setup::choose_layout(&rules, 0.2, false, &mut rng))
-        .filter(|l| !setup::flag_boxed(l))
-        .count();
-    assert!(open > 0);
+    // Either way, both kinds come up; never boxed, none is.
+    let any: Vec<Layout> = (0..80)
+        .map(|_| setup::choose_layout(&rules, 0.2, FlagBox::Any, &mut rng))
+        .collect();
+    assert!(any.iter().any(|l| !setup::flag_boxed(l)));
+    assert!(any.iter().any(setup::flag_boxed));
+    for _ in 0..80 {
+        let l = setup::choose_layout(&rules, 0.5, FlagBox::Never, &mut rng);
+        l.validate(&rules).unwrap();
+        assert!(!setup::flag_boxed(&l), "flag boxed in:\n{l}");
+    }
 }
 
 #[test]

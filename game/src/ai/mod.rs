@@ -26,6 +26,7 @@ pub mod weights;
 pub use belief::{Belief, HiddenPiece, Priors, Sample};
 pub use eval::Knowledge;
 pub use search::{Analysis, Interior, Scored, SearchParams};
+pub use setup::FlagBox;
 pub use weights::Weights;
 
 use crate::game::Action;
@@ -120,7 +121,7 @@ impl Level {
                 priors: Priors::None,
                 slip: 0.2,
                 generated_layouts: 0.5,
-                boxed_flag: false,
+                flag_box: FlagBox::Any,
                 plays_for_win: false,
                 pursuit: false,
             },
@@ -145,7 +146,7 @@ impl Level {
                 priors: Priors::None,
                 slip: 0.0,
                 generated_layouts: 0.4,
-                boxed_flag: false,
+                flag_box: FlagBox::Any,
                 plays_for_win: false,
                 pursuit: false,
             },
@@ -170,7 +171,7 @@ impl Level {
                 priors: Priors::Hand,
                 slip: 0.0,
                 generated_layouts: 0.3,
-                boxed_flag: false,
+                flag_box: FlagBox::Any,
                 plays_for_win: false,
                 pursuit: false,
             },
@@ -202,7 +203,7 @@ impl Level {
                 // Against a flag boxed in by three mines only engineers and
                 // bombs get through: measured the largest single gain for Master.
                 generated_layouts: 0.5,
-                boxed_flag: true,
+                flag_box: FlagBox::Always,
                 plays_for_win: true,
                 pursuit: true,
             },
@@ -273,8 +274,8 @@ pub struct LevelParams {
     pub slip: f64,
     /// Chance of a freshly generated layout instead of a classic one.
     pub generated_layouts: f64,
-    /// Layouts only with the flag boxed in by three landmines.
-    pub boxed_flag: bool,
+    /// Whether its layouts box the flag in by three landmines.
+    pub flag_box: FlagBox,
     /// Draw decisions of a player out for the win ([`concede`]): a level
     /// game is no reason to offer or accept a draw, only being behind is.
     pub plays_for_win: bool,
@@ -371,7 +372,7 @@ impl Ai {
         setup::choose_layout(
             rules,
             self.params.generated_layouts,
-            self.params.boxed_flag,
+            self.params.flag_box,
             &mut self.rng,
         )
     }
@@ -626,7 +627,7 @@ impl Player for GreedyPlayer {
         "greedy".into()
     }
     fn layout(&mut self, rules: &Rules) -> Layout {
-        setup::choose_layout(rules, 0.0, false, &mut self.rng)
+        setup::choose_layout(rules, 0.0, FlagBox::Any, &mut self.rng)
     }
     fn act(&mut self, view: &PlayerView, _stop: &dyn Fn() -> bool) -> Action {
         let moves = view.legal_moves();

@@ -28,21 +28,39 @@ pub fn flag_boxed(l: &Layout) -> bool {
     })
 }
 
+/// Which layouts a player's flag may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlagBox {
+    /// Any: a quarter of the classic layouts box the flag in.
+    Any,
+    /// Always boxed in by landmines on its three sides.
+    Always,
+    /// Never boxed in: some point beside the flag holds no landmine.
+    Never,
+}
+
+impl FlagBox {
+    /// Whether layout `l` is one of these.
+    pub fn admits(self, l: &Layout) -> bool {
+        match self {
+            FlagBox::Any => true,
+            FlagBox::Always => flag_boxed(l),
+            FlagBox::Never => !flag_boxed(l),
+        }
+    }
+}
+
 /// A layout for a new game. `generated` is the chance of a freshly generated
-/// layout instead of a classic one; with `boxed_flag` the flag always has
-/// landmines on its three sides (a quarter of the classic layouts do).
-pub fn choose_layout(
-    rules: &Rules,
-    generated: f64,
-    boxed_flag: bool,
-    rng: &mut impl Rng,
-) -> Layout {
+/// layout instead of a classic one; `boxing` says whether the flag may,
+/// must or must not have landmines on its three sides (a quarter of the
+/// classic layouts do).
+pub fn choose_layout(rules: &Rules, generated: f64, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     let mut layout = if rng.random_bool(generated.clamp(0.0, 1.0)) {
-        generate(rules, boxed_flag, rng)
+        generate(rules, boxing, rng)
     } else {
         let all: Vec<_> = classic_layouts()
             .into_iter()
-            .filter(|c| !boxed_flag || flag_boxed(&c.layout))
+            .filter(|c| boxing.admits(&c.layout))
             .collect();
         let l = all.choose(rng).expect("classic layouts").layout;
         let l = if rng.random_bool(0.5) {
@@ -85,10 +103,11 @@ fn reshuffle(l: &Layout, rules: &Rules, rng: &mut impl Rng) -> Layout {
 }
 
 /// A generated layout: flag in a headquarters with mines beside it (on all
-/// three sides with `boxed_flag`), the third mine otherwise in the back
-/// rows, bombs in rows 2–4, big officers spread over the middle, engineers
-/// and small officers at the front and back.
-pub fn generate(rules: &Rules, boxed_flag: bool, rng: &mut impl Rng) -> Layout {
+/// three sides with [`FlagBox::Always`], otherwise on two), the third mine
+/// otherwise in the back rows (never on the flag's free side with
+/// [`FlagBox::Never`]), bombs in rows 2–4, big officers spread over the
+/// middle, engineers and small officers at the front and back.
+pub fn generate(rules: &Rules, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     let mut l = Layout::empty();
     let flag_col = if rng.random_bool(0.5) { 2 } else { 4 };
     l.set(6, flag_col, Some(Rank::Flag));
@@ -96,13 +115,16 @@ pub fn generate(rules: &Rules, boxed_flag: bool, rng: &mut impl Rng) -> Layout {
     let mut guard = [(5, flag_col), (6, flag_col - 1), (6, flag_col + 1)];
     guard.shuffle(rng);
     let mut mines = 0;
-    for &(r, c) in guard.iter().take(if boxed_flag { 3 } else { 2 }) {
+    let beside = if boxing == FlagBox::Always { 3 } else { 2 };
+    for &(r, c) in guard.iter().take(beside) {
         l.set(r, c, Some(Rank::Landmine));
         mines += 1;
     }
+    let free_side = guard[2];
     let mut back: Vec<(u8, u8)> = (5..=6u8)
         .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
         .filter(|&(r, c)| l.get(r, c).is_none() && !(r == 6 && c == 6 - flag_col))
+        .filter(|&cell| boxing != FlagBox::Never || cell != free_side)
         .collect();
     back.shuffle(rng);
     while mines < 3 {
@@ -184,8 +206,9 @@ mod tests {
         let rules = Rules::default();
         let mut rng = Pcg64Mcg::seed_from_u64(5);
         for i in 0..400 {
-            let boxed = i % 2 == 0;
-            let l = choose_layout(&rules, 0.5, boxed, &mut rng);
+            let boxing = [FlagBox::Any, FlagBox::Always, FlagBox::Never][i % 3];
+            let l = choose_layout(&rules, 0.5, boxing, &mut rng);
+            assert!(boxing.admits(&l), "{boxing:?}: {l:?}");
             assert!(l.validate(&rules).is_ok());
             let r = other_headquarters(&l).expect("both headquarters are filled");
             assert!(
@@ -199,11 +222,11 @@ mod tests {
     fn generated_layouts_keep_the_whole_army() {
         let rules = Rules::default();
         let mut rng = Pcg64Mcg::seed_from_u64(6);
-        for boxed in [false, true] {
+        for boxing in [FlagBox::Any, FlagBox::Always, FlagBox::Never] {
             for _ in 0..100 {
-                let l = generate(&rules, boxed, &mut rng);
+                let l = generate(&rules, boxing, &mut rng);
                 assert!(l.validate(&rules).is_ok(), "{l:?}");
-                assert!(!boxed || flag_boxed(&l), "{l:?}");
+                assert!(boxing.admits(&l), "{boxing:?}: {l:?}");
             }
         }
     }

@@ -32,7 +32,7 @@ mod calibrate;
 mod spsa;
 mod tune;
 
-use junqi_game::ai::{Ai, Interior, Knowledge, Level, Player, Priors, player_by_name};
+use junqi_game::ai::{Ai, FlagBox, Interior, Knowledge, Level, Player, Priors, player_by_name};
 use junqi_game::{
     Action, DrawReason, Game, GameResult, Mode, Move, PlayerView, Rules, Side, TableEvent, Team,
     WinReason,
@@ -166,7 +166,8 @@ fn parse_args() -> Args {
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
 /// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, nodes, full,
-/// honest, priors, slip, gen, boxed, forwin, resign (0: never resigns, to
+/// honest, priors, slip, gen, boxed (0: never a flag boxed in by three
+/// landmines, 1: always, 2: either), forwin, resign (0: never resigns, to
 /// see whether the games it resigns were lost), and the evaluation's weights
 /// by their names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of
 /// the level's four-player settings when `four`.
@@ -220,7 +221,13 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             }
             "slip" => p.slip = n,
             "gen" => p.generated_layouts = n,
-            "boxed" => p.boxed_flag = n != 0.0,
+            "boxed" => {
+                p.flag_box = match n as u8 {
+                    0 => FlagBox::Never,
+                    1 => FlagBox::Always,
+                    _ => FlagBox::Any,
+                }
+            }
             "forwin" => p.plays_for_win = n != 0.0,
             "pursuit" => p.pursuit = n != 0.0,
             "resign" => resigns = n != 0.0,
