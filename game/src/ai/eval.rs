@@ -272,6 +272,55 @@ pub(crate) fn boxed_in(pos: &Position, flag: Point) -> bool {
         })
 }
 
+/// The most a flag's guard earns: a division or better (or a bomb) standing
+/// in or beside a way in to a flag not boxed in by its landmines.
+pub(crate) const HOME_GUARD: i32 = 100;
+/// The guard's share (percent) by its steps to the nearest way in.
+const GUARD_STEP: [i32; 6] = [100, 100, 75, 50, 25, 10];
+
+/// A flag with a way in (a point beside it without its own landmine: never
+/// boxed in, or a box mine dug) needs a piece near that beats what comes
+/// through: the best of the flag side's officers and bombs, by its strength
+/// (a division's worth or more counts in full) and its steps to the way in.
+fn home_guard(pos: &Position, flag: Point, lock: bool) -> i32 {
+    let Some(owner) = pos.at(flag).map(|pc| pc.side) else {
+        return 0;
+    };
+    let board = pos.board();
+    let ways: arrayvec::ArrayVec<Point, 8> = board
+        .road_neighbours(flag)
+        .iter()
+        .copied()
+        .filter(|&q| {
+            !pos.at(q)
+                .is_some_and(|pc| pc.side == owner && pc.rank == Rank::Landmine)
+        })
+        .collect();
+    if ways.is_empty() {
+        return 0;
+    }
+    let t = tables(board);
+    let mut best = 0;
+    for (p, pc) in pos.pieces() {
+        if pc.side != owner || !pc.rank.is_movable() || pc.rank == Rank::Engineer {
+            continue;
+        }
+        if lock && board.kind(p) == PointKind::Headquarters {
+            continue;
+        }
+        let d = ways
+            .iter()
+            .map(|w| t.dist[p.index()][w.index()] as usize)
+            .min()
+            .unwrap_or(usize::MAX);
+        if d < GUARD_STEP.len() {
+            let strength = value(pc.rank).min(value(Rank::Division));
+            best = best.max(HOME_GUARD * strength / value(Rank::Division) * GUARD_STEP[d] / 100);
+        }
+    }
+    best
+}
+
 /// What [`technique`] reads of one army.
 #[derive(Default)]
 struct Army {
@@ -429,13 +478,15 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
 /// The evaluation of `pos` for the side to move (positive is good for it),
 /// with what `knowledge` knows ([`Knowledge`]) and its terms scaled by
 /// `weights`; the drift towards a quiet-move draw of the full evaluation
-/// ends at `draw`, the draw's worth to the side to move.
+/// ends at `draw`, the draw's worth to the side to move; `home` is the
+/// searcher's own side, whose flag wants a guard (`Weights::home_guard`).
 pub fn evaluate(
     pos: &Position,
     knowledge: Knowledge,
     weights: &Weights,
     guard: Option<&Guard>,
     draw: i32,
+    home: Option<Side>,
 ) -> i32 {
     if pos.is_team_game() {
         return super::team::evaluate(pos, knowledge, weights, guard, draw);
@@ -527,6 +578,15 @@ pub fn evaluate(
         return score + pressure[me] - pressure[op] * 5 / 4;
     }
     score += pressure[me] - danger[me];
+    // The searcher's own flag only: the enemy's lies where the sample put
+    // it, and counting its guard too played worse (game/README.md).
+    if let Some(home) = home.filter(|_| weights.home_guard > 0 && pos.rules().mode == Mode::Dark) {
+        let s = home.index() & 1;
+        if let Some(f) = flag_at[s] {
+            let sign = if s == me { 1 } else { -1 };
+            score += sign * scaled(home_guard(pos, f, lock), weights.home_guard);
+        }
+    }
     // Trading down (Master, flip games): the side ahead also closes in on
     // what it trades with. Not in open games, where Master lost more with
     // it (0.915 against 0.965 in 100 games).
@@ -651,7 +711,7 @@ mod tests {
         assert_eq!(worth(&pos, road, Commander), value(Commander));
         // Mines and the flag lose nothing on a headquarters.
         assert_eq!(worth(&pos, hq, Landmine), value(Landmine));
-        let e = |p: &Position| evaluate(p, Knowledge::Full, &Weights::HAND, None, 0);
+        let e = |p: &Position| evaluate(p, Knowledge::Full, &Weights::HAND, None, 0, None);
         assert!(e(&at("N54")) > e(&at("N64")) + value(Commander) / 2);
         // Where pieces may leave a headquarters, nothing is locked.
         let mut rules = Rules::for_mode(Mode::Dark);
@@ -680,6 +740,52 @@ mod tests {
     }
 
     #[test]
+    fn a_flag_with_a_way_in_wants_a_strong_piece_beside_it() {
+        use Rank::*;
+        let board = Board::classic();
+        let flag = board.parse_point("S62").expect("point");
+        let guard =
+            |v: &[(&'static str, Side, Rank)]| home_guard(&study(Mode::Dark, v), flag, true);
+        // Boxed in by three landmines: no way in, no guard needed.
+        assert_eq!(guard(&boxed(&[("S51", Side::South, Division)])), 0);
+        // One box mine dug (S52 free) and South's commander gone: a
+        // division in the hole or beside it counts in full, a regiment by its
+        // strength, a far one not at all.
+        let dug = |extra: (&'static str, Side, Rank)| {
+            let mut v = boxed(&[extra]);
+            v.retain(|&(p, _, r)| !(p == "S52" && r == Landmine) && r != Commander);
+            guard(&v)
+        };
+        assert_eq!(dug(("S52", Side::South, Division)), HOME_GUARD);
+        assert_eq!(dug(("S42", Side::South, Division)), HOME_GUARD);
+        assert_eq!(
+            dug(("S42", Side::South, Regiment)),
+            HOME_GUARD * value(Regiment) / value(Division)
+        );
+        assert!(dug(("S32", Side::South, Division)) < HOME_GUARD);
+        assert_eq!(dug(("N14", Side::South, Division)), 0);
+        // An engineer guards nothing.
+        assert_eq!(dug(("S52", Side::South, Engineer)), 0);
+        // Only Master's weights and the searcher's own flag count it.
+        let mut v = boxed(&[("S42", Side::South, Division)]);
+        v.retain(|&(p, _, r)| !(p == "S52" && r == Landmine));
+        let pos = study(Mode::Dark, &v);
+        let w = Weights {
+            home_guard: 100,
+            ..Weights::HAND
+        };
+        let e = |w: &Weights, home| evaluate(&pos, Knowledge::Full, w, None, 0, home);
+        assert_eq!(e(&w, Some(Side::South)) - e(&w, None), HOME_GUARD);
+        assert_eq!(e(&w, Some(Side::North)), e(&w, None));
+        assert_eq!(e(&Weights::HAND, Some(Side::South)), e(&w, None));
+        assert_eq!(super::super::Level::Master.params().search.weights, w);
+        assert_eq!(
+            super::super::Level::Expert.params().search.weights,
+            Weights::HAND
+        );
+    }
+
+    #[test]
     fn the_last_engineer_against_a_shut_flag_is_worth_its_rank_and_the_win() {
         use Rank::*;
         // The keys' terms alone: trading down also grows a lead.
@@ -687,7 +793,9 @@ mod tests {
         for mode in [Mode::Open, Mode::Flip] {
             let with = study(mode, &boxed(&[("S23", Side::South, Engineer)]));
             let without = study(mode, &boxed(&[]));
-            let gap = |k| evaluate(&with, k, &w, None, 0) - evaluate(&without, k, &w, None, 0);
+            let gap = |k| {
+                evaluate(&with, k, &w, None, 0, None) - evaluate(&without, k, &w, None, 0, None)
+            };
             let (full, tech) = (gap(Knowledge::Full), gap(Knowledge::Technique));
             assert!(full < value(Engineer) + 60, "{mode:?}: full {full}");
             assert!(
@@ -698,8 +806,8 @@ mod tests {
         // Dark games leave it out: there only a sample knows the mines.
         let dark = study(Mode::Dark, &boxed(&[("S23", Side::South, Engineer)]));
         assert_eq!(
-            evaluate(&dark, Knowledge::Technique, &w, None, 0),
-            evaluate(&dark, Knowledge::Full, &w, None, 0)
+            evaluate(&dark, Knowledge::Technique, &w, None, 0, None),
+            evaluate(&dark, Knowledge::Full, &w, None, 0, None)
         );
         // A flag with a free point beside it is not shut in (outside flip
         // games, where any landmine left shuts it): the engineer is worth
@@ -709,13 +817,13 @@ mod tests {
         let mut open_side_without = boxed(&[]);
         open_side_without.retain(|e| e.0 != "N52");
         let gap = |k| {
-            evaluate(&study(Mode::Open, &open_side), k, &w, None, 0)
-                - evaluate(&study(Mode::Open, &open_side_without), k, &w, None, 0)
+            evaluate(&study(Mode::Open, &open_side), k, &w, None, 0, None)
+                - evaluate(&study(Mode::Open, &open_side_without), k, &w, None, 0, None)
         };
         assert_eq!(gap(Knowledge::Technique), gap(Knowledge::Full));
         let flip_gap = |k| {
-            evaluate(&study(Mode::Flip, &open_side), k, &w, None, 0)
-                - evaluate(&study(Mode::Flip, &open_side_without), k, &w, None, 0)
+            evaluate(&study(Mode::Flip, &open_side), k, &w, None, 0, None)
+                - evaluate(&study(Mode::Flip, &open_side_without), k, &w, None, 0, None)
         };
         assert!(
             flip_gap(Knowledge::Technique) >= flip_gap(Knowledge::Full) + NO_MEANS - LAST_MEANS
@@ -728,7 +836,8 @@ mod tests {
         let near = study(Mode::Open, &boxed(&[("N42", Side::South, Engineer)]));
         let far = study(Mode::Open, &boxed(&[("S23", Side::South, Engineer)]));
         let gain = |k| {
-            evaluate(&near, k, &Weights::HAND, None, 0) - evaluate(&far, k, &Weights::HAND, None, 0)
+            evaluate(&near, k, &Weights::HAND, None, 0, None)
+                - evaluate(&far, k, &Weights::HAND, None, 0, None)
         };
         assert!(
             gain(Knowledge::Technique) >= gain(Knowledge::Full) + DIG[1] - DIG[5],
@@ -760,8 +869,8 @@ mod tests {
         let before = with(&[("N31", Side::South, Bomb), ("N41", Side::North, Landmine)]);
         let after = with(&[]);
         let gain = |k| {
-            evaluate(&after, k, &Weights::HAND, None, 0)
-                - evaluate(&before, k, &Weights::HAND, None, 0)
+            evaluate(&after, k, &Weights::HAND, None, 0, None)
+                - evaluate(&before, k, &Weights::HAND, None, 0, None)
         };
         assert!(gain(Knowledge::Full) < 0, "{}", gain(Knowledge::Full));
         assert!(
@@ -773,8 +882,8 @@ mod tests {
         let far = with(&[("S25", Side::South, Bomb), ("N41", Side::North, Landmine)]);
         let closer = with(&[("N25", Side::South, Bomb), ("N41", Side::North, Landmine)]);
         let gain = |k| {
-            evaluate(&closer, k, &Weights::HAND, None, 0)
-                - evaluate(&far, k, &Weights::HAND, None, 0)
+            evaluate(&closer, k, &Weights::HAND, None, 0, None)
+                - evaluate(&far, k, &Weights::HAND, None, 0, None)
         };
         assert!(gain(Knowledge::Technique) > gain(Knowledge::Full));
     }
@@ -810,7 +919,8 @@ mod tests {
                     v.extend_from_slice(&brigades);
                 }
                 let pos = study_to_move(mode, &v, turn);
-                evaluate(&pos, k, &Weights::HAND, None, 0) - evaluate(&pos, k, &without, None, 0)
+                evaluate(&pos, k, &Weights::HAND, None, 0, None)
+                    - evaluate(&pos, k, &without, None, 0, None)
             };
             for turn in Side::TWO {
                 let sign = if turn == Side::South { 1 } else { -1 };
@@ -851,7 +961,8 @@ mod tests {
         let without = without_trading();
         let closing = |turn: Side, w: &Weights| {
             let k = Knowledge::Technique;
-            evaluate(&at("N21", turn), k, w, None, 0) - evaluate(&at("S55", turn), k, w, None, 0)
+            evaluate(&at("N21", turn), k, w, None, 0, None)
+                - evaluate(&at("S55", turn), k, w, None, 0, None)
         };
         // South's corps one step from North's against far back at home:
         // worth more to South with the term.
@@ -886,12 +997,14 @@ mod tests {
                 &Weights::HAND,
                 None,
                 0,
+                None,
             ) - evaluate(
                 &study(Mode::Open, &pieces("S21")),
                 k,
                 &Weights::HAND,
                 None,
                 0,
+                None,
             )
         };
         assert!(gain(Knowledge::Technique) >= gain(Knowledge::Full) + BOMB_HUNT[1] - BOMB_HUNT[3]);
@@ -902,8 +1015,8 @@ mod tests {
             study(Mode::Open, &v)
         };
         let gain = |k| {
-            evaluate(&level("S55"), k, &Weights::HAND, None, 0)
-                - evaluate(&level("S21"), k, &Weights::HAND, None, 0)
+            evaluate(&level("S55"), k, &Weights::HAND, None, 0, None)
+                - evaluate(&level("S21"), k, &Weights::HAND, None, 0, None)
         };
         assert_eq!(gain(Knowledge::Technique), gain(Knowledge::Full));
     }
@@ -911,7 +1024,7 @@ mod tests {
     #[test]
     fn an_advantage_fades_towards_the_value_of_a_draw() {
         let limit = Rules::default().quiet_draw_plies;
-        let fresh = evaluate(&corps_up(0), Knowledge::Full, &Weights::HAND, None, 0);
+        let fresh = evaluate(&corps_up(0), Knowledge::Full, &Weights::HAND, None, 0, None);
         assert!(fresh > 500, "a corps up: {fresh}");
         let late = evaluate(
             &corps_up(limit - 1),
@@ -919,6 +1032,7 @@ mod tests {
             &Weights::HAND,
             None,
             0,
+            None,
         );
         assert!(late < fresh && late > 0, "{late} against {fresh}");
         // A draw that costs the side to move pulls the late score below the plain one.
@@ -928,11 +1042,19 @@ mod tests {
             &Weights::HAND,
             None,
             -300,
+            None,
         );
         assert!(with_contempt < late, "{with_contempt} against {late}");
         // The fresh position is no nearer a draw, so contempt changes nothing there.
         assert_eq!(
-            evaluate(&corps_up(0), Knowledge::Full, &Weights::HAND, None, -300),
+            evaluate(
+                &corps_up(0),
+                Knowledge::Full,
+                &Weights::HAND,
+                None,
+                -300,
+                None
+            ),
             fresh
         );
     }

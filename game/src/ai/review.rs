@@ -197,7 +197,7 @@ fn evaluate_view(view: &PlayerView, actions: usize, params: &ReviewParams, seed:
     let mut sum = 0f64;
     for _ in 0..n {
         let pos = belief.position(view, &belief.sample(&mut rng));
-        let v = evaluate(&pos, Knowledge::Basic, &Weights::HAND, None, 0);
+        let v = evaluate(&pos, Knowledge::Basic, &Weights::HAND, None, 0, None);
         sum += f64::from(if friends(&pos, pos.turn(), me) { v } else { -v });
     }
     (sum / n as f64) as f32

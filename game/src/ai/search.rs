@@ -326,6 +326,7 @@ impl<'a> Searcher<'a> {
                         &self.weights,
                         self.guard.as_ref(),
                         self.draw_value(pos),
+                        Some(self.root),
                     )
                 });
                 match self.chance_value(pos, m, st) {
@@ -415,6 +416,7 @@ impl<'a> Searcher<'a> {
             &self.weights,
             self.guard.as_ref(),
             self.draw_value(pos),
+            Some(self.root),
         );
         if q == 0 || stand >= beta {
             return stand;

@@ -1,7 +1,8 @@
 //! The evaluation's weights: how much each of its hand-set terms counts.
 //!
 //! Each weight scales one table or constant of [`super::eval`] in percent,
-//! so [`Weights::HAND`] (every weight 100) is the evaluation as written and
+//! so [`Weights::HAND`] (every weight 100, but the home guard's 0: only
+//! Master keeps one) is the evaluation as written and
 //! a tuner can move them without touching the tables' shapes. The arena
 //! sets them by name (`master:hunt=120`) and its `tune` command moves them
 //! by self-play (game/README.md, *Tuning by self-play*).
@@ -33,6 +34,10 @@ pub struct Weights {
     /// Trading down when ahead: a material lead counting more as the armies
     /// thin (`TRADE_DOWN`), and closing in on what ours trade with (`TRADE_HUNT`).
     pub trade_down: i32,
+    /// A strong piece kept near the searcher's own flag where the flag has
+    /// a way in (`eval::HOME_GUARD`); 0 in [`Weights::HAND`], Master turns
+    /// it on ([`super::Level::params`]).
+    pub home_guard: i32,
 }
 
 impl Default for Weights {
@@ -42,7 +47,7 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The evaluation as written.
+    /// The evaluation as written (without the home guard, Master's own).
     pub const HAND: Weights = Weights {
         near_flag: 100,
         defend_flag: 100,
@@ -55,10 +60,11 @@ impl Weights {
         open_flag: 100,
         last_mine: 100,
         trade_down: 100,
+        home_guard: 0,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -70,6 +76,7 @@ impl Weights {
         "open_flag",
         "last_mine",
         "trade_down",
+        "home_guard",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -85,6 +92,7 @@ impl Weights {
             "open_flag" => &mut self.open_flag,
             "last_mine" => &mut self.last_mine,
             "trade_down" => &mut self.trade_down,
+            "home_guard" => &mut self.home_guard,
             _ => return None,
         })
     }
@@ -127,7 +135,11 @@ mod tests {
             assert_eq!(w.get(name), Some(150 + i as i32));
             let others = Weights::NAMES.iter().filter(|n| *n != name);
             for other in others {
-                assert_eq!(w.get(other), Some(100), "{name} moved {other}");
+                assert_eq!(
+                    w.get(other),
+                    Weights::HAND.get(other),
+                    "{name} moved {other}"
+                );
             }
         }
     }
