@@ -258,6 +258,13 @@ pub(crate) fn opens_shut_flags(r: Rank) -> bool {
     matches!(r, Rank::Engineer | Rank::Bomb)
 }
 
+/// Whether point `q` holds a landmine of `owner`'s: beside its flag, a
+/// point no way in leads through.
+fn own_mine_at(pos: &Position, q: Point, owner: Side) -> bool {
+    pos.at(q)
+        .is_some_and(|pc| pc.side == owner && pc.rank == Rank::Landmine)
+}
+
 /// Whether every point beside the flag on `flag` holds a landmine of the
 /// flag's side: only an engineer or a bomb opens the way.
 pub(crate) fn boxed_in(pos: &Position, flag: Point) -> bool {
@@ -265,11 +272,7 @@ pub(crate) fn boxed_in(pos: &Position, flag: Point) -> bool {
         return false;
     };
     let around = pos.board().road_neighbours(flag);
-    !around.is_empty()
-        && around.iter().all(|&q| {
-            pos.at(q)
-                .is_some_and(|pc| pc.side == owner && pc.rank == Rank::Landmine)
-        })
+    !around.is_empty() && around.iter().all(|&q| own_mine_at(pos, q, owner))
 }
 
 /// The most a flag's guard earns: a division or better (or a bomb) standing
@@ -291,10 +294,7 @@ fn home_guard(pos: &Position, flag: Point, lock: bool) -> i32 {
         .road_neighbours(flag)
         .iter()
         .copied()
-        .filter(|&q| {
-            !pos.at(q)
-                .is_some_and(|pc| pc.side == owner && pc.rank == Rank::Landmine)
-        })
+        .filter(|&q| !own_mine_at(pos, q, owner))
         .collect();
     if ways.is_empty() {
         return 0;
