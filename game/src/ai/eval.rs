@@ -321,6 +321,65 @@ fn home_guard(pos: &Position, flag: Point, lock: bool) -> i32 {
     best
 }
 
+/// What an own piece standing in a way in to its flag is worth: whatever
+/// comes through must beat it first, in sight of the guard beside it.
+pub(crate) const PLUG: i32 = 60;
+
+/// [`PLUG`] for each point beside the flag on `flag` that holds no landmine
+/// of the flag's side but some other piece of that side.
+fn plugged(pos: &Position, flag: Point) -> i32 {
+    let Some(owner) = pos.at(flag).map(|pc| pc.side) else {
+        return 0;
+    };
+    let held = pos
+        .board()
+        .road_neighbours(flag)
+        .iter()
+        .filter(|&&q| {
+            pos.at(q)
+                .is_some_and(|pc| pc.side == owner && pc.rank != Rank::Landmine)
+        })
+        .count() as i32;
+    PLUG * held
+}
+
+/// What an own piece standing next to a landmine by the flag is worth: an
+/// engineer must beat it before it can dig the mine (most box mines Expert
+/// dug were reached along the railway, the corner one only from the rail
+/// corner above it).
+pub(crate) const SHIELD: i32 = 40;
+
+/// [`SHIELD`] for each point, held by a piece of the flag's side, from
+/// which one of that side's landmines beside the flag on `flag` can be
+/// attacked (by road or along the railway), counted once per mine.
+fn shielded(pos: &Position, flag: Point) -> i32 {
+    let Some(owner) = pos.at(flag).map(|pc| pc.side) else {
+        return 0;
+    };
+    let board = pos.board();
+    let held = board
+        .road_neighbours(flag)
+        .iter()
+        .filter(|&&m| own_mine_at(pos, m, owner))
+        .map(|&m| {
+            let mut from: arrayvec::ArrayVec<Point, 16> = arrayvec::ArrayVec::new();
+            for &q in board
+                .road_neighbours(m)
+                .iter()
+                .chain(board.rail_neighbours(m))
+            {
+                if q != flag && !from.contains(&q) {
+                    from.push(q);
+                }
+            }
+            from.iter()
+                .filter(|&&q| pos.at(q).is_some_and(|pc| pc.side == owner))
+                .count()
+        })
+        .sum::<usize>() as i32;
+    SHIELD * held
+}
+
 /// What [`technique`] reads of one army.
 #[derive(Default)]
 struct Army {
@@ -479,7 +538,8 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
 /// with what `knowledge` knows ([`Knowledge`]) and its terms scaled by
 /// `weights`; the drift towards a quiet-move draw of the full evaluation
 /// ends at `draw`, the draw's worth to the side to move; `home` is the
-/// searcher's own side, whose flag wants a guard (`Weights::home_guard`).
+/// searcher's own side, whose flag wants a guard, its ways in held and its
+/// mines' approaches too (`Weights::home_guard`, `plug`, `shield`).
 pub fn evaluate(
     pos: &Position,
     knowledge: Knowledge,
@@ -580,11 +640,15 @@ pub fn evaluate(
     score += pressure[me] - danger[me];
     // The searcher's own flag only: the enemy's lies where the sample put
     // it, and counting its guard too played worse (game/README.md).
-    if let Some(home) = home.filter(|_| weights.home_guard > 0 && pos.rules().mode == Mode::Dark) {
+    let at_home = weights.home_guard > 0 || weights.plug > 0 || weights.shield > 0;
+    if let Some(home) = home.filter(|_| at_home && pos.rules().mode == Mode::Dark) {
         let s = home.index() & 1;
         if let Some(f) = flag_at[s] {
             let sign = if s == me { 1 } else { -1 };
-            score += sign * scaled(home_guard(pos, f, lock), weights.home_guard);
+            score += sign
+                * (scaled(home_guard(pos, f, lock), weights.home_guard)
+                    + scaled(plugged(pos, f), weights.plug)
+                    + scaled(shielded(pos, f), weights.shield));
         }
     }
     // Trading down (Master, flip games): the side ahead also closes in on
@@ -778,11 +842,80 @@ mod tests {
         assert_eq!(e(&w, Some(Side::South)) - e(&w, None), HOME_GUARD);
         assert_eq!(e(&w, Some(Side::North)), e(&w, None));
         assert_eq!(e(&Weights::HAND, Some(Side::South)), e(&w, None));
-        assert_eq!(super::super::Level::Master.params().search.weights, w);
+        assert_eq!(
+            super::super::Level::Master.params().search.weights,
+            Weights {
+                plug: 100,
+                shield: 100,
+                ..w
+            }
+        );
         assert_eq!(
             super::super::Level::Expert.params().search.weights,
             Weights::HAND
         );
+    }
+
+    #[test]
+    fn a_way_in_wants_a_piece_in_it_and_a_box_mine_its_approaches_held() {
+        use Rank::*;
+        let board = Board::classic();
+        let flag = board.parse_point("S62").expect("point");
+        let pos = |extra: &[(&'static str, Side, Rank)], dig: bool| {
+            let mut v = boxed(extra);
+            if dig {
+                v.retain(|&(p, _, r)| !(p == "S52" && r == Landmine));
+            }
+            study(Mode::Dark, &v)
+        };
+        // Boxed in: no way in to plug.
+        assert_eq!(
+            plugged(&pos(&[("S51", Side::South, Platoon)], false), flag),
+            0
+        );
+        // The box mine on S52 dug: a piece of ours in the hole plugs it,
+        // an enemy there or ours beside it does not.
+        assert_eq!(
+            plugged(&pos(&[("S52", Side::South, Platoon)], true), flag),
+            PLUG
+        );
+        assert_eq!(
+            plugged(&pos(&[("S52", Side::North, Platoon)], true), flag),
+            0
+        );
+        assert_eq!(
+            plugged(&pos(&[("S51", Side::South, Platoon)], true), flag),
+            0
+        );
+        // S52 is reached from S51, S53 (both on the railway) and the camp
+        // S42; the corner mine S61 only from S51, S63 from S53 and the
+        // other headquarters S64. A piece of ours on S51 or S53 stands
+        // before two mines.
+        let both = [("S51", Side::South, Platoon), ("S53", Side::South, Company)];
+        let one =
+            |at: &'static str, side: Side| shielded(&pos(&[(at, side, Platoon)], false), flag);
+        assert_eq!(shielded(&pos(&both, false), flag), 4 * SHIELD);
+        assert_eq!(one("S51", Side::South), 2 * SHIELD);
+        assert_eq!(one("S42", Side::South), SHIELD);
+        assert_eq!(one("S64", Side::South), SHIELD);
+        assert_eq!(one("S32", Side::South), 0);
+        // An enemy there shields nothing; a dug mine needs no shield.
+        assert_eq!(one("S51", Side::North), 0);
+        assert_eq!(shielded(&pos(&both, true), flag), 2 * SHIELD);
+        // Both count for the searcher's own flag only, with their weights.
+        let w = Weights {
+            plug: 100,
+            shield: 100,
+            ..Weights::HAND
+        };
+        let plugged_in = pos(
+            &[("S52", Side::South, Platoon), ("S51", Side::South, Company)],
+            true,
+        );
+        let e = |w: &Weights, home| evaluate(&plugged_in, Knowledge::Full, w, None, 0, home);
+        assert_eq!(e(&w, Some(Side::South)) - e(&w, None), PLUG + SHIELD);
+        assert_eq!(e(&w, Some(Side::North)), e(&w, None));
+        assert_eq!(e(&Weights::HAND, Some(Side::South)), e(&w, None));
     }
 
     #[test]

@@ -186,9 +186,13 @@ impl Level {
                     eval: Knowledge::Technique,
                     // A flag with a way in (never boxed, or a box mine dug)
                     // keeps a strong piece near: 0.60 against 0.49 without
-                    // a boxed flag on two seeds (README, *A guard at home*).
+                    // a boxed flag on two seeds (README, *A guard at home*);
+                    // the way in held, and the points before the box mines
+                    // (README, *A plug and a shield*).
                     weights: Weights {
                         home_guard: 100,
+                        plug: 100,
+                        shield: 100,
                         ..Weights::HAND
                     },
                     interior: Interior::Clairvoyant,

@@ -1,8 +1,8 @@
 //! The evaluation's weights: how much each of its hand-set terms counts.
 //!
 //! Each weight scales one table or constant of [`super::eval`] in percent,
-//! so [`Weights::HAND`] (every weight 100, but the home guard's 0: only
-//! Master keeps one) is the evaluation as written and
+//! so [`Weights::HAND`] (every weight 100, but the home guard's, the
+//! plug's and the shield's 0: Master's own) is the evaluation as written and
 //! a tuner can move them without touching the tables' shapes. The arena
 //! sets them by name (`master:hunt=120`) and its `tune` command moves them
 //! by self-play (game/README.md, *Tuning by self-play*).
@@ -38,6 +38,13 @@ pub struct Weights {
     /// a way in (`eval::HOME_GUARD`); 0 in [`Weights::HAND`], Master turns
     /// it on ([`super::Level::params`]).
     pub home_guard: i32,
+    /// An own piece standing in each such way in (`eval::PLUG`); 0 in
+    /// [`Weights::HAND`], Master turns it on.
+    pub plug: i32,
+    /// An own piece on each point from which a landmine beside the flag
+    /// can be attacked (`eval::SHIELD`); 0 in [`Weights::HAND`], Master
+    /// turns it on.
+    pub shield: i32,
 }
 
 impl Default for Weights {
@@ -47,7 +54,8 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The evaluation as written (without the home guard, Master's own).
+    /// The evaluation as written (without the home guard, the plug and the
+    /// shield, Master's own).
     pub const HAND: Weights = Weights {
         near_flag: 100,
         defend_flag: 100,
@@ -61,10 +69,12 @@ impl Weights {
         last_mine: 100,
         trade_down: 100,
         home_guard: 0,
+        plug: 0,
+        shield: 0,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 14] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -77,6 +87,8 @@ impl Weights {
         "last_mine",
         "trade_down",
         "home_guard",
+        "plug",
+        "shield",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -93,6 +105,8 @@ impl Weights {
             "last_mine" => &mut self.last_mine,
             "trade_down" => &mut self.trade_down,
             "home_guard" => &mut self.home_guard,
+            "plug" => &mut self.plug,
+            "shield" => &mut self.shield,
             _ => return None,
         })
     }
