@@ -362,18 +362,10 @@ fn shielded(pos: &Position, flag: Point) -> i32 {
         .iter()
         .filter(|&&m| own_mine_at(pos, m, owner))
         .map(|&m| {
-            let mut from: arrayvec::ArrayVec<Point, 16> = arrayvec::ArrayVec::new();
-            for &q in board
-                .road_neighbours(m)
-                .iter()
-                .chain(board.rail_neighbours(m))
-            {
-                if q != flag && !from.contains(&q) {
-                    from.push(q);
-                }
-            }
+            let mut from = board.road_mask(m).union(board.rail_mask(m));
+            from.remove(flag);
             from.iter()
-                .filter(|&&q| pos.at(q).is_some_and(|pc| pc.side == owner))
+                .filter(|&q| pos.at(q).is_some_and(|pc| pc.side == owner))
                 .count()
         })
         .sum::<usize>() as i32;
