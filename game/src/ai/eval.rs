@@ -233,16 +233,6 @@ fn hunt(pos: &Position, side: usize, weight: i32, trades: i32) -> i32 {
 /// engineer and no bomb left), and what being down to one costs.
 pub(crate) const NO_MEANS: i32 = 320;
 pub(crate) const LAST_MEANS: i32 = 90;
-/// What a side with `means` engineers and bombs left pays against a shut
-/// flag: `none` with none, `last` with one.
-fn short_of_means(means: usize, none: i32, last: i32) -> i32 {
-    match means {
-        0 => none,
-        1 => last,
-        _ => 0,
-    }
-}
-
 /// Bonus for `side`'s nearest engineer `d` steps from a mine that shuts
 /// the enemy flag in.
 pub(crate) const DIG: [i32; 8] = [0, 60, 32, 16, 8, 4, 2, 1];
@@ -456,11 +446,11 @@ fn technique(pos: &Position, me: usize, w: &Weights) -> i32 {
                 } else {
                     board.road_neighbours(f).iter().copied().collect()
                 };
-                score -= short_of_means(
-                    own.engineers.len() + own.bombs.len(),
-                    scaled(NO_MEANS, w.no_means),
-                    scaled(LAST_MEANS, w.last_means),
-                );
+                score -= match own.engineers.len() + own.bombs.len() {
+                    0 => scaled(NO_MEANS, w.no_means),
+                    1 => scaled(LAST_MEANS, w.last_means),
+                    _ => 0,
+                };
                 let nearest = own
                     .engineers
                     .iter()
@@ -642,29 +632,15 @@ pub fn evaluate(
     score += pressure[me] - danger[me];
     // The searcher's own flag only: the enemy's lies where the sample put
     // it, and counting its guard too played worse (game/README.md).
-    let at_home =
-        weights.home_guard > 0 || weights.plug > 0 || weights.shield > 0 || weights.dark_means > 0;
+    let at_home = weights.home_guard > 0 || weights.plug > 0 || weights.shield > 0;
     if let Some(home) = home.filter(|_| at_home && pos.rules().mode == Mode::Dark) {
         let s = home.index() & 1;
-        let sign = if s == me { 1 } else { -1 };
         if let Some(f) = flag_at[s] {
+            let sign = if s == me { 1 } else { -1 };
             score += sign
                 * (scaled(home_guard(pos, f, lock), weights.home_guard)
                     + scaled(plugged(pos, f), weights.plug)
                     + scaled(shielded(pos, f), weights.shield));
-        }
-        // Its own engineers and bombs, against an enemy flag the sample
-        // shuts in: the searcher knows its own, the samples weigh the box.
-        if weights.dark_means > 0 && flag_at[1 - s].is_some_and(|f| boxed_in(pos, f)) {
-            let means = pos
-                .pieces()
-                .filter(|(_, pc)| pc.side.index() & 1 == s && opens_shut_flags(pc.rank))
-                .count();
-            score -= sign
-                * scaled(
-                    short_of_means(means, NO_MEANS, LAST_MEANS),
-                    weights.dark_means,
-                );
         }
     }
     // Trading down (Master, flip games): the side ahead also closes in on
@@ -863,7 +839,6 @@ mod tests {
             Weights {
                 plug: 100,
                 shield: 100,
-                dark_means: 300,
                 ..w
             }
         );
@@ -933,35 +908,6 @@ mod tests {
         assert_eq!(e(&w, Some(Side::South)) - e(&w, None), PLUG + SHIELD);
         assert_eq!(e(&w, Some(Side::North)), e(&w, None));
         assert_eq!(e(&Weights::HAND, Some(Side::South)), e(&w, None));
-    }
-
-    #[test]
-    fn in_dark_games_the_searcher_keeps_a_way_to_open_a_shut_flag() {
-        use Rank::*;
-        let w = Weights {
-            dark_means: 100,
-            ..Weights::HAND
-        };
-        let e = |v: &[(&'static str, Side, Rank)], w: &Weights, home| {
-            evaluate(&study(Mode::Dark, v), Knowledge::Full, w, None, 0, home)
-        };
-        // What South's search pays with the weight, North's flag shut in.
-        let cost = |v: &[(&'static str, Side, Rank)]| {
-            e(v, &Weights::HAND, Some(Side::South)) - e(v, &w, Some(Side::South))
-        };
-        assert_eq!(cost(&boxed(&[])), NO_MEANS);
-        assert_eq!(cost(&boxed(&[("S23", Side::South, Engineer)])), LAST_MEANS);
-        let two = [("S23", Side::South, Engineer), ("S25", Side::South, Bomb)];
-        assert_eq!(cost(&boxed(&two)), 0);
-        // An enemy flag with a way in needs no means.
-        let mut open = boxed(&[]);
-        open.retain(|e| e.0 != "N52");
-        assert_eq!(cost(&open), 0);
-        // The searcher's own means only: without a home side, nothing.
-        assert_eq!(
-            e(&boxed(&[]), &w, None),
-            e(&boxed(&[]), &Weights::HAND, None)
-        );
     }
 
     #[test]

@@ -188,13 +188,11 @@ impl Level {
                     // keeps a strong piece near: 0.60 against 0.49 without
                     // a boxed flag on two seeds (README, *A guard at home*);
                     // the way in held, and the points before the box mines
-                    // (README, *A plug and a shield*); an engineer or a bomb
-                    // kept for a shut enemy flag (README, *Means kept*).
+                    // (README, *A plug and a shield*).
                     weights: Weights {
                         home_guard: 100,
                         plug: 100,
                         shield: 100,
-                        dark_means: 300,
                         ..Weights::HAND
                     },
                     interior: Interior::Clairvoyant,

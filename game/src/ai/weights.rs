@@ -2,11 +2,10 @@
 //!
 //! Each weight scales one table or constant of [`super::eval`] in percent,
 //! so [`Weights::HAND`] (every weight 100, but the home guard's, the
-//! plug's, the shield's and the dark means' 0: Master's own) is the
-//! evaluation as written and a tuner can move them without touching the
-//! tables' shapes. The arena sets them by name (`master:hunt=120`) and its
-//! `tune` command moves them by self-play (game/README.md, *Tuning by
-//! self-play*).
+//! plug's and the shield's 0: Master's own) is the evaluation as written and
+//! a tuner can move them without touching the tables' shapes. The arena
+//! sets them by name (`master:hunt=120`) and its `tune` command moves them
+//! by self-play (game/README.md, *Tuning by self-play*).
 
 /// Percent scales of the evaluation's terms (100 = as hand-set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,10 +45,6 @@ pub struct Weights {
     /// can be attacked (`eval::SHIELD`); 0 in [`Weights::HAND`], Master
     /// turns it on.
     pub shield: i32,
-    /// Dark games, the searcher's own: no engineer and no bomb left, or
-    /// one, against an enemy flag its landmines shut in (`NO_MEANS`,
-    /// `LAST_MEANS`); 0 in [`Weights::HAND`], Master turns it on.
-    pub dark_means: i32,
 }
 
 impl Default for Weights {
@@ -59,8 +54,8 @@ impl Default for Weights {
 }
 
 impl Weights {
-    /// The evaluation as written (without the home guard, the plug, the
-    /// shield and the dark means, Master's own).
+    /// The evaluation as written (without the home guard, the plug and the
+    /// shield, Master's own).
     pub const HAND: Weights = Weights {
         near_flag: 100,
         defend_flag: 100,
@@ -76,11 +71,10 @@ impl Weights {
         home_guard: 0,
         plug: 0,
         shield: 0,
-        dark_means: 0,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 14] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -95,7 +89,6 @@ impl Weights {
         "home_guard",
         "plug",
         "shield",
-        "dark_means",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -114,7 +107,6 @@ impl Weights {
             "home_guard" => &mut self.home_guard,
             "plug" => &mut self.plug,
             "shield" => &mut self.shield,
-            "dark_means" => &mut self.dark_means,
             _ => return None,
         })
     }
