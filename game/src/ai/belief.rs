@@ -373,6 +373,44 @@ impl Belief {
         out
     }
 
+    /// Brings a drawn sample closer to the belief's joint weights: `sweeps`
+    /// rounds (one per hidden piece each) of proposed swaps of two pieces'
+    /// ranks within an army, each kept by the Metropolis rule on the
+    /// product of their weights, so the counts and the hard facts hold. The
+    /// draw of [`Self::sample`] leaves the ranks no piece favours to the
+    /// last pieces drawn: late in a game, a commander in a headquarters.
+    pub fn settle(&self, sample: &mut Sample, sweeps: u32, rng: &mut impl Rng) {
+        if self.mode == Mode::Flip {
+            return;
+        }
+        let w = |p: &HiddenPiece, r: Rank| p.weight[r.index()].max(1e-6);
+        for army in &self.armies {
+            let pieces = &self.pieces[army.start..army.end];
+            let n = pieces.len();
+            if n < 2 {
+                continue;
+            }
+            for _ in 0..sweeps as usize * n {
+                let (a, b) = (
+                    &pieces[rng.random_range(0..n)],
+                    &pieces[rng.random_range(0..n)],
+                );
+                let (ia, ib) = (a.id.0 as usize, b.id.0 as usize);
+                let (Some(ra), Some(rb)) = (sample.ranks[ia], sample.ranks[ib]) else {
+                    continue;
+                };
+                if ra == rb || a.possible & rb.bit() == 0 || b.possible & ra.bit() == 0 {
+                    continue;
+                }
+                let ratio = w(a, rb) * w(b, ra) / (w(a, ra) * w(b, rb));
+                if ratio >= 1.0 || rng.random::<f32>() < ratio {
+                    sample.ranks[ia] = Some(rb);
+                    sample.ranks[ib] = Some(ra);
+                }
+            }
+        }
+    }
+
     /// The full position of a sample, for search.
     pub fn position(&self, view: &PlayerView, sample: &Sample) -> Position {
         let enemy = self.me.opponent();
@@ -523,5 +561,74 @@ mod tests {
         let counts = c(&[(Rank::Commander, 1), (Rank::Corps, 1)]);
         assert!(tight_sets(&[one, both], &counts).is_some());
         assert!(tight_sets(&[one, one], &counts).is_none());
+    }
+
+    #[test]
+    fn settled_samples_leave_no_rank_where_no_piece_favours_it() {
+        // Two headquarters that never hold the commander, two pieces that
+        // may: drawn one by one, the commander is left to a headquarters
+        // whenever the two others draw the platoons first (a third of the time).
+        use Rank::{Commander, Flag, Platoon};
+        let piece = |id: u8, ranks: &[(Rank, f32)]| {
+            let mut weight = [0f32; 12];
+            let mut possible = 0;
+            for &(r, w) in ranks {
+                weight[r.index()] = w;
+                possible |= r.bit();
+            }
+            HiddenPiece {
+                id: PieceId(id),
+                side: Side::North,
+                at: None,
+                possible,
+                weight,
+            }
+        };
+        let hq = [(Commander, 0.0), (Platoon, 0.3), (Flag, 0.7)];
+        let field = [(Commander, 0.5), (Platoon, 0.5)];
+        let mut remaining = [0u8; 12];
+        remaining[Commander.index()] = 1;
+        remaining[Platoon.index()] = 2;
+        remaining[Flag.index()] = 1;
+        let b = Belief {
+            me: Side::South,
+            mode: Mode::Dark,
+            pieces: vec![
+                piece(25, &hq),
+                piece(26, &hq),
+                piece(27, &field),
+                piece(28, &field),
+            ],
+            armies: vec![Army {
+                start: 0,
+                end: 4,
+                remaining,
+            }],
+            face_down: Vec::new(),
+            pool: Vec::new(),
+        };
+        let mut rng = rand_pcg::Pcg64Mcg::new(5);
+        let n = 3000;
+        let (mut drawn, mut settled, mut flag_first) = (0, 0, 0);
+        for _ in 0..n {
+            let mut s = b.sample(&mut rng);
+            let in_hq = |s: &Sample| [25, 26].iter().any(|&i| s.ranks[i] == Some(Commander));
+            drawn += in_hq(&s) as u32;
+            b.settle(&mut s, 20, &mut rng);
+            settled += in_hq(&s) as u32;
+            flag_first += (s.ranks[25] == Some(Flag)) as u32;
+            let mut counts = [0u8; 12];
+            for i in 25..29 {
+                counts[s.ranks[i].expect("every piece drawn").index()] += 1;
+            }
+            assert_eq!(counts, remaining, "settling keeps the counts");
+        }
+        assert!(drawn > n / 5, "the plain draw: {drawn} of {n}");
+        assert!(settled < n / 100, "settled: {settled} of {n}");
+        // The two headquarters alike: the flag in either half the time.
+        assert!(
+            (flag_first as i32 - n as i32 / 2).abs() < 150,
+            "{flag_first}"
+        );
     }
 }

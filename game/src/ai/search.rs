@@ -56,6 +56,12 @@ pub struct SearchParams {
     /// cost; 0 = not at all): root attacks by our commander, corps or
     /// division on unidentified pieces are charged it ([`super::conceal`]).
     pub conceal: i32,
+    /// Swap rounds per hidden piece that settle each drawn sample towards
+    /// the belief's joint weights ([`super::Belief::settle`]; 0 = as drawn).
+    pub mixing: u32,
+    /// Softness of the average over samples (centi-units; 0 = the plain
+    /// mean): see [`Tally`].
+    pub soft: i32,
 }
 
 /// How a search treats the root player's attacks on unidentified enemy
@@ -507,7 +513,11 @@ pub fn analyse(
         view.rules().mode == Mode::Open || (belief.pieces().is_empty() && view.hidden().is_empty());
     let n_samples = if hides_nothing { 1 } else { p.samples.max(1) };
     let positions: Vec<Position> = (0..n_samples)
-        .map(|_| belief.position(view, &belief.sample(rng)))
+        .map(|_| {
+            let mut s = belief.sample(rng);
+            belief.settle(&mut s, p.mixing, rng);
+            belief.position(view, &s)
+        })
         .collect();
     // The random spread and the value of what an attack tells, per root move.
     let bonus: Vec<f32> = root
@@ -538,16 +548,14 @@ pub fn analyse(
 
     // Stage 1: screen every root move at depth 1 + quiescence.
     let n1 = p.screen_samples.clamp(1, positions.len());
-    let mut sum = vec![0i64; root.len()];
-    let mut cnt = vec![0u32; root.len()];
+    let mut tally = vec![Tally::default(); root.len()];
     'screen: for pos in &positions[..n1] {
         for (i, &m) in root.iter().enumerate() {
             let v = s.root_move(pos, m, 1);
             if s.aborted {
                 break 'screen;
             }
-            sum[i] += v as i64;
-            cnt[i] += 1;
+            tally[i].add(v, p.soft);
         }
     }
     let mut screened: Vec<Scored> = root
@@ -555,8 +563,8 @@ pub fn analyse(
         .enumerate()
         .map(|(i, &m)| Scored {
             mv: m,
-            score: if cnt[i] > 0 {
-                (sum[i] as f64 / cnt[i] as f64) as f32 + bonus[i]
+            score: if tally[i].n > 0 {
+                tally[i].mean(p.soft) + bonus[i]
             } else {
                 // Never reached (stopped at once): order by the attack heuristic.
                 order_key(&positions[0], m) as f32 - WIN as f32
@@ -583,14 +591,14 @@ pub fn analyse(
     let cands: Vec<Move> = screened[..k].iter().map(|x| x.mv).collect();
     let bonus_of = |m: Move| -> f32 { root.iter().position(|&x| x == m).map_or(0.0, |i| bonus[i]) };
     for depth in 2..=max_depth {
-        let mut sums = vec![0i64; k];
+        let mut sums = vec![Tally::default(); k];
         for pos in &positions {
             for (j, &m) in cands.iter().enumerate() {
                 let v = s.root_move(pos, m, depth);
                 if s.aborted {
                     break;
                 }
-                sums[j] += v as i64;
+                sums[j].add(v, p.soft);
             }
             if s.aborted {
                 break;
@@ -604,7 +612,7 @@ pub fn analyse(
             .zip(&sums)
             .map(|(&m, &v)| Scored {
                 mv: m,
-                score: (v as f64 / positions.len() as f64) as f32 + bonus_of(m),
+                score: v.mean(p.soft) + bonus_of(m),
             })
             .collect();
         sort_scored(&mut deep);
@@ -615,6 +623,57 @@ pub fn analyse(
     }
     out.nodes = s.nodes;
     out
+}
+
+/// One root move's scores over the samples: their mean, or with a
+/// softness `k` (centi-units) the mean of [`soften`]ed scores read back,
+/// so that a game won in some samples and a piece lost in the others weigh
+/// as chances of winning, not as 100,000 against a few hundred. Moves
+/// decisive in every sample keep the plain mean.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    sum: i64,
+    soft: f64,
+    n: u32,
+    open: bool,
+}
+
+impl Tally {
+    fn add(&mut self, v: i32, k: i32) {
+        self.sum += v as i64;
+        self.n += 1;
+        if k > 0 {
+            self.soft += soften(v as f64, k);
+            self.open |= v.abs() < WIN / 2;
+        }
+    }
+
+    fn mean(&self, k: i32) -> f32 {
+        let n = self.n.max(1) as f64;
+        if k <= 0 || !self.open {
+            return (self.sum as f64 / n) as f32;
+        }
+        // `soften` rises strictly: bisect for the score it maps to the mean.
+        let target = self.soft / n;
+        let (mut lo, mut hi) = (-2.0 * WIN as f64, 2.0 * WIN as f64);
+        for _ in 0..64 {
+            let mid = (lo + hi) / 2.0;
+            if soften(mid, k) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo as f32
+    }
+}
+
+/// A score as a chance of winning, roughly: `tanh(v / k)`, plus a small
+/// slope that keeps large scores apart (so one sample reads back as itself).
+#[inline]
+fn soften(v: f64, k: i32) -> f64 {
+    let x = v / k as f64;
+    x.tanh() + x / 1000.0
 }
 
 fn sort_scored(v: &mut [Scored]) {
@@ -695,5 +754,32 @@ mod tests {
             ],
         );
         assert_eq!(best(&pos, 2), step("S:52", "S:62"));
+    }
+
+    #[test]
+    fn a_soft_average_weighs_a_won_game_against_a_lost_corps_as_chances() {
+        let tally = |scores: &[i32], k: i32| {
+            let mut t = Tally::default();
+            for &v in scores {
+                t.add(v, k);
+            }
+            t.mean(k)
+        };
+        // One sample, or scores alike, read back as themselves.
+        for v in [-700, 0, 250, 33_000] {
+            assert!((tally(&[v], 2000) - v as f32).abs() < 1.0, "{v}");
+            assert!((tally(&[v, v, v], 2000) - v as f32).abs() < 1.0, "{v}");
+        }
+        // A strike that takes the flag in one sample of five and loses the
+        // corps on a landmine in the others: worth it by the plain mean, not
+        // as chances of winning.
+        let strike = [WIN - 3, -720, -720, -720, -720];
+        assert!(tally(&strike, 0) > 0.0);
+        assert!(tally(&strike, 2000) < 0.0);
+        // Two in five: worth it either way.
+        let strike = [WIN - 3, WIN - 3, -720, -720, -720];
+        assert!(tally(&strike, 2000) > 0.0);
+        // Won in every sample: the plain mean, which prefers the quicker win.
+        assert!(tally(&[WIN - 1, WIN - 1], 2000) > tally(&[WIN - 3, WIN - 1], 2000));
     }
 }
