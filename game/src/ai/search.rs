@@ -60,7 +60,8 @@ pub struct SearchParams {
     /// the belief's joint weights ([`super::Belief::settle`]; 0 = as drawn).
     pub mixing: u32,
     /// Softness of the average over samples (centi-units; 0 = the plain
-    /// mean): see [`Tally`].
+    /// mean): each root move's scores are averaged as chances of winning,
+    /// about `tanh(v / soft)`, and read back into the score scale.
     pub soft: i32,
 }
 
