@@ -380,9 +380,7 @@ impl Belief {
     /// draw of [`Self::sample`] leaves the ranks no piece favours to the
     /// last pieces drawn: late in a game, a commander in a headquarters.
     pub fn settle(&self, sample: &mut Sample, sweeps: u32, rng: &mut impl Rng) {
-        if self.mode == Mode::Flip {
-            return;
-        }
+        // Flip games have no armies of hidden pieces: nothing to settle.
         let w = |p: &HiddenPiece, r: Rank| p.weight[r.index()].max(1e-6);
         for army in &self.armies {
             let pieces = &self.pieces[army.start..army.end];

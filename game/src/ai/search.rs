@@ -549,14 +549,14 @@ pub fn analyse(
 
     // Stage 1: screen every root move at depth 1 + quiescence.
     let n1 = p.screen_samples.clamp(1, positions.len());
-    let mut tally = vec![Tally::default(); root.len()];
+    let mut tally = vec![Tally::new(p.soft); root.len()];
     'screen: for pos in &positions[..n1] {
         for (i, &m) in root.iter().enumerate() {
             let v = s.root_move(pos, m, 1);
             if s.aborted {
                 break 'screen;
             }
-            tally[i].add(v, p.soft);
+            tally[i].add(v);
         }
     }
     let mut screened: Vec<Scored> = root
@@ -565,7 +565,7 @@ pub fn analyse(
         .map(|(i, &m)| Scored {
             mv: m,
             score: if tally[i].n > 0 {
-                tally[i].mean(p.soft) + bonus[i]
+                tally[i].mean() + bonus[i]
             } else {
                 // Never reached (stopped at once): order by the attack heuristic.
                 order_key(&positions[0], m) as f32 - WIN as f32
@@ -592,14 +592,14 @@ pub fn analyse(
     let cands: Vec<Move> = screened[..k].iter().map(|x| x.mv).collect();
     let bonus_of = |m: Move| -> f32 { root.iter().position(|&x| x == m).map_or(0.0, |i| bonus[i]) };
     for depth in 2..=max_depth {
-        let mut sums = vec![Tally::default(); k];
+        let mut tally = vec![Tally::new(p.soft); k];
         for pos in &positions {
             for (j, &m) in cands.iter().enumerate() {
                 let v = s.root_move(pos, m, depth);
                 if s.aborted {
                     break;
                 }
-                sums[j].add(v, p.soft);
+                tally[j].add(v);
             }
             if s.aborted {
                 break;
@@ -610,10 +610,10 @@ pub fn analyse(
         }
         let mut deep: Vec<Scored> = cands
             .iter()
-            .zip(&sums)
-            .map(|(&m, &v)| Scored {
+            .zip(&tally)
+            .map(|(&m, t)| Scored {
                 mv: m,
-                score: v.mean(p.soft) + bonus_of(m),
+                score: t.mean() + bonus_of(m),
             })
             .collect();
         sort_scored(&mut deep);
@@ -631,8 +631,9 @@ pub fn analyse(
 /// so that a game won in some samples and a piece lost in the others weigh
 /// as chances of winning, not as 100,000 against a few hundred. Moves
 /// decisive in every sample keep the plain mean.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Tally {
+    k: i32,
     sum: i64,
     soft: f64,
     n: u32,
@@ -640,16 +641,27 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, v: i32, k: i32) {
+    fn new(k: i32) -> Tally {
+        Tally {
+            k,
+            sum: 0,
+            soft: 0.0,
+            n: 0,
+            open: false,
+        }
+    }
+
+    fn add(&mut self, v: i32) {
         self.sum += v as i64;
         self.n += 1;
-        if k > 0 {
-            self.soft += soften(v as f64, k);
+        if self.k > 0 {
+            self.soft += soften(v as f64, self.k);
             self.open |= v.abs() < WIN / 2;
         }
     }
 
-    fn mean(&self, k: i32) -> f32 {
+    fn mean(&self) -> f32 {
+        let k = self.k;
         let n = self.n.max(1) as f64;
         if k <= 0 || !self.open {
             return (self.sum as f64 / n) as f32;
@@ -760,11 +772,11 @@ mod tests {
     #[test]
     fn a_soft_average_weighs_a_won_game_against_a_lost_corps_as_chances() {
         let tally = |scores: &[i32], k: i32| {
-            let mut t = Tally::default();
+            let mut t = Tally::new(k);
             for &v in scores {
-                t.add(v, k);
+                t.add(v);
             }
-            t.mean(k)
+            t.mean()
         };
         // One sample, or scores alike, read back as themselves.
         for v in [-700, 0, 250, 33_000] {
