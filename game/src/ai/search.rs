@@ -788,10 +788,13 @@ mod tests {
         // as chances of winning.
         let strike = [WIN - 3, -720, -720, -720, -720];
         assert!(tally(&strike, 0) > 0.0);
-        assert!(tally(&strike, 2000) < 0.0);
-        // Two in five: worth it either way.
-        let strike = [WIN - 3, WIN - 3, -720, -720, -720];
-        assert!(tally(&strike, 2000) > 0.0);
+        // As chances of winning (Master's softness, and twice it): not one
+        // in five, but two in five are worth it.
+        let strikes = [WIN - 3, WIN - 3, -720, -720, -720];
+        for k in [1000, 2000] {
+            assert!(tally(&strike, k) < 0.0, "{k}");
+            assert!(tally(&strikes, k) > 0.0, "{k}");
+        }
         // Won in every sample: the plain mean, which prefers the quicker win.
         assert!(tally(&[WIN - 1, WIN - 1], 2000) > tally(&[WIN - 3, WIN - 1], 2000));
     }
