@@ -63,6 +63,9 @@ pub struct SearchParams {
     /// mean): each root move's scores are averaged as chances of winning,
     /// about `tanh(v / soft)`, and read back into the score scale.
     pub soft: i32,
+    /// The softness in flip games, where a softer average shuns the
+    /// attacks that break a level game open, and more games end drawn.
+    pub flip_soft: i32,
 }
 
 /// How a search treats the root player's attacks on unidentified enemy
@@ -547,9 +550,15 @@ pub fn analyse(
         });
     }
 
+    let soft = if view.rules().mode == Mode::Flip {
+        p.flip_soft
+    } else {
+        p.soft
+    };
+
     // Stage 1: screen every root move at depth 1 + quiescence.
     let n1 = p.screen_samples.clamp(1, positions.len());
-    let mut tally = vec![Tally::new(p.soft); root.len()];
+    let mut tally = vec![Tally::new(soft); root.len()];
     'screen: for pos in &positions[..n1] {
         for (i, &m) in root.iter().enumerate() {
             let v = s.root_move(pos, m, 1);
@@ -592,7 +601,7 @@ pub fn analyse(
     let cands: Vec<Move> = screened[..k].iter().map(|x| x.mv).collect();
     let bonus_of = |m: Move| -> f32 { root.iter().position(|&x| x == m).map_or(0.0, |i| bonus[i]) };
     for depth in 2..=max_depth {
-        let mut tally = vec![Tally::new(p.soft); k];
+        let mut tally = vec![Tally::new(soft); k];
         for pos in &positions {
             for (j, &m) in cands.iter().enumerate() {
                 let v = s.root_move(pos, m, depth);

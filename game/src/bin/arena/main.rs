@@ -165,8 +165,8 @@ fn parse_args() -> Args {
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
-/// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, soft, nodes, full,
-/// honest, priors, slip, gen, boxed (0: never a flag boxed in by three
+/// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, soft, flip_soft, nodes,
+/// full, honest, priors, slip, gen, boxed (0: never a flag boxed in by three
 /// landmines, 1: always, 2: either), forwin, resign (0: never resigns, to
 /// see whether the games it resigns were lost), and the evaluation's weights
 /// by their names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of
@@ -199,6 +199,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "conceal" => p.search.conceal = n as i32,
             "mix" => p.search.mixing = n as u32,
             "soft" => p.search.soft = n as i32,
+            "flip_soft" => p.search.flip_soft = n as i32,
             "nodes" => p.search.nodes = n as u64,
             "full" => {
                 p.search.eval = match n as u8 {
