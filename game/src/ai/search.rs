@@ -59,12 +59,14 @@ pub struct SearchParams {
     /// Swap rounds per hidden piece that settle each drawn sample towards
     /// the belief's joint weights ([`super::Belief::settle`]; 0 = as drawn).
     pub mixing: u32,
-    /// Softness of the average over samples (centi-units; 0 = the plain
-    /// mean): each root move's scores are averaged as chances of winning,
-    /// about `tanh(v / soft)`, and read back into the score scale.
+    /// Softness of the average over samples in dark games (centi-units;
+    /// 0 = the plain mean): each root move's scores are averaged as chances
+    /// of winning, about `tanh(v / soft)`, and read back into the score
+    /// scale. Open games have one sample, where any softness reads back
+    /// the plain score.
     pub soft: i32,
-    /// The softness in flip games, where a softer average shuns the
-    /// attacks that break a level game open, and more games end drawn.
+    /// The same in flip games, where a softer average shuns the attacks
+    /// that break a level game open, and more games end drawn.
     pub flip_soft: i32,
 }
 
@@ -797,8 +799,8 @@ mod tests {
         // as chances of winning.
         let strike = [WIN - 3, -720, -720, -720, -720];
         assert!(tally(&strike, 0) > 0.0);
-        // As chances of winning (Master's softness, and twice it): not one
-        // in five, but two in five are worth it.
+        // As chances of winning (Master's softness in dark games and in flip
+        // games): not one in five, but two in five are worth it.
         let strikes = [WIN - 3, WIN - 3, -720, -720, -720];
         for k in [1000, 2000] {
             assert!(tally(&strike, k) < 0.0, "{k}");
