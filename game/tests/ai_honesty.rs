@@ -110,7 +110,12 @@ fn layouts_are_legal_and_varied() {
         distinct.len()
     );
     for seed in 0..200 {
-        for boxing in [FlagBox::Any, FlagBox::Always, FlagBox::Never] {
+        for boxing in [
+            FlagBox::Any,
+            FlagBox::Always,
+            FlagBox::Never,
+            FlagBox::CentreOpen,
+        ] {
             let l = setup::generate(&rules, boxing, &mut Pcg64Mcg::seed_from_u64(seed));
             l.validate(&rules).unwrap();
             assert!(boxing.admits(&l), "{boxing:?}: {l}");

@@ -37,6 +37,13 @@ pub enum FlagBox {
     Always,
     /// Never boxed in: some point beside the flag holds no landmine.
     Never,
+    /// Never boxed in, and the way in is the centre of the back row:
+    /// landmines on the flag's edge side and in front of it, none on the
+    /// point between the headquarters. An edge side is one step from the
+    /// end of a side railway and the front point lies on the back
+    /// railway; the centre point is reached only through the middle of
+    /// that railway.
+    CentreOpen,
 }
 
 impl FlagBox {
@@ -46,23 +53,98 @@ impl FlagBox {
             FlagBox::Any => true,
             FlagBox::Always => flag_boxed(l),
             FlagBox::Never => !flag_boxed(l),
+            FlagBox::CentreOpen => centre_open(l),
         }
+    }
+}
+
+/// The flag's column and its three neighbours: the edge side, the centre
+/// side (column 3) and the front (row 5).
+fn flag_guard(l: &Layout) -> Option<(u8, [(u8, u8); 3])> {
+    let c = [2u8, 4]
+        .into_iter()
+        .find(|&c| l.get(6, c) == Some(Rank::Flag))?;
+    let edge = if c == 2 { 1 } else { 5 };
+    Some((c, [(6, edge), (6, 3), (5, c)]))
+}
+
+/// Whether `l` has landmines on its flag's edge side and in front of it
+/// and none on its centre side ([`FlagBox::CentreOpen`]).
+pub fn centre_open(l: &Layout) -> bool {
+    flag_guard(l).is_some_and(|(_, [edge, centre, front])| {
+        let mine = |(r, c): (u8, u8)| l.get(r, c) == Some(Rank::Landmine);
+        mine(edge) && mine(front) && !mine(centre)
+    })
+}
+
+/// `l` with its landmines moved onto the flag's edge side and front and off
+/// its centre side, each by a swap with the piece there (landmines stay in
+/// the back two rows); `l` itself when that breaks a rule.
+fn open_centre(l: &Layout, rules: &Rules) -> Layout {
+    let Some((_, [edge, centre, front])) = flag_guard(l) else {
+        return *l;
+    };
+    let mut out = *l;
+    let mines = |out: &Layout| -> Vec<(u8, u8)> {
+        (5..=6u8)
+            .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+            .filter(|&(r, c)| out.get(r, c) == Some(Rank::Landmine))
+            .collect()
+    };
+    for need in [edge, front] {
+        if out.get(need.0, need.1) == Some(Rank::Landmine) {
+            continue;
+        }
+        // The centre side's landmine first, then one away from the flag.
+        let spare = mines(&out)
+            .into_iter()
+            .filter(|&m| m != edge && m != front && !is_headquarters(m.0, m.1))
+            .max_by_key(|&m| m == centre);
+        if let Some(m) = spare {
+            out = out.swapped(m, need);
+        }
+    }
+    if out.get(centre.0, centre.1) == Some(Rank::Landmine) {
+        // All three were mines: trade the centre one with a back-row piece
+        // that may stand anywhere in the back rows.
+        let other = (5..=6u8)
+            .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+            .find(|&(r, c)| {
+                out.get(r, c)
+                    .is_some_and(|k| k.is_officer() || k == Rank::Engineer)
+                    && !is_headquarters(r, c)
+            });
+        if let Some(o) = other {
+            out = out.swapped(o, centre);
+        }
+    }
+    if centre_open(&out) && out.validate(rules).is_ok() {
+        out
+    } else {
+        *l
     }
 }
 
 /// A layout for a new game. `generated` is the chance of a freshly generated
 /// layout instead of a classic one; `boxing` says whether the flag may,
 /// must or must not have landmines on its three sides (a quarter of the
-/// classic layouts do).
+/// classic layouts do), or must have them on its edge side and in front
+/// only ([`FlagBox::CentreOpen`]: a classic unboxed layout has its
+/// landmines moved there).
 pub fn choose_layout(rules: &Rules, generated: f64, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     let mut layout = if rng.random_bool(generated.clamp(0.0, 1.0)) {
         generate(rules, boxing, rng)
     } else {
-        let all: Vec<_> = classic_layouts()
+        // A layout with its centre open: any unboxed one, its mines moved.
+        let all: Vec<Layout> = classic_layouts()
             .into_iter()
-            .filter(|c| boxing.admits(&c.layout))
+            .map(|c| match boxing {
+                FlagBox::CentreOpen if !flag_boxed(&c.layout) => open_centre(&c.layout, rules),
+                _ => c.layout,
+            })
+            .filter(|l| boxing.admits(l))
             .collect();
-        let l = all.choose(rng).expect("classic layouts").layout;
+        let l = *all.choose(rng).expect("classic layouts");
         let l = if rng.random_bool(0.5) {
             l.mirrored()
         } else {
@@ -114,6 +196,10 @@ pub fn generate(rules: &Rules, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     // Mines next to the flag (row 5 above it, and beside it in row 6).
     let mut guard = [(5, flag_col), (6, flag_col - 1), (6, flag_col + 1)];
     guard.shuffle(rng);
+    if boxing == FlagBox::CentreOpen {
+        let edge = if flag_col == 2 { 1 } else { 5 };
+        guard = [(5, flag_col), (6, edge), (6, 3)];
+    }
     let mut mines = 0;
     let beside = if boxing == FlagBox::Always { 3 } else { 2 };
     for &(r, c) in guard.iter().take(beside) {
@@ -124,7 +210,7 @@ pub fn generate(rules: &Rules, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     let mut back: Vec<(u8, u8)> = (5..=6u8)
         .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
         .filter(|&(r, c)| l.get(r, c).is_none() && !(r == 6 && c == 6 - flag_col))
-        .filter(|&cell| boxing != FlagBox::Never || cell != free_side)
+        .filter(|&cell| boxing == FlagBox::Any || boxing == FlagBox::Always || cell != free_side)
         .collect();
     back.shuffle(rng);
     while mines < 3 {
@@ -206,7 +292,12 @@ mod tests {
         let rules = Rules::default();
         let mut rng = Pcg64Mcg::seed_from_u64(5);
         for i in 0..400 {
-            let boxing = [FlagBox::Any, FlagBox::Always, FlagBox::Never][i % 3];
+            let boxing = [
+                FlagBox::Any,
+                FlagBox::Always,
+                FlagBox::Never,
+                FlagBox::CentreOpen,
+            ][i % 4];
             let l = choose_layout(&rules, 0.5, boxing, &mut rng);
             assert!(boxing.admits(&l), "{boxing:?}: {l:?}");
             assert!(l.validate(&rules).is_ok());
@@ -222,12 +313,51 @@ mod tests {
     fn generated_layouts_keep_the_whole_army() {
         let rules = Rules::default();
         let mut rng = Pcg64Mcg::seed_from_u64(6);
-        for boxing in [FlagBox::Any, FlagBox::Always, FlagBox::Never] {
+        for boxing in [
+            FlagBox::Any,
+            FlagBox::Always,
+            FlagBox::Never,
+            FlagBox::CentreOpen,
+        ] {
             for _ in 0..100 {
                 let l = generate(&rules, boxing, &mut rng);
                 assert!(l.validate(&rules).is_ok(), "{l:?}");
                 assert!(boxing.admits(&l), "{boxing:?}: {l:?}");
             }
+        }
+    }
+
+    #[test]
+    fn every_unboxed_classic_layout_opens_its_centre_by_moving_landmines_only() {
+        let rules = Rules::default();
+        let unboxed = classic_layouts()
+            .into_iter()
+            .filter(|c| !flag_boxed(&c.layout));
+        let mut n = 0;
+        for c in unboxed {
+            let l = open_centre(&c.layout, &rules);
+            assert!(centre_open(&l) && !flag_boxed(&l), "{}:\n{l}", c.name);
+            assert!(l.validate(&rules).is_ok());
+            // Every cell keeps its piece but for the swapped ones, and each
+            // swap moved a landmine.
+            let changed: Vec<(u8, u8)> = (1..=6u8)
+                .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+                .filter(|&(r, col)| l.get(r, col) != c.layout.get(r, col))
+                .collect();
+            assert!(changed.len() <= 6, "{}: {changed:?}", c.name);
+            for &(r, col) in &changed {
+                assert!(r >= 5, "{}: ({r}, {col}) moved", c.name);
+                let mine_moved = l.get(r, col) == Some(Rank::Landmine)
+                    || c.layout.get(r, col) == Some(Rank::Landmine);
+                assert!(mine_moved, "{}: ({r}, {col})", c.name);
+            }
+            n += 1;
+        }
+        assert_eq!(n, 54);
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        for _ in 0..200 {
+            let l = choose_layout(&rules, 0.5, FlagBox::CentreOpen, &mut rng);
+            assert!(centre_open(&l), "{l}");
         }
     }
 }

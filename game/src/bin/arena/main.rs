@@ -167,7 +167,7 @@ fn parse_args() -> Args {
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
 /// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, soft, flip_soft, nodes,
 /// full, honest, priors, slip, gen, boxed (0: never a flag boxed in by three
-/// landmines, 1: always, 2: either), forwin, resign (0: never resigns, to
+/// landmines, 1: always, 2: either, 3: never, its centre side open), forwin, resign (0: never resigns, to
 /// see whether the games it resigns were lost), and the evaluation's weights
 /// by their names in percent, [`junqi_game::ai::Weights::NAMES`]), on top of
 /// the level's four-player settings when `four`.
@@ -228,6 +228,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
                 p.flag_box = match n as u8 {
                     0 => FlagBox::Never,
                     1 => FlagBox::Always,
+                    3 => FlagBox::CentreOpen,
                     _ => FlagBox::Any,
                 }
             }
