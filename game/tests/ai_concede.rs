@@ -415,6 +415,27 @@ fn the_standing_knows_an_enemy_piece_at_the_gates_of_the_flag() {
         Some(Side::North)
     );
     assert!(standing(&before.view(Side::South)).own_flag_pressed);
+    // At every action, pressed exactly when a North piece stands on a
+    // neighbour of the flag; two steps away is not yet at the gates.
+    let dist = &junqi_game::ai::eval::tables(board).dist[at("S62").index()];
+    let mut two_steps = 0;
+    for k in 0..=15 {
+        let g = Game::replay(&record, Some(k)).expect("replays");
+        let nearest = g
+            .position()
+            .pieces()
+            .filter(|(_, p)| p.side == Side::North)
+            .map(|(q, _)| dist[q.index()])
+            .min()
+            .expect("North pieces");
+        two_steps += usize::from(nearest == 2);
+        assert_eq!(
+            standing(&g.view(Side::South)).own_flag_pressed,
+            nearest <= 1,
+            "action {k}: nearest North piece {nearest} steps away"
+        );
+    }
+    assert!(two_steps > 0, "no action with a North piece two steps away");
     // Outside dark games the rule does not hold a player back.
     let open = two_player_game(Mode::Open, 1);
     assert!(standing(&open.view(Side::South)).own_flag_pressed);
