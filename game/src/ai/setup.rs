@@ -210,7 +210,7 @@ pub fn generate(rules: &Rules, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     let mut back: Vec<(u8, u8)> = (5..=6u8)
         .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
         .filter(|&(r, c)| l.get(r, c).is_none() && !(r == 6 && c == 6 - flag_col))
-        .filter(|&cell| boxing == FlagBox::Any || boxing == FlagBox::Always || cell != free_side)
+        .filter(|&cell| matches!(boxing, FlagBox::Any | FlagBox::Always) || cell != free_side)
         .collect();
     back.shuffle(rng);
     while mines < 3 {
