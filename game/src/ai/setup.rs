@@ -20,12 +20,7 @@ fn is_headquarters(row: u8, col: u8) -> bool {
 /// Whether the flag of `l` is boxed in by landmines on all three sides, so
 /// only an engineer or a bomb can open the way to it.
 pub fn flag_boxed(l: &Layout) -> bool {
-    [2u8, 4].into_iter().any(|c| {
-        l.get(6, c) == Some(Rank::Flag)
-            && [(6, c - 1), (6, c + 1), (5, c)]
-                .into_iter()
-                .all(|(r, c)| l.get(r, c) == Some(Rank::Landmine))
-    })
+    flag_guard(l).is_some_and(|guard| guard.iter().all(|&p| is_mine(l, p)))
 }
 
 /// Which layouts a player's flag may have.
@@ -58,22 +53,30 @@ impl FlagBox {
     }
 }
 
-/// The flag's column and its three neighbours: the edge side, the centre
-/// side (column 3) and the front (row 5).
-fn flag_guard(l: &Layout) -> Option<(u8, [(u8, u8); 3])> {
+/// The flag's three neighbours: the edge side, the centre side (column 3)
+/// and the front (row 5).
+fn flag_guard(l: &Layout) -> Option<[(u8, u8); 3]> {
     let c = [2u8, 4]
         .into_iter()
         .find(|&c| l.get(6, c) == Some(Rank::Flag))?;
     let edge = if c == 2 { 1 } else { 5 };
-    Some((c, [(6, edge), (6, 3), (5, c)]))
+    Some([(6, edge), (6, 3), (5, c)])
+}
+
+fn is_mine(l: &Layout, (r, c): (u8, u8)) -> bool {
+    l.get(r, c) == Some(Rank::Landmine)
+}
+
+/// The points of the back two rows, where landmines stand.
+fn back_rows() -> impl Iterator<Item = (u8, u8)> {
+    (5..=6u8).flat_map(|r| (1..=5u8).map(move |c| (r, c)))
 }
 
 /// Whether `l` has landmines on its flag's edge side and in front of it
 /// and none on its centre side ([`FlagBox::CentreOpen`]).
 pub fn centre_open(l: &Layout) -> bool {
-    flag_guard(l).is_some_and(|(_, [edge, centre, front])| {
-        let mine = |(r, c): (u8, u8)| l.get(r, c) == Some(Rank::Landmine);
-        mine(edge) && mine(front) && !mine(centre)
+    flag_guard(l).is_some_and(|[edge, centre, front]| {
+        is_mine(l, edge) && is_mine(l, front) && !is_mine(l, centre)
     })
 }
 
@@ -81,39 +84,31 @@ pub fn centre_open(l: &Layout) -> bool {
 /// its centre side, each by a swap with the piece there (landmines stay in
 /// the back two rows); `l` itself when that breaks a rule.
 fn open_centre(l: &Layout, rules: &Rules) -> Layout {
-    let Some((_, [edge, centre, front])) = flag_guard(l) else {
+    let Some([edge, centre, front]) = flag_guard(l) else {
         return *l;
     };
     let mut out = *l;
-    let mines = |out: &Layout| -> Vec<(u8, u8)> {
-        (5..=6u8)
-            .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
-            .filter(|&(r, c)| out.get(r, c) == Some(Rank::Landmine))
-            .collect()
-    };
     for need in [edge, front] {
-        if out.get(need.0, need.1) == Some(Rank::Landmine) {
+        if is_mine(&out, need) {
             continue;
         }
         // The centre side's landmine first, then one away from the flag.
-        let spare = mines(&out)
-            .into_iter()
+        let spare = back_rows()
+            .filter(|&m| is_mine(&out, m))
             .filter(|&m| m != edge && m != front && !is_headquarters(m.0, m.1))
             .max_by_key(|&m| m == centre);
         if let Some(m) = spare {
             out = out.swapped(m, need);
         }
     }
-    if out.get(centre.0, centre.1) == Some(Rank::Landmine) {
+    if is_mine(&out, centre) {
         // All three were mines: trade the centre one with a back-row piece
         // that may stand anywhere in the back rows.
-        let other = (5..=6u8)
-            .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
-            .find(|&(r, c)| {
-                out.get(r, c)
-                    .is_some_and(|k| k.is_officer() || k == Rank::Engineer)
-                    && !is_headquarters(r, c)
-            });
+        let other = back_rows().find(|&(r, c)| {
+            out.get(r, c)
+                .is_some_and(|k| k.is_officer() || k == Rank::Engineer)
+                && !is_headquarters(r, c)
+        });
         if let Some(o) = other {
             out = out.swapped(o, centre);
         }
@@ -196,9 +191,10 @@ pub fn generate(rules: &Rules, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
     // Mines next to the flag (row 5 above it, and beside it in row 6).
     let mut guard = [(5, flag_col), (6, flag_col - 1), (6, flag_col + 1)];
     guard.shuffle(rng);
-    if boxing == FlagBox::CentreOpen {
-        let edge = if flag_col == 2 { 1 } else { 5 };
-        guard = [(5, flag_col), (6, edge), (6, 3)];
+    if boxing == FlagBox::CentreOpen
+        && let Some([edge, centre, front]) = flag_guard(&l)
+    {
+        guard = [front, edge, centre];
     }
     let mut mines = 0;
     let beside = if boxing == FlagBox::Always { 3 } else { 2 };
@@ -207,8 +203,7 @@ pub fn generate(rules: &Rules, boxing: FlagBox, rng: &mut impl Rng) -> Layout {
         mines += 1;
     }
     let free_side = guard[2];
-    let mut back: Vec<(u8, u8)> = (5..=6u8)
-        .flat_map(|r| (1..=5u8).map(move |c| (r, c)))
+    let mut back: Vec<(u8, u8)> = back_rows()
         .filter(|&(r, c)| l.get(r, c).is_none() && !(r == 6 && c == 6 - flag_col))
         .filter(|&cell| matches!(boxing, FlagBox::Any | FlagBox::Always) || cell != free_side)
         .collect();
