@@ -12,7 +12,7 @@ use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
 use crate::position::{GameResult, MAX_MOVES, Move, MoveList, Position};
 use crate::rules::Mode;
-use crate::view::PlayerView;
+use crate::view::{PlayerView, Seen};
 use arrayvec::ArrayVec;
 use rand::Rng;
 
@@ -68,6 +68,11 @@ pub struct SearchParams {
     /// The same in flip games, where a softer average shuns the attacks
     /// that break a level game open, and more games end drawn.
     pub flip_soft: i32,
+    /// Extra weight (percent; 0 = none) on the samples in which a root
+    /// attack by anything but an engineer on an enemy piece we cannot see
+    /// meets a landmine: the strikes go where the samples' mines are
+    /// fewest, so there they are too few.
+    pub mine_doubt: i32,
 }
 
 /// How a search treats the root player's attacks on unidentified enemy
@@ -567,7 +572,7 @@ pub fn analyse(
             if s.aborted {
                 break 'screen;
             }
-            tally[i].add(v);
+            tally[i].add_weighted(v, doubt(view, pos, m, p.mine_doubt));
         }
     }
     let mut screened: Vec<Scored> = root
@@ -610,7 +615,7 @@ pub fn analyse(
                 if s.aborted {
                     break;
                 }
-                tally[j].add(v);
+                tally[j].add_weighted(v, doubt(view, pos, m, p.mine_doubt));
             }
             if s.aborted {
                 break;
@@ -637,6 +642,27 @@ pub fn analyse(
     out
 }
 
+/// The weight of sample `pos` for root move `m` ([`SearchParams::mine_doubt`]).
+fn doubt(view: &PlayerView, pos: &Position, m: Move, percent: i32) -> f64 {
+    if percent <= 0 || view.rules().mode != Mode::Dark {
+        return 1.0;
+    }
+    let Move::Step { from, to } = m else {
+        return 1.0;
+    };
+    let hidden =
+        matches!(view.at(to), Some(Seen::Piece { side, rank: None, .. }) if side != view.me());
+    let strikes_mine = matches!(
+        (pos.at(from), pos.at(to)),
+        (Some(a), Some(d)) if a.rank != Rank::Engineer && d.rank == Rank::Landmine
+    );
+    if hidden && strikes_mine {
+        1.0 + percent as f64 / 100.0
+    } else {
+        1.0
+    }
+}
+
 /// One root move's scores over the samples: their mean, or with a
 /// softness `k` (centi-units) the mean of [`soften`]ed scores read back,
 /// so that a game won in some samples and a piece lost in the others weigh
@@ -645,9 +671,10 @@ pub fn analyse(
 #[derive(Clone, Copy)]
 struct Tally {
     k: i32,
-    sum: i64,
+    sum: f64,
     soft: f64,
     n: u32,
+    weight: f64,
     open: bool,
 }
 
@@ -655,27 +682,30 @@ impl Tally {
     fn new(k: i32) -> Tally {
         Tally {
             k,
-            sum: 0,
+            sum: 0.0,
             soft: 0.0,
             n: 0,
+            weight: 0.0,
             open: false,
         }
     }
 
-    fn add(&mut self, v: i32) {
-        self.sum += v as i64;
+    /// Adds score `v` of a sample that counts `w` times.
+    fn add_weighted(&mut self, v: i32, w: f64) {
+        self.sum += v as f64 * w;
         self.n += 1;
+        self.weight += w;
         if self.k > 0 {
-            self.soft += soften(v as f64, self.k);
+            self.soft += soften(v as f64, self.k) * w;
             self.open |= v.abs() < WIN / 2;
         }
     }
 
     fn mean(&self) -> f32 {
         let k = self.k;
-        let n = self.n.max(1) as f64;
+        let n = if self.weight > 0.0 { self.weight } else { 1.0 };
         if k <= 0 || !self.open {
-            return (self.sum as f64 / n) as f32;
+            return (self.sum / n) as f32;
         }
         // `soften` rises strictly: bisect for the score it maps to the mean.
         let target = self.soft / n;
@@ -785,7 +815,7 @@ mod tests {
         let tally = |scores: &[i32], k: i32| {
             let mut t = Tally::new(k);
             for &v in scores {
-                t.add(v);
+                t.add_weighted(v, 1.0);
             }
             t.mean()
         };
@@ -808,5 +838,51 @@ mod tests {
         }
         // Won in every sample: the plain mean, which prefers the quicker win.
         assert!(tally(&[WIN - 1, WIN - 1], 2000) > tally(&[WIN - 3, WIN - 1], 2000));
+    }
+
+    #[test]
+    fn doubt_weighs_the_samples_where_a_strike_meets_a_landmine() {
+        let rules = crate::Rules::default();
+        let board = rules.two_player_board();
+        let own = crate::layout::classic_layouts()[0]
+            .layout
+            .validate(&rules)
+            .expect("a classic layout");
+        // South sees its own army; every North piece is hidden.
+        let view = PlayerView::new(rules, S, &own, S);
+        let at = |name: &str| board.parse_point(name).unwrap();
+        let (from, hidden, seen) = (at("N44"), at("N54"), at("S11"));
+        let sample = |striker: Rank, target: Rank, to| {
+            let mut pos = Position::empty(board, rules, S);
+            let id = |n| crate::PieceId(n);
+            let piece = |side, rank, n| {
+                Some(crate::Piece {
+                    side,
+                    rank,
+                    face_up: true,
+                    id: id(n),
+                })
+            };
+            pos.set(from, piece(S, striker, 0));
+            pos.set(to, piece(N, target, 30));
+            pos
+        };
+        let w = |striker, target, to, percent| {
+            let m = Move::Step { from, to };
+            doubt(&view, &sample(striker, target, to), m, percent)
+        };
+        // A division that meets a landmine the view cannot see: twice.
+        assert_eq!(w(Division, Landmine, hidden, 100), 2.0);
+        assert_eq!(w(Bomb, Landmine, hidden, 50), 1.5);
+        // Off, an engineer (it digs the mine), another rank, a piece we see.
+        assert_eq!(w(Division, Landmine, hidden, 0), 1.0);
+        assert_eq!(w(Engineer, Landmine, hidden, 100), 1.0);
+        assert_eq!(w(Division, Platoon, hidden, 100), 1.0);
+        assert_eq!(w(Division, Landmine, seen, 100), 1.0);
+        // The weighted mean: a sample counted twice moves the mean its way.
+        let mut t = Tally::new(0);
+        t.add_weighted(-480, 2.0);
+        t.add_weighted(120, 1.0);
+        assert_eq!(t.mean(), -280.0);
     }
 }

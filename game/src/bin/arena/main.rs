@@ -165,7 +165,7 @@ fn parse_args() -> Args {
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
-/// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, soft, flip_soft, nodes,
+/// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, doubt, soft, flip_soft, nodes,
 /// full, honest, priors, slip, gen, boxed (0: never a flag boxed in by three
 /// landmines, 1: always, 2: either, 3: never, its centre side open), forwin, resign (0: never resigns, to
 /// see whether the games it resigns were lost), and the evaluation's weights
@@ -198,6 +198,7 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "probe" => p.search.probe = n as i32,
             "conceal" => p.search.conceal = n as i32,
             "mix" => p.search.mixing = n as u32,
+            "doubt" => p.search.mine_doubt = n as i32,
             "soft" => p.search.soft = n as i32,
             "flip_soft" => p.search.flip_soft = n as i32,
             "nodes" => p.search.nodes = n as u64,
