@@ -851,16 +851,16 @@ mod tests {
         // South sees its own army; every North piece is hidden.
         let view = PlayerView::new(rules, S, &own, S);
         let at = |name: &str| board.parse_point(name).unwrap();
-        let (from, hidden, seen) = (at("N44"), at("N54"), at("S11"));
+        // N54 holds a North piece South cannot see, S11 one of South's own.
+        let (from, hidden, own_piece) = (at("N44"), at("N54"), at("S11"));
         let sample = |striker: Rank, target: Rank, to| {
             let mut pos = Position::empty(board, rules, S);
-            let id = |n| crate::PieceId(n);
             let piece = |side, rank, n| {
                 Some(crate::Piece {
                     side,
                     rank,
                     face_up: true,
-                    id: id(n),
+                    id: crate::PieceId(n),
                 })
             };
             pos.set(from, piece(S, striker, 0));
@@ -874,11 +874,11 @@ mod tests {
         // A division that meets a landmine the view cannot see: twice.
         assert_eq!(w(Division, Landmine, hidden, 100), 2.0);
         assert_eq!(w(Bomb, Landmine, hidden, 50), 1.5);
-        // Off, an engineer (it digs the mine), another rank, a piece we see.
+        // Off, an engineer (it digs the mine), another rank, a piece South knows.
         assert_eq!(w(Division, Landmine, hidden, 0), 1.0);
         assert_eq!(w(Engineer, Landmine, hidden, 100), 1.0);
         assert_eq!(w(Division, Platoon, hidden, 100), 1.0);
-        assert_eq!(w(Division, Landmine, seen, 100), 1.0);
+        assert_eq!(w(Division, Landmine, own_piece, 100), 1.0);
         // The weighted mean: a sample counted twice moves the mean its way.
         let mut t = Tally::new(0);
         t.add_weighted(-480, 2.0);
