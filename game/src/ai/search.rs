@@ -12,7 +12,7 @@ use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
 use crate::position::{GameResult, MAX_MOVES, Move, MoveList, Position};
 use crate::rules::Mode;
-use crate::view::{PlayerView, Seen};
+use crate::view::PlayerView;
 use arrayvec::ArrayVec;
 use rand::Rng;
 
@@ -566,13 +566,14 @@ pub fn analyse(
     // Stage 1: screen every root move at depth 1 + quiescence.
     let n1 = p.screen_samples.clamp(1, positions.len());
     let mut tally = vec![Tally::new(soft); root.len()];
+    let doubts: Vec<f64> = root.iter().map(|&m| doubt(view, m, p.mine_doubt)).collect();
     'screen: for pos in &positions[..n1] {
         for (i, &m) in root.iter().enumerate() {
             let v = s.root_move(pos, m, 1);
             if s.aborted {
                 break 'screen;
             }
-            tally[i].add_weighted(v, doubt(view, pos, m, p.mine_doubt));
+            tally[i].add_weighted(v, sample_weight(doubts[i], pos, m));
         }
     }
     let mut screened: Vec<Scored> = root
@@ -580,7 +581,7 @@ pub fn analyse(
         .enumerate()
         .map(|(i, &m)| Scored {
             mv: m,
-            score: if tally[i].n > 0 {
+            score: if tally[i].weight > 0.0 {
                 tally[i].mean() + bonus[i]
             } else {
                 // Never reached (stopped at once): order by the attack heuristic.
@@ -607,6 +608,10 @@ pub fn analyse(
     let k = p.candidates.clamp(1, screened.len());
     let cands: Vec<Move> = screened[..k].iter().map(|x| x.mv).collect();
     let bonus_of = |m: Move| -> f32 { root.iter().position(|&x| x == m).map_or(0.0, |i| bonus[i]) };
+    let cand_doubts: Vec<f64> = cands
+        .iter()
+        .map(|&m| doubt(view, m, p.mine_doubt))
+        .collect();
     for depth in 2..=max_depth {
         let mut tally = vec![Tally::new(soft); k];
         for pos in &positions {
@@ -615,7 +620,7 @@ pub fn analyse(
                 if s.aborted {
                     break;
                 }
-                tally[j].add_weighted(v, doubt(view, pos, m, p.mine_doubt));
+                tally[j].add_weighted(v, sample_weight(cand_doubts[j], pos, m));
             }
             if s.aborted {
                 break;
@@ -642,24 +647,24 @@ pub fn analyse(
     out
 }
 
-/// The weight of sample `pos` for root move `m` ([`SearchParams::mine_doubt`]).
-fn doubt(view: &PlayerView, pos: &Position, m: Move, percent: i32) -> f64 {
+/// What a sample in which root move `m` meets a landmine counts for
+/// ([`SearchParams::mine_doubt`]): more than 1 for a blind attack by
+/// anything but an engineer in a dark game, 1 otherwise.
+fn doubt(view: &PlayerView, m: Move, percent: i32) -> f64 {
     if percent <= 0 || view.rules().mode != Mode::Dark {
         return 1.0;
     }
-    let Move::Step { from, to } = m else {
-        return 1.0;
-    };
-    let hidden =
-        matches!(view.at(to), Some(Seen::Piece { side, rank: None, .. }) if side != view.me());
-    let strikes_mine = matches!(
-        (pos.at(from), pos.at(to)),
-        (Some(a), Some(d)) if a.rank != Rank::Engineer && d.rank == Rank::Landmine
-    );
-    if hidden && strikes_mine {
-        1.0 + percent as f64 / 100.0
-    } else {
-        1.0
+    match probe::blind_attack(view, m) {
+        Some((attacker, _, _)) if attacker != Rank::Engineer => 1.0 + percent as f64 / 100.0,
+        _ => 1.0,
+    }
+}
+
+/// The weight of sample `pos` for a root move `m` whose [`doubt`] is `doubt`.
+fn sample_weight(doubt: f64, pos: &Position, m: Move) -> f64 {
+    match m {
+        Move::Step { to, .. } if pos.at(to).is_some_and(|d| d.rank == Rank::Landmine) => doubt,
+        _ => 1.0,
     }
 }
 
@@ -673,7 +678,7 @@ struct Tally {
     k: i32,
     sum: f64,
     soft: f64,
-    n: u32,
+    /// The samples' weights added up.
     weight: f64,
     open: bool,
 }
@@ -684,7 +689,6 @@ impl Tally {
             k,
             sum: 0.0,
             soft: 0.0,
-            n: 0,
             weight: 0.0,
             open: false,
         }
@@ -693,7 +697,6 @@ impl Tally {
     /// Adds score `v` of a sample that counts `w` times.
     fn add_weighted(&mut self, v: i32, w: f64) {
         self.sum += v as f64 * w;
-        self.n += 1;
         self.weight += w;
         if self.k > 0 {
             self.soft += soften(v as f64, self.k) * w;
@@ -851,9 +854,13 @@ mod tests {
         // South sees its own army; every North piece is hidden.
         let view = PlayerView::new(rules, S, &own, S);
         let at = |name: &str| board.parse_point(name).unwrap();
-        // N54 holds a North piece South cannot see, S11 one of South's own.
-        let (from, hidden, own_piece) = (at("N44"), at("N54"), at("S11"));
+        // N54 holds a North piece South cannot see, S11 one of South's own;
+        // the striker stands where South's layout has one of its rank.
+        let (hidden, own_piece) = (at("N54"), at("S11"));
+        let placements = own.placements(board, S);
+        let from_of = |striker: Rank| placements.iter().find(|x| x.1 == striker).unwrap().0;
         let sample = |striker: Rank, target: Rank, to| {
+            let from = from_of(striker);
             let mut pos = Position::empty(board, rules, S);
             let piece = |side, rank, n| {
                 Some(crate::Piece {
@@ -868,8 +875,11 @@ mod tests {
             pos
         };
         let w = |striker, target, to, percent| {
-            let m = Move::Step { from, to };
-            doubt(&view, &sample(striker, target, to), m, percent)
+            let m = Move::Step {
+                from: from_of(striker),
+                to,
+            };
+            sample_weight(doubt(&view, m, percent), &sample(striker, target, to), m)
         };
         // A division that meets a landmine the view cannot see: twice.
         assert_eq!(w(Division, Landmine, hidden, 100), 2.0);
