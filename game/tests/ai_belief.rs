@@ -172,6 +172,27 @@ fn check_belief(game: &Game, view: &PlayerView, rng: &mut Pcg64Mcg) {
                 assert!((total - 1.0).abs() < 1e-3);
             }
         }
+        // Together the hidden pieces (removed ones too) hold each rank as
+        // often as the army has it left: never a dead commander's rank on
+        // the living, never a shown flag's elsewhere.
+        for side in [view.me().opponent()] {
+            let Some(counts) = belief.hidden_counts(side) else {
+                continue;
+            };
+            for r in Rank::ALL {
+                let held: f32 = belief
+                    .pieces()
+                    .iter()
+                    .filter(|h| h.side == side)
+                    .map(|h| belief.probabilities(h.id).expect("hidden")[r.index()])
+                    .sum();
+                let left = counts[r.index()] as f32;
+                assert!(
+                    (held - left).abs() < 0.02,
+                    "{r:?}: {held} held, {left} left"
+                );
+            }
+        }
         for _ in 0..3 {
             let s = belief.sample(rng);
             check_sample_explains_events(view, &s);

@@ -35,6 +35,25 @@ pub struct HiddenPiece {
     pub possible: RankSet,
     /// Soft weight per rank (zero outside `possible`).
     pub weight: [f32; 12],
+    /// The chance of each rank: the weights balanced against the army's
+    /// counts ([`balance`]).
+    chances: [f32; 12],
+}
+
+impl HiddenPiece {
+    /// Its weights normalized alone (see [`Belief::evidence`]).
+    fn evidence(&self) -> [f32; 12] {
+        let total: f32 = self.weight.iter().sum();
+        let mut out = [0f32; 12];
+        for r in ranks_in(self.possible) {
+            out[r.index()] = if total > 0.0 {
+                self.weight[r.index()] / total
+            } else {
+                1.0 / self.possible.count_ones() as f32
+            };
+        }
+        out
+    }
 }
 
 /// A player's belief about everything hidden from it.
@@ -255,6 +274,7 @@ impl Belief {
                 at: k.at,
                 possible: k.possible,
                 weight,
+                chances: [0.0; 12],
             });
         }
         let end = self.pieces.len();
@@ -265,6 +285,7 @@ impl Belief {
                 remaining,
             });
             self.prune(self.armies.len() - 1);
+            balance(&mut self.pieces[start..end], &remaining);
         }
     }
 
@@ -322,20 +343,22 @@ impl Belief {
     }
 
     /// The probability of each rank for a hidden enemy piece: its soft
-    /// weights over the ranks some complete assignment allows, normalized.
-    /// `None` when the piece is not hidden.
+    /// weights balanced so that every piece holds one rank and the army's
+    /// pieces together hold each rank as often as it has them left
+    /// ([`balance`]). `None` when the piece is not hidden.
     pub fn probabilities(&self, id: PieceId) -> Option<[f32; 12]> {
-        let p = self.pieces.iter().find(|p| p.id == id)?;
-        let total: f32 = p.weight.iter().sum();
-        let mut out = [0f32; 12];
-        for r in ranks_in(p.possible) {
-            out[r.index()] = if total > 0.0 {
-                p.weight[r.index()] / total
-            } else {
-                1.0 / p.possible.count_ones() as f32
-            };
-        }
-        Some(out)
+        self.pieces.iter().find(|p| p.id == id).map(|p| p.chances)
+    }
+
+    /// A hidden enemy piece's own evidence: its soft weights over the ranks
+    /// it may have, normalized alone, without the army's counts (so pieces
+    /// that look alike may together hold more of a rank than is left).
+    /// `None` when the piece is not hidden.
+    pub fn evidence(&self, id: PieceId) -> Option<[f32; 12]> {
+        self.pieces
+            .iter()
+            .find(|p| p.id == id)
+            .map(HiddenPiece::evidence)
     }
 
     /// Flip games: the probability that the face-down piece on `p` is of `side` and `rank`.
@@ -430,6 +453,66 @@ impl Belief {
         })
     }
 }
+
+/// Sets the chances of one army's hidden pieces: their weights scaled, by
+/// rows and columns in turn (Sinkhorn), until each piece's chances sum to
+/// one and each rank's chances over the pieces sum to how many of it the
+/// army has left. Normalising each piece alone let the army hold more of a
+/// rank than it has: a dead commander's rank on the living, a revealed
+/// flag's on the other headquarters, two headquarters at 0.85 flag each.
+fn balance(pieces: &mut [HiddenPiece], remaining: &[u8; 12]) {
+    let n: f32 = pieces.len() as f32;
+    let total: f32 = remaining.iter().map(|&c| c as f32).sum();
+    if total <= 0.0 {
+        return;
+    }
+    // An inconsistent view (never in a real game) may not add up: scale.
+    let target: Vec<f32> = remaining.iter().map(|&c| c as f32 * n / total).collect();
+    for p in pieces.iter_mut() {
+        for r in Rank::ALL {
+            let i = r.index();
+            p.chances[i] = if p.possible & r.bit() != 0 && target[i] > 0.0 {
+                p.weight[i].max(1e-6)
+            } else {
+                0.0
+            };
+        }
+    }
+    for _ in 0..BALANCE_ROUNDS {
+        let mut column = [0f32; 12];
+        for p in pieces.iter() {
+            for (c, x) in column.iter_mut().zip(p.chances) {
+                *c += x;
+            }
+        }
+        let mut off = 0f32;
+        for p in pieces.iter_mut() {
+            for (i, x) in p.chances.iter_mut().enumerate() {
+                if column[i] > 0.0 {
+                    *x *= target[i] / column[i];
+                }
+            }
+            let row: f32 = p.chances.iter().sum();
+            if row > 0.0 {
+                off = off.max((row - 1.0).abs());
+                p.chances.iter_mut().for_each(|x| *x /= row);
+            }
+        }
+        if off < 1e-4 {
+            break;
+        }
+    }
+    // A piece left with nothing (an inconsistent view): its own evidence.
+    for p in pieces.iter_mut() {
+        if p.chances.iter().sum::<f32>() <= 0.0 {
+            p.chances = p.evidence();
+        }
+    }
+}
+
+/// Rounds of [`balance`] at most: on the armies of 200 arena games at ply
+/// 40 it met its sums to 1e-4 within 6 to 36.
+const BALANCE_ROUNDS: usize = 200;
 
 /// Draws ranks for the hidden pieces of one army holding `remaining`
 /// between them, most constrained first; `false` (and nothing written)
@@ -561,27 +644,30 @@ mod tests {
         assert!(tight_sets(&[one, one], &counts).is_none());
     }
 
+    /// A hidden North piece with these weights (its possible ranks).
+    fn piece(id: u8, ranks: &[(Rank, f32)]) -> HiddenPiece {
+        let mut weight = [0f32; 12];
+        let mut possible = 0;
+        for &(r, w) in ranks {
+            weight[r.index()] = w;
+            possible |= r.bit();
+        }
+        HiddenPiece {
+            id: PieceId(id),
+            side: Side::North,
+            at: None,
+            possible,
+            weight,
+            chances: [0.0; 12],
+        }
+    }
+
     #[test]
     fn settled_samples_leave_no_rank_where_no_piece_favours_it() {
         // Two headquarters that never hold the commander, two pieces that
         // may: drawn one by one, the commander is left to a headquarters
         // whenever the two others draw the platoons first (a third of the time).
         use Rank::{Commander, Flag, Platoon};
-        let piece = |id: u8, ranks: &[(Rank, f32)]| {
-            let mut weight = [0f32; 12];
-            let mut possible = 0;
-            for &(r, w) in ranks {
-                weight[r.index()] = w;
-                possible |= r.bit();
-            }
-            HiddenPiece {
-                id: PieceId(id),
-                side: Side::North,
-                at: None,
-                possible,
-                weight,
-            }
-        };
         let hq = [(Commander, 0.0), (Platoon, 0.3), (Flag, 0.7)];
         let field = [(Commander, 0.5), (Platoon, 0.5)];
         let mut remaining = [0u8; 12];
@@ -628,5 +714,42 @@ mod tests {
             (flag_first as i32 - n as i32 / 2).abs() < 150,
             "{flag_first}"
         );
+    }
+
+    #[test]
+    fn chances_give_each_rank_as_often_as_the_army_has_it_left() {
+        // The commander is dead (its rank is spent) and one flag is left for
+        // two headquarters that each favour it: alone, each piece would say
+        // "flag" at 0.7 and the field pieces "commander" at 0.4.
+        use Rank::{Commander, Flag, Landmine, Platoon};
+        let hq = [(Flag, 0.7), (Landmine, 0.2), (Platoon, 0.1)];
+        let field = [(Commander, 0.4), (Landmine, 0.2), (Platoon, 0.4)];
+        let mut pieces = vec![
+            piece(25, &hq),
+            piece(26, &hq),
+            piece(27, &field),
+            piece(28, &field),
+        ];
+        let mut remaining = [0u8; 12];
+        remaining[Flag.index()] = 1;
+        remaining[Landmine.index()] = 1;
+        remaining[Platoon.index()] = 2;
+        balance(&mut pieces, &remaining);
+        for p in &pieces {
+            let sum: f32 = p.chances.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-3, "piece {:?} sums to {sum}", p.id);
+            assert_eq!(p.chances[Commander.index()], 0.0, "the commander is spent");
+        }
+        for r in Rank::ALL {
+            let column: f32 = pieces.iter().map(|p| p.chances[r.index()]).sum();
+            let left = remaining[r.index()] as f32;
+            assert!(
+                (column - left).abs() < 1e-3,
+                "{r:?}: {column} for {left} left"
+            );
+        }
+        // The two headquarters alike: the one flag half each.
+        assert!((pieces[0].chances[Flag.index()] - 0.5).abs() < 1e-3);
+        assert!(pieces[2].chances[Flag.index()] == 0.0);
     }
 }
