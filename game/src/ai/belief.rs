@@ -458,8 +458,9 @@ impl Belief {
 /// rows and columns in turn (Sinkhorn), until each piece's chances sum to
 /// one and each rank's chances over the pieces sum to how many of it the
 /// army has left. Normalising each piece alone let the army hold more of a
-/// rank than it has: a dead commander's rank on the living, a revealed
-/// flag's on the other headquarters, two headquarters at 0.85 flag each.
+/// rank than it has: a dead commander's rank on the living, a shown flag's
+/// on the other headquarters (and the big officers two to three times the truth
+/// among the pieces that never moved).
 fn balance(pieces: &mut [HiddenPiece], remaining: &[u8; 12]) {
     let n: f32 = pieces.len() as f32;
     let total: f32 = remaining.iter().map(|&c| c as f32).sum();
