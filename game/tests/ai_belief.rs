@@ -175,10 +175,8 @@ fn check_belief(game: &Game, view: &PlayerView, rng: &mut Pcg64Mcg) {
         // Together the hidden pieces (removed ones too) hold each rank as
         // often as the army has it left: never a dead commander's rank on
         // the living, never a shown flag's elsewhere.
-        for side in [view.me().opponent()] {
-            let Some(counts) = belief.hidden_counts(side) else {
-                continue;
-            };
+        let side = view.me().opponent();
+        if let Some(counts) = belief.hidden_counts(side) {
             for r in Rank::ALL {
                 let held: f32 = belief
                     .pieces()

@@ -468,7 +468,7 @@ fn balance(pieces: &mut [HiddenPiece], remaining: &[u8; 12]) {
         return;
     }
     // An inconsistent view (never in a real game) may not add up: scale.
-    let target: Vec<f32> = remaining.iter().map(|&c| c as f32 * n / total).collect();
+    let target = remaining.map(|c| c as f32 * n / total);
     for p in pieces.iter_mut() {
         for r in Rank::ALL {
             let i = r.index();
