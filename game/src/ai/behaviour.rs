@@ -35,56 +35,24 @@ impl Behaviour {
         let mut b = Behaviour::default();
         let board: &Board = view.board();
         let me = view.me();
-        // Replay who stands where from the starting points.
-        let mut ids: [Option<PieceId>; 129] = [None; 129];
-        let seats: &[Side] = if view.is_team_game() {
-            &Side::FOUR
-        } else {
-            &Side::TWO
-        };
-        for &side in seats {
-            for (slot, &p) in board.setup_points(side).iter().enumerate() {
-                ids[p.index()] = Some(PieceId((side.index() * 25 + slot) as u8));
-            }
-        }
-        for e in view.events() {
-            match *e {
-                Event::Moved { side, from, to } => {
-                    let id = ids[from.index()].take();
-                    ids[to.index()] = id;
-                    if side != me
-                        && let Some(id) = id
-                    {
-                        b.moves[id.0 as usize] += 1;
-                        // Deep: in my half (or, four players, my partner's).
-                        let half = board.info(to).half;
-                        if half == Some(me) || (view.is_team_game() && half == Some(me.partner())) {
-                            b.deep[id.0 as usize] += 1;
-                        }
+        walk(view, |e, mover, _| match *e {
+            Event::Moved { side, to, .. } if side != me => {
+                if let Some(id) = mover {
+                    b.moves[id.0 as usize] += 1;
+                    // Deep: in my half (or, four players, my partner's).
+                    let half = board.info(to).half;
+                    if half == Some(me) || (view.is_team_game() && half == Some(me.partner())) {
+                        b.deep[id.0 as usize] += 1;
                     }
                 }
-                Event::Battle {
-                    side,
-                    from,
-                    to,
-                    announcement,
-                    ..
-                } => {
-                    let a = ids[from.index()].take();
-                    if side != me
-                        && let Some(id) = a
-                    {
-                        b.attacks[id.0 as usize] += 1;
-                    }
-                    match announcement.outcome {
-                        Outcome::AttackerWins => ids[to.index()] = a,
-                        Outcome::DefenderWins => {}
-                        Outcome::BothRemoved => ids[to.index()] = None,
-                    }
-                }
-                _ => {}
             }
-        }
+            Event::Battle { side, .. } if side != me => {
+                if let Some(id) = mover {
+                    b.attacks[id.0 as usize] += 1;
+                }
+            }
+            _ => {}
+        });
         b
     }
 
@@ -130,6 +98,48 @@ impl Behaviour {
         };
         let deep = usize::from(self.deep[i] > 0);
         (attacks * 5 + moves) * 2 + deep
+    }
+}
+
+/// Replays the view's events with the identity of the pieces in them:
+/// `f` gets each event with the piece that moved or attacked and the piece
+/// it attacked (ids follow the pieces from their starting points).
+pub(crate) fn walk(view: &PlayerView, mut f: impl FnMut(&Event, Option<PieceId>, Option<PieceId>)) {
+    let board: &Board = view.board();
+    let mut ids: [Option<PieceId>; 129] = [None; 129];
+    let seats: &[Side] = if view.is_team_game() {
+        &Side::FOUR
+    } else {
+        &Side::TWO
+    };
+    for &side in seats {
+        for (slot, &p) in board.setup_points(side).iter().enumerate() {
+            ids[p.index()] = Some(PieceId((side.index() * 25 + slot) as u8));
+        }
+    }
+    for e in view.events() {
+        match *e {
+            Event::Moved { from, to, .. } => {
+                let id = ids[from.index()].take();
+                ids[to.index()] = id;
+                f(e, id, None);
+            }
+            Event::Battle {
+                from,
+                to,
+                announcement,
+                ..
+            } => {
+                let a = ids[from.index()].take();
+                f(e, a, ids[to.index()]);
+                match announcement.outcome {
+                    Outcome::AttackerWins => ids[to.index()] = a,
+                    Outcome::DefenderWins => {}
+                    Outcome::BothRemoved => ids[to.index()] = None,
+                }
+            }
+            _ => f(e, None, None),
+        }
     }
 }
 

@@ -12,14 +12,18 @@
 //! So a root attack by one of our officers worth more than a bomb is charged
 //! the chance that the enemy then picks it out among our pieces that could
 //! have won that battle, times what a bomb trade would cost it, while the
-//! enemy may still have a bomb.
+//! enemy may still have a bomb. A piece the enemy has already singled
+//! out by an earlier win has little left to give away: the charge is
+//! scaled by the chance that it has not ([`shown`]).
 
 use super::Belief;
+use super::behaviour::walk;
 use super::eval::value;
-use crate::piece::{Rank, Side};
+use crate::game::Event;
+use crate::piece::{PieceId, Rank, Side};
 use crate::position::Move;
 use crate::rules::Outcome;
-use crate::view::PlayerView;
+use crate::view::{PlayerView, Seen};
 
 /// The cost (centi-units) of root move `m` for `view`'s owner: nonzero only
 /// for an attack by a commander, corps or division of its own on an enemy
@@ -30,6 +34,9 @@ pub fn cost(view: &PlayerView, belief: &Belief, m: Move, percent: i32) -> f32 {
         return 0.0;
     }
     let Some((attacker, enemy, defender)) = super::probe::blind_attack(view, m) else {
+        return 0.0;
+    };
+    let Move::Step { from, .. } = m else {
         return 0.0;
     };
     if !(attacker.is_officer() && value(attacker) > value(Rank::Bomb)) {
@@ -48,9 +55,47 @@ pub fn cost(view: &PlayerView, belief: &Belief, m: Move, percent: i32) -> f32 {
         return 0.0;
     };
     let ours = own_officers(view, view.me());
+    let unseen = match view.at(from) {
+        Some(Seen::Piece { id, .. }) => 1.0 - shown(view, belief, id, attacker, &ours),
+        _ => 1.0,
+    };
     percent as f32 / 100.0
+        * unseen
         * exposure(view.rules(), attacker, &p, &ours)
         * (value(attacker) - value(Rank::Bomb)) as f32
+}
+
+/// The chance that the enemy has already singled out our piece `id` (of
+/// rank `rank`) by the battles it won so far, each as [`exposure`] prices
+/// it with what we now believe of the enemy piece it beat.
+pub fn shown(view: &PlayerView, belief: &Belief, id: PieceId, rank: Rank, ours: &[u8]) -> f32 {
+    let mut hidden = 1.0;
+    walk(view, |e, mover, target| {
+        let Event::Battle { announcement, .. } = e else {
+            return;
+        };
+        let beaten = match announcement.outcome {
+            Outcome::AttackerWins if mover == Some(id) => target,
+            Outcome::DefenderWins if target == Some(id) => mover,
+            _ => None,
+        };
+        let Some(beaten) = beaten else {
+            return;
+        };
+        let p = match view.piece(beaten).and_then(|k| k.known()) {
+            Some(r) => {
+                let mut p = [0.0; 12];
+                p[r.index()] = 1.0;
+                p
+            }
+            None => match belief.evidence(beaten) {
+                Some(p) => p,
+                None => return,
+            },
+        };
+        hidden *= 1.0 - exposure(view.rules(), rank, &p, ours);
+    });
+    1.0 - hidden
 }
 
 /// The chance that the enemy, after `attacker` beats a piece with rank
@@ -112,6 +157,74 @@ mod tests {
         for r in [Commander, Landmine, Bomb, Flag] {
             assert_eq!(exposure(&rules, Commander, &certain(r), &ours), 0.0);
         }
+    }
+
+    #[test]
+    fn a_piece_is_shown_only_by_the_battles_it_won() {
+        use crate::ai::Priors;
+        use crate::{Action, Game, Layout, Mode};
+        use rand::seq::IndexedRandom;
+        use rand::{Rng, SeedableRng};
+        use rand_pcg::Pcg64Mcg;
+        let rules = crate::Rules::for_mode(Mode::Dark);
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let (mut winners, mut shown_winners) = (0, 0);
+        for _ in 0..12 {
+            let (a, b) = (
+                Layout::random(&rules, &mut rng),
+                Layout::random(&rules, &mut rng),
+            );
+            let mut g = Game::new(rules, a, b, Side::South).unwrap();
+            // South's pieces that won a battle, by id, from the true board.
+            let mut won = [false; 50];
+            let plies = rng.random_range(20..160);
+            for _ in 0..plies {
+                if g.result().is_some() {
+                    break;
+                }
+                let side = g.turn();
+                let moves = g.view(side).legal_moves();
+                let Some(&m) = moves.choose(&mut rng) else {
+                    break;
+                };
+                if let Move::Step { from, to } = m {
+                    let pos = g.position();
+                    if let (Some(x), Some(d)) = (pos.at(from), pos.at(to)) {
+                        match rules.clash(x.rank, d.rank).outcome {
+                            Outcome::AttackerWins if x.side == Side::South => {
+                                won[x.id.0 as usize] = true
+                            }
+                            Outcome::DefenderWins if d.side == Side::South => {
+                                won[d.id.0 as usize] = true
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                g.apply(side, Action::Move(m)).unwrap();
+            }
+            let view = g.view(Side::South);
+            let belief = Belief::new(&view, Priors::Hand);
+            let ours = own_officers(&view, Side::South);
+            for (_, piece) in g.position().pieces() {
+                if piece.side != Side::South || !piece.rank.is_officer() {
+                    continue;
+                }
+                let s = shown(&view, &belief, piece.id, piece.rank, &ours);
+                assert!((0.0..=1.0).contains(&s), "{s}");
+                if won[piece.id.0 as usize] {
+                    winners += 1;
+                    shown_winners += usize::from(s > 0.0);
+                } else {
+                    assert_eq!(s, 0.0, "{:?} never won a battle", piece.rank);
+                }
+            }
+        }
+        // Most winners beat a piece that may have been an officer.
+        assert!(
+            winners > 5 && shown_winners * 2 > winners,
+            "{shown_winners} of {winners}"
+        );
     }
 
     #[test]
