@@ -153,6 +153,15 @@ fn portrait(
                 |ui| {
                     ui.set_min_size(egui::vec2(w, h));
                     if g.marking.is_some() {
+                        // The odds of the piece being marked, which the desktop panel shows
+                        // beside the board, sit above the markers here.
+                        if let Some(line) = g
+                            .inference
+                            .as_ref()
+                            .and_then(|(_, inf)| picked_odds(g, inf, lang))
+                        {
+                            ui.label(format!("{}：{line}", lang.t("game.inference")));
+                        }
                         markers(ui, lang, out);
                         return;
                     }
@@ -523,19 +532,25 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
 
 /// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
 /// other army, how many of each rank it still has on the board.
+/// The likeliest ranks of the enemy piece being marked, as "令 52% · 军 48%".
+fn picked_odds(g: &ActiveGame, inf: &Inference, lang: Lang) -> Option<String> {
+    let guess = inf.at(g.marking?)?;
+    let parts: Vec<String> = guess
+        .likely()
+        .iter()
+        .take(5)
+        .map(|(r, p)| format!("{} {:.0}%", rank_short(*r, lang), p * 100.0))
+        .collect();
+    Some(parts.join(" · "))
+}
+
 fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) {
     let s = &g.session;
     ui.separator();
     ui.label(egui::RichText::new(lang.t("game.inference")).strong());
-    match g.marking.and_then(|p| inf.at(p)) {
-        Some(guess) => {
-            let parts: Vec<String> = guess
-                .likely()
-                .iter()
-                .take(5)
-                .map(|(r, p)| format!("{} {:.0}%", rank_short(*r, lang), p * 100.0))
-                .collect();
-            ui.label(parts.join(" · "));
+    match picked_odds(g, inf, lang) {
+        Some(line) => {
+            ui.label(line);
         }
         None => {
             ui.weak(lang.t("game.inference_pick"));
