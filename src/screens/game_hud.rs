@@ -530,8 +530,6 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
     }
 }
 
-/// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
-/// other army, how many of each rank it still has on the board.
 /// The likeliest ranks of the enemy piece being marked, as "令 52% · 军 48%".
 fn picked_odds(g: &ActiveGame, inf: &Inference, lang: Lang) -> Option<String> {
     let guess = inf.at(g.marking?)?;
@@ -544,6 +542,8 @@ fn picked_odds(g: &ActiveGame, inf: &Inference, lang: Lang) -> Option<String> {
     Some(parts.join(" · "))
 }
 
+/// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
+/// other army, how many of each rank it still has on the board.
 fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) {
     let s = &g.session;
     ui.separator();
