@@ -83,11 +83,7 @@ pub fn shown(view: &PlayerView, belief: &Belief, id: PieceId, rank: Rank, ours: 
             return;
         };
         let p = match view.piece(beaten).and_then(|k| k.known()) {
-            Some(r) => {
-                let mut p = [0.0; 12];
-                p[r.index()] = 1.0;
-                p
-            }
+            Some(r) => certain(r),
             None => match belief.evidence(beaten) {
                 Some(p) => p,
                 None => return,
@@ -96,6 +92,13 @@ pub fn shown(view: &PlayerView, belief: &Belief, id: PieceId, rank: Rank, ours: 
         hidden *= 1.0 - exposure(view.rules(), rank, &p, ours);
     });
     1.0 - hidden
+}
+
+/// Rank chances for a piece known to be `r`.
+fn certain(r: Rank) -> [f32; 12] {
+    let mut p = [0.0; 12];
+    p[r.index()] = 1.0;
+    p
 }
 
 /// The chance that the enemy, after `attacker` beats a piece with rank
@@ -128,12 +131,6 @@ fn own_officers(view: &PlayerView, side: Side) -> Vec<u8> {
 mod tests {
     use super::*;
     use Rank::*;
-
-    fn certain(r: Rank) -> [f32; 12] {
-        let mut p = [0.0; 12];
-        p[r.index()] = 1.0;
-        p
-    }
 
     fn levels(ranks: &[Rank]) -> Vec<u8> {
         ranks.iter().map(|r| r.officer_level()).collect()
