@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Regenerates the figures the docs show: runs the engine bench (`junqi-cli bench`), the
+# protocol bench (`junqi-net-bench`) and the arena's standard table (the rows in
+# docs/bench/arena-rows.txt), writes docs/bench/{engine,net,arena}.json, then renders the
+# markdown tables between the `<!-- bench:NAME -->` markers (scripts/bench_render.py).
+#
+#   scripts/bench.sh [engine] [net] [arena]    # default: all three, then render
+#   scripts/bench.sh render                    # only re-render the tables from the JSON
+#
+# Environment: BENCH_THREADS (arena threads, default 2), BENCH_ROWS (the rows file),
+# BENCH_SECONDS (engine bench measuring time, default 3), CARGO_TARGET_DIR (release
+# builds; keep it apart from the debug/test target directory). Run it on a quiet machine,
+# e.g. `nice -n 10 scripts/bench.sh`; the JSON records the load average at the start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "python3 is required to render the tables" >&2; exit 1; }
+
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(engine net arena)
+out=docs/bench
+rows_file="${BENCH_ROWS:-$out/arena-rows.txt}"
+threads="${BENCH_THREADS:-2}"
+seconds="${BENCH_SECONDS:-3}"
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+bin="$target/release"
+mkdir -p "$out"
+
+want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+
+# Facts about the run every JSON file carries: when, which commit, which machine, how busy.
+meta() {
+  local commit dirty
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -qv '^.. docs/' && echo true || echo false)
+  printf '"date":"%s","commit":"%s","dirty":%s,"cores":%s,"load_at_start":"%s"' \
+    "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$dirty" "$(nproc)" \
+    "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+}
+
+if want engine || want net || want arena; then
+  echo "building the release tools in $target (game and net crates, no Bevy)" >&2
+  cargo build --release --locked -p junqi-game --bin junqi-cli --bin arena \
+    -p junqi-net --bin junqi-net-bench --features junqi-net/testing
+fi
+
+if want engine; then
+  echo "engine bench (${seconds} s per figure, one thread)" >&2
+  start=$(date +%s)
+  two=$("$bin/junqi-cli" bench --json --seconds "$seconds")
+  four=$("$bin/junqi-cli" bench --json --seconds "$seconds" --players 4)
+  printf '{%s,"command":"junqi-cli bench --json --seconds %s [--players 4]","wall_seconds":%s,"two_players":%s,"four_players":%s}\n' \
+    "$(meta)" "$seconds" "$(($(date +%s) - start))" "$two" "$four" > "$out/engine.json"
+fi
+
+if want net; then
+  echo "protocol bench" >&2
+  start=$(date +%s)
+  # NaN (a part that could not run, e.g. no multicast for the discovery) is not JSON.
+  line=$("$bin/junqi-net-bench" --json | sed 's/\bNaN\b/null/g')
+  printf '{%s,"command":"junqi-net-bench --json","wall_seconds":%s,"result":%s}\n' \
+    "$(meta)" "$(($(date +%s) - start))" "$line" > "$out/net.json"
+fi
+
+if want arena; then
+  [ -f "$rows_file" ] || { echo "no rows file: $rows_file" >&2; exit 1; }
+  start=$(date +%s)
+  rows=()
+  n=0
+  while read -r mode a b games seed bar extra; do
+    case "$mode" in ''|'#'*) continue ;; esac
+    n=$((n + 1))
+    echo "arena row $n: $a vs $b, $mode, $games games, seed $seed" >&2
+    row_start=$(date +%s)
+    # shellcheck disable=SC2086 # the extra arguments are words on purpose
+    line=$("$bin/arena" --a "$a" --b "$b" --mode "$mode" --games "$games" --seed "$seed" \
+      --threads "$threads" --json ${extra:-} 2>/dev/null)
+    [ "$bar" = "-" ] && bar=null
+    rows+=("$(printf '{"requested_games":%s,"bar":%s,"extra_args":"%s","row_wall_seconds":%s,"result":%s}' \
+      "$games" "$bar" "${extra:-}" "$(($(date +%s) - row_start))" "$line")")
+  done < "$rows_file"
+  joined=$(IFS=,; echo "${rows[*]}")
+  printf '{%s,"command":"arena --a A --b B --mode MODE --games N --seed S --threads %s --json","rows_file":"%s","wall_seconds":%s,"rows":[%s]}\n' \
+    "$(meta)" "$threads" "$rows_file" "$(($(date +%s) - start))" "$joined" > "$out/arena.json"
+fi
+
+python3 scripts/bench_render.py

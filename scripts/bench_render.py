@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Renders docs/bench/*.json as markdown tables into the docs, between markers.
+
+A doc includes a table by holding the two lines
+
+    <!-- bench:NAME -->
+    <!-- /bench -->
+
+where NAME is `engine`, `net` or `arena`; whatever stands between them is replaced by the
+table rendered from docs/bench/NAME.json (written by scripts/bench.sh). So every figure
+between markers is the output of a command, never typed.
+
+    python3 scripts/bench_render.py           # rewrite the docs
+    python3 scripts/bench_render.py --check   # exit 1 if a doc is not up to date
+"""
+
+import json
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BENCH = ROOT / "docs" / "bench"
+DOCS = [ROOT / "README.md", ROOT / "game" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+BLOCK = re.compile(r"(<!-- bench:(\w+) -->\n)(.*?)(<!-- /bench -->)", re.S)
+
+
+def load(name):
+    path = BENCH / f"{name}.json"
+    if not path.exists():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def num(x, digits=0):
+    """A figure with thousands separators, or a dash when the bench could not measure it."""
+    if x is None:
+        return "—"
+    return f"{x:,.{digits}f}"
+
+
+def provenance(data, what):
+    dirty = " (with uncommitted changes)" if data.get("dirty") else ""
+    return (
+        f"\n*{what}: `scripts/bench.sh` on {data['date']}, commit `{data['commit']}`{dirty}, "
+        f"{data['cores']} cores, load average at the start {data['load_at_start']}, "
+        f"{data['wall_seconds']} s wall. Raw figures: "
+        f"[docs/bench/]({{rel}}docs/bench/).*\n"
+    )
+
+
+def engine(data):
+    two, four = data["two_players"], data["four_players"]
+    rows = [
+        ("complete random games per second, one core (`Position` level)", "random_games_per_sec", 0),
+        ("the same through `Game` (events, record, result checks)", "game_api_games_per_sec", 0),
+        ("`legal_moves_into` per position, ns", "movegen_ns_per_position", 1),
+        ("`Position` clone, ns", "position_clone_ns", 1),
+        ("`Position` size, bytes", "position_bytes", 0),
+        ("plies per random game", "avg_plies_per_game", 1),
+        ("legal moves per position", "avg_moves_per_position", 1),
+    ]
+    out = ["| figure (thread CPU time) | two players | four players |", "|---|---|---|"]
+    for label, key, digits in rows:
+        out.append(f"| {label} | {num(two.get(key), digits)} | {num(four.get(key), digits)} |")
+    return "\n".join(out) + "\n" + provenance(data, "Measured with `junqi-cli bench --json`")
+
+
+def net(data):
+    r = data["result"]
+    out = [
+        "| figure | measured | target |",
+        "|---|---|---|",
+        f"| attacker CPU per battle (median of {r['battles']:,}), ms | {num(r['attacker_ms_median'], 4)} | — |",
+        f"| defender CPU per battle (median), ms | {num(r['defender_ms_median'], 4)} | — |",
+        f"| one battle, both sides (medians), ms | {num(r['battle_total_ms_median'], 4)} | ≤ {r['battle_target_ms']} |",
+        f"| a move's round trip over loopback QUIC (median of {r['round_trip_samples']}), ms | "
+        f"{num(r['quic_move_round_trip_ms_median'], 3)} | ≤ {r['round_trip_target_ms']} |",
+        f"| from start to discovering a host by mDNS, ms | {num(r['discovery_ms'], 1)} | — |",
+        f"| a flip game's shuffle, both sides, ms | {num(r['flip_game_ms'], 1)} | — |",
+        f"| opening one face-down piece, ms | {num(r['flip_opening_ms'], 3)} | — |",
+    ]
+    return "\n".join(out) + "\n" + provenance(data, "Measured with `junqi-net-bench --json`")
+
+
+def arena(data):
+    out = [
+        "| mode | A vs B | games | W / D / L | score of A | 95% CI | bar | met "
+        "| draws agreed / on the board | wins by the flag (either side) "
+        "| A think ms mean / max | plies mean (min–max) | illegal |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in data["rows"]:
+        r, bar = row["result"], row["bar"]
+        ends = r.get("ends", {})
+        games = f"{r['games']}" + ("" if r["games"] == row["requested_games"] else f" of {row['requested_games']}")
+        if row.get("extra_args"):
+            games += f" (`{row['extra_args']}`)"
+        met = "—" if bar is None else ("yes" if r["score"] >= bar else "no")
+        out.append(
+            f"| {r['mode']} | {r['a']} vs {r['b']} | {games} | {r['wins']} / {r['draws']} / {r['losses']} "
+            f"| {r['score']:.3f} | {r['ci95'][0]:.3f}–{r['ci95'][1]:.3f} "
+            f"| {'—' if bar is None else f'≥ {bar:.2f}'} | {met} "
+            f"| {ends.get('agreed_draw', 0)} / {ends.get('draw', 0)} | {ends.get('flag', 0)} "
+            f"| {r['mean_ms']:.1f} / {r['max_ms']:.0f} "
+            f"| {r['mean_plies']:.0f} ({r['min_plies']}–{r['max_plies']}) | {r['illegal']} |"
+        )
+    note = (
+        f"\nSeeds and game counts per row are in [docs/bench/arena-rows.txt]({{rel}}docs/bench/arena-rows.txt); "
+        f"`--threads {data['command'].split('--threads ')[1].split()[0]}`, release build, think times are wall clock "
+        "on the shared machine. Short rows have wide intervals: a strength claim needs more games.\n"
+    )
+    return "\n".join(out) + "\n" + note + provenance(data, "Played with `arena`")
+
+
+RENDER = {"engine": engine, "net": net, "arena": arena}
+
+
+def render_doc(path):
+    text = path.read_text(encoding="utf-8")
+    rel = "../" * (len(path.relative_to(ROOT).parts) - 1)
+
+    def sub(m):
+        name = m.group(2)
+        if name not in RENDER:
+            sys.exit(f"{path}: unknown bench table {name!r}")
+        data = load(name)
+        if data is None:
+            return m.group(0)
+        return m.group(1) + RENDER[name](data).replace("{rel}", rel) + m.group(4)
+
+    return text, BLOCK.sub(sub, text)
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    stale = []
+    for path in DOCS:
+        if not path.exists():
+            continue
+        old, new = render_doc(path)
+        if old != new:
+            stale.append(path.relative_to(ROOT))
+            if not check:
+                path.write_text(new, encoding="utf-8")
+    for p in stale:
+        print(f"{'stale' if check else 'rendered'}: {p}")
+    if check and stale:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Checks the docs: every relative link resolves, every journal entry is listed in the
+journal's index, the READMEs stay short, and the bench tables match docs/bench/*.json.
+
+    python3 scripts/check_docs.py     # prints each fault, exits 1 if there is one
+"""
+
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SKIP = {"target", ".git", "node_modules", "build"}
+# [text](target) and ![alt](target); the target ends at whitespace or ')'.
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+LIMITS = {"README.md": 200, "game/README.md": 1600}
+
+
+def markdown_files():
+    for path in sorted(ROOT.rglob("*.md")):
+        rel = path.relative_to(ROOT)
+        if not SKIP.intersection(rel.parts):
+            yield path
+
+
+def strip_code(text):
+    """Links inside code blocks and code spans are examples, not links."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def main():
+    faults = []
+    for path in markdown_files():
+        text = strip_code(path.read_text(encoding="utf-8"))
+        for target in LINK.findall(text):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+                continue  # a URL, mailto: or an anchor in the same page
+            file_part = target.split("#", 1)[0]
+            if not (path.parent / file_part).exists():
+                faults.append(f"{path.relative_to(ROOT)}: broken link {target}")
+
+    journal = ROOT / "docs" / "journal"
+    if journal.exists():
+        index = (journal / "README.md").read_text(encoding="utf-8")
+        linked = set(LINK.findall(index))
+        for entry in sorted(journal.glob("*.md")):
+            if entry.name != "README.md" and entry.name not in linked:
+                faults.append(f"docs/journal/README.md: does not list {entry.name}")
+
+    for name, limit in LIMITS.items():
+        lines = (ROOT / name).read_text(encoding="utf-8").count("\n")
+        if lines >= limit:
+            faults.append(f"{name}: {lines} lines, the limit is under {limit}")
+
+    render = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench_render.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    if render.returncode != 0:
+        faults.append("bench tables out of date (run scripts/bench_render.py):\n" + render.stdout)
+
+    for f in faults:
+        print(f)
+    print(f"{len(faults)} fault(s)" if faults else "docs check: no fault")
+    sys.exit(1 if faults else 0)
+
+
+if __name__ == "__main__":
+    main()
