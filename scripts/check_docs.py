@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the docs: every relative link resolves, every journal entry is listed in the
+"""Checks the docs: every relative link resolves (a file, and a heading when it names one), every journal entry is listed in the
 journal's index, the READMEs stay short, and the bench tables match docs/bench/*.json.
 
     python3 scripts/check_docs.py     # prints each fault, exits 1 if there is one
@@ -30,6 +30,19 @@ def strip_code(text):
     return re.sub(r"`[^`\n]*`", "", text)
 
 
+def slugs(path):
+    """The anchors GitHub gives a file's headings: lower case, punctuation dropped, spaces
+    to hyphens, a repeated heading numbered."""
+    seen, out = {}, set()
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    for heading in re.findall(r"^#{1,6}\s+(.*?)\s*#*$", text, flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
 def main():
     faults = []
     for path in markdown_files():
@@ -37,9 +50,12 @@ def main():
         for target in LINK.findall(text):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
                 continue  # a URL, mailto: or an anchor in the same page
-            file_part = target.split("#", 1)[0]
-            if not (path.parent / file_part).exists():
+            file_part, _, anchor = target.partition("#")
+            linked = path.parent / file_part
+            if not linked.exists():
                 faults.append(f"{path.relative_to(ROOT)}: broken link {target}")
+            elif anchor and linked.suffix == ".md" and anchor not in slugs(linked):
+                faults.append(f"{path.relative_to(ROOT)}: no heading #{anchor} in {file_part}")
 
     journal = ROOT / "docs" / "journal"
     if journal.exists():
