@@ -10,7 +10,8 @@
 # Environment: BENCH_THREADS (arena threads, default 2), BENCH_ROWS (the rows file),
 # BENCH_SECONDS (engine bench measuring time, default 3), CARGO_TARGET_DIR (release
 # builds; keep it apart from the debug/test target directory). Run it on a quiet machine,
-# e.g. `nice -n 10 scripts/bench.sh`; the JSON records the load average at the start.
+# e.g. `nice -n 10 scripts/bench.sh`; the JSON records the load average at the start, the
+# wall time and (for the arena) the CPU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
@@ -27,6 +28,21 @@ bin="$target/release"
 mkdir -p "$out"
 
 want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+
+# Sets cpu_now to the CPU seconds (user + system) used so far by this script's finished
+# children. `times` must run in this shell (a subshell would report its own children), so
+# it writes to a file and the function sets a variable instead of printing.
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+children_cpu() {
+  times > "$cpu_file"
+  cpu_now=$(tail -n 1 "$cpu_file" | awk '{
+    s = 0
+    for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] }
+    printf "%.1f", s
+  }')
+}
+minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 
 # Facts about the run every JSON file carries: when, which commit, which machine, how busy.
 meta() {
@@ -46,25 +62,27 @@ fi
 
 if want engine; then
   echo "engine bench (${seconds} s per figure, one thread)" >&2
-  start=$(date +%s)
+  start=$(date +%s) facts=$(meta)
   two=$("$bin/junqi-cli" bench --json --seconds "$seconds")
   four=$("$bin/junqi-cli" bench --json --seconds "$seconds" --players 4)
   printf '{%s,"command":"junqi-cli bench --json --seconds %s [--players 4]","wall_seconds":%s,"two_players":%s,"four_players":%s}\n' \
-    "$(meta)" "$seconds" "$(($(date +%s) - start))" "$two" "$four" > "$out/engine.json"
+    "$facts" "$seconds" "$(($(date +%s) - start))" "$two" "$four" > "$out/engine.json"
 fi
 
 if want net; then
   echo "protocol bench" >&2
-  start=$(date +%s)
+  start=$(date +%s) facts=$(meta)
   # NaN (a part that could not run, e.g. no multicast for the discovery) is not JSON.
   line=$("$bin/junqi-net-bench" --json | sed 's/\bNaN\b/null/g')
   printf '{%s,"command":"junqi-net-bench --json","wall_seconds":%s,"result":%s}\n' \
-    "$(meta)" "$(($(date +%s) - start))" "$line" > "$out/net.json"
+    "$facts" "$(($(date +%s) - start))" "$line" > "$out/net.json"
 fi
 
 if want arena; then
   [ -f "$rows_file" ] || { echo "no rows file: $rows_file" >&2; exit 1; }
-  start=$(date +%s)
+  start=$(date +%s) facts=$(meta)
+  children_cpu
+  cpu_start=$cpu_now
   rows=()
   n=0
   while read -r mode a b games seed bar extra; do
@@ -72,16 +90,22 @@ if want arena; then
     n=$((n + 1))
     echo "arena row $n: $a vs $b, $mode, $games games, seed $seed" >&2
     row_start=$(date +%s)
+    children_cpu
+    row_cpu=$cpu_now
     # shellcheck disable=SC2086 # the extra arguments are words on purpose
     line=$("$bin/arena" --a "$a" --b "$b" --mode "$mode" --games "$games" --seed "$seed" \
       --threads "$threads" --json ${extra:-} 2>/dev/null)
     [ "$bar" = "-" ] && bar=null
-    rows+=("$(printf '{"requested_games":%s,"bar":%s,"extra_args":"%s","row_wall_seconds":%s,"result":%s}' \
-      "$games" "$bar" "${extra:-}" "$(($(date +%s) - row_start))" "$line")")
+    children_cpu
+    rows+=("$(printf '{"requested_games":%s,"bar":%s,"extra_args":"%s","row_wall_seconds":%s,"row_cpu_seconds":%s,"result":%s}' \
+      "$games" "$bar" "${extra:-}" "$(($(date +%s) - row_start))" \
+      "$(minus "$cpu_now" "$row_cpu")" "$line")")
   done < "$rows_file"
   joined=$(IFS=,; echo "${rows[*]}")
-  printf '{%s,"command":"arena --a A --b B --mode MODE --games N --seed S --threads %s --json","rows_file":"%s","wall_seconds":%s,"rows":[%s]}\n' \
-    "$(meta)" "$threads" "$rows_file" "$(($(date +%s) - start))" "$joined" > "$out/arena.json"
+  children_cpu
+  printf '{%s,"command":"arena --a A --b B --mode MODE --games N --seed S --threads %s --json","rows_file":"%s","wall_seconds":%s,"cpu_seconds":%s,"rows":[%s]}\n' \
+    "$facts" "$threads" "$rows_file" "$(($(date +%s) - start))" \
+    "$(minus "$cpu_now" "$cpu_start")" "$joined" > "$out/arena.json"
 fi
 
 python3 scripts/bench_render.py

@@ -15,6 +15,7 @@ between markers is the output of a command, never typed.
 """
 
 import json
+import os
 import pathlib
 import re
 import sys
@@ -41,11 +42,12 @@ def num(x, digits=0):
 
 def provenance(data, what):
     dirty = " (with uncommitted changes)" if data.get("dirty") else ""
+    cpu = f", {data['cpu_seconds'] / 60:.1f} CPU minutes" if "cpu_seconds" in data else ""
     return (
         f"\n*{what}: `scripts/bench.sh` on {data['date']}, commit `{data['commit']}`{dirty}, "
-        f"{data['cores']} cores, load average at the start {data['load_at_start']}, "
-        f"{data['wall_seconds']} s wall. Raw figures: "
-        f"[docs/bench/]({{rel}}docs/bench/).*\n"
+        f"{data['cores']} cores, load average {data['load_at_start']} (1, 5, 15 min), "
+        f"{data['wall_seconds']} s wall{cpu}. Raw figures: "
+        f"[docs/bench/]({{bench}}).*\n"
     )
 
 
@@ -94,8 +96,11 @@ def arena(data):
         r, bar = row["result"], row["bar"]
         ends = r.get("ends", {})
         games = f"{r['games']}" + ("" if r["games"] == row["requested_games"] else f" of {row['requested_games']}")
-        if row.get("extra_args"):
-            games += f" (`{row['extra_args']}`)"
+        # A time limit only bounds the run ("N of M" shows when it cut a row short); other
+        # arguments change what is measured, so the table shows them.
+        extra = re.sub(r"--time-limit\s+\S+", "", row.get("extra_args", "")).strip()
+        if extra:
+            games += f" (`{extra}`)"
         met = "—" if bar is None else ("yes" if r["score"] >= bar else "no")
         out.append(
             f"| {r['mode']} | {r['a']} vs {r['b']} | {games} | {r['wins']} / {r['draws']} / {r['losses']} "
@@ -106,9 +111,10 @@ def arena(data):
             f"| {r['mean_plies']:.0f} ({r['min_plies']}–{r['max_plies']}) | {r['illegal']} |"
         )
     note = (
-        f"\nSeeds and game counts per row are in [docs/bench/arena-rows.txt]({{rel}}docs/bench/arena-rows.txt); "
+        f"\nSeeds, game counts and bars per row are in [docs/bench/arena-rows.txt]({{bench}}arena-rows.txt); "
         f"`--threads {data['command'].split('--threads ')[1].split()[0]}`, release build, think times are wall clock "
-        "on the shared machine. Short rows have wide intervals: a strength claim needs more games.\n"
+        "on the shared machine. *Met* compares the score with the bar; short rows have wide "
+        "intervals, so a strength claim needs more games.\n"
     )
     return "\n".join(out) + "\n" + note + provenance(data, "Played with `arena`")
 
@@ -118,7 +124,7 @@ RENDER = {"engine": engine, "net": net, "arena": arena}
 
 def render_doc(path):
     text = path.read_text(encoding="utf-8")
-    rel = "../" * (len(path.relative_to(ROOT).parts) - 1)
+    bench = os.path.relpath(BENCH, path.parent).replace(os.sep, "/") + "/"
 
     def sub(m):
         name = m.group(2)
@@ -127,7 +133,7 @@ def render_doc(path):
         data = load(name)
         if data is None:
             return m.group(0)
-        return m.group(1) + RENDER[name](data).replace("{rel}", rel) + m.group(4)
+        return m.group(1) + RENDER[name](data).replace("{bench}", bench) + m.group(4)
 
     return text, BLOCK.sub(sub, text)
 
