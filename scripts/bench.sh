@@ -48,7 +48,8 @@ minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 meta() {
   local commit dirty
   commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-  dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -qv '^.. docs/' && echo true || echo false)
+  # Dirty: uncommitted changes to anything but the docs (which this script rewrites).
+  dirty=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -v '^.. docs/' | grep -qv '\.md$' && echo true || echo false)
   printf '"date":"%s","commit":"%s","dirty":%s,"cores":%s,"load_at_start":"%s"' \
     "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$dirty" "$(nproc)" \
     "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
