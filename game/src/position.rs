@@ -5,11 +5,12 @@ use crate::board::{Board, MAX_LINES, MAX_POINTS, Point, PointSet, SmallTables, n
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::rules::{Clash, Mode, Outcome, Rules};
-use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod seats;
+
+pub use crate::move_list::{MAX_MOVES, MoveList};
 
 /// One move: a step (a move or an attack along road or railway) or, in flip
 /// games, turning a face-down piece over.
@@ -29,11 +30,6 @@ pub enum Move {
         at: Point,
     },
 }
-
-/// The most legal moves any position of the supported boards has.
-pub const MAX_MOVES: usize = 384;
-/// A list of moves; generating it does not allocate.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 /// The legal moves grouped by piece (see [`Position::legal_move_sets`]):
 /// each movable piece's point with the set of points it may move to, and the
