@@ -1450,7 +1450,7 @@ impl Position {
         }
         if self.teams {
             // The seat to move always has a legal move here (see `settle`).
-            return (self.quiet >= self.rules.quiet_draw_plies).then_some(GameResult::Draw {
+            return (self.rules.is_quiet_draw(self.quiet)).then_some(GameResult::Draw {
                 reason: DrawReason::QuietMoves,
             });
         }
@@ -1490,7 +1490,7 @@ impl Position {
                 }
             });
         }
-        if self.quiet >= self.rules.quiet_draw_plies {
+        if self.rules.is_quiet_draw(self.quiet) {
             return Some(GameResult::Draw {
                 reason: DrawReason::QuietMoves,
             });
@@ -2186,7 +2186,7 @@ mod tests {
                 let Some(&m) = moves.choose(&mut rng) else {
                     break;
                 };
-                if pos.quiet_plies() >= rules.quiet_draw_plies {
+                if rules.is_quiet_draw(pos.quiet_plies()) {
                     break;
                 }
                 pos.play_unchecked(m);

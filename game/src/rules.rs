@@ -149,6 +149,14 @@ impl Rules {
         }
     }
 
+    /// Whether `quiet_plies` plies without an attack draw the game (RULES.md
+    /// §7): the one test of the quiet-move draw, for the referee's position,
+    /// the four-player game and the protocol's dark games alike.
+    #[inline]
+    pub fn is_quiet_draw(&self, quiet_plies: u16) -> bool {
+        quiet_plies >= self.quiet_draw_plies
+    }
+
     /// Whether a piece of this rank turns corners on the railway.
     #[inline]
     pub fn rail_runner(&self, rank: Rank) -> bool {
