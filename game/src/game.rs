@@ -518,7 +518,7 @@ impl Game {
                 let count = *count;
                 self.position.pass();
                 out.push(Event::TimedOut { side, count });
-                if count > self.record.rules.max_timeouts {
+                if self.record.rules.is_timeout_loss(count) {
                     self.finish(
                         GameResult::Win {
                             winner: side.opponent(),

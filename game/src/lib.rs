@@ -8,6 +8,7 @@ pub mod ai;
 mod board;
 mod game;
 mod layout;
+mod move_list;
 pub mod notation;
 mod perft;
 mod piece;

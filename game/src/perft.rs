@@ -56,7 +56,7 @@ fn is_over(pos: &Position) -> bool {
         // Players out, a team gone, nothing movable, 70 quiet plies.
         return pos.result().is_some();
     }
-    if pos.flag_captured().is_some() || pos.quiet_plies() >= pos.rules().quiet_draw_plies {
+    if pos.flag_captured().is_some() || pos.rules().is_quiet_draw(pos.quiet_plies()) {
         return true;
     }
     pos.rules().mode == Mode::Flip

@@ -5,11 +5,12 @@ use crate::board::{Board, MAX_LINES, MAX_POINTS, Point, PointSet, SmallTables, n
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::rules::{Clash, Mode, Outcome, Rules};
-use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod seats;
+
+pub use crate::move_list::{MAX_MOVES, MoveList};
 
 /// One move: a step (a move or an attack along road or railway) or, in flip
 /// games, turning a face-down piece over.
@@ -29,11 +30,6 @@ pub enum Move {
         at: Point,
     },
 }
-
-/// The most legal moves any position of the supported boards has.
-pub const MAX_MOVES: usize = 384;
-/// A list of moves; generating it does not allocate.
-pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 /// The legal moves grouped by piece (see [`Position::legal_move_sets`]):
 /// each movable piece's point with the set of points it may move to, and the
@@ -1454,7 +1450,7 @@ impl Position {
         }
         if self.teams {
             // The seat to move always has a legal move here (see `settle`).
-            return (self.quiet >= self.rules.quiet_draw_plies).then_some(GameResult::Draw {
+            return (self.rules.is_quiet_draw(self.quiet)).then_some(GameResult::Draw {
                 reason: DrawReason::QuietMoves,
             });
         }
@@ -1494,7 +1490,7 @@ impl Position {
                 }
             });
         }
-        if self.quiet >= self.rules.quiet_draw_plies {
+        if self.rules.is_quiet_draw(self.quiet) {
             return Some(GameResult::Draw {
                 reason: DrawReason::QuietMoves,
             });
@@ -2190,7 +2186,7 @@ mod tests {
                 let Some(&m) = moves.choose(&mut rng) else {
                     break;
                 };
-                if pos.quiet_plies() >= rules.quiet_draw_plies {
+                if rules.is_quiet_draw(pos.quiet_plies()) {
                     break;
                 }
                 pos.play_unchecked(m);

@@ -149,6 +149,23 @@ impl Rules {
         }
     }
 
+    /// Whether `quiet_plies` plies without an attack draw the game (RULES.md
+    /// §7): the one test of the quiet-move draw, for the referee's position,
+    /// the four-player game and the protocol's dark games alike.
+    #[inline]
+    pub fn is_quiet_draw(&self, quiet_plies: u16) -> bool {
+        quiet_plies >= self.quiet_draw_plies
+    }
+
+    /// Whether a player with `timeouts` timeouts has lost (a two-player
+    /// game) or is out (a four-player game): more than
+    /// [`Rules::max_timeouts`]. The one test of the timeout loss, for the
+    /// referee's games and the protocol's dark games alike.
+    #[inline]
+    pub fn is_timeout_loss(&self, timeouts: u8) -> bool {
+        timeouts > self.max_timeouts
+    }
+
     /// Whether a piece of this rank turns corners on the railway.
     #[inline]
     pub fn rail_runner(&self, rank: Rank) -> bool {
@@ -306,6 +323,18 @@ mod tests {
     use super::*;
     use Outcome::*;
     use Rank::*;
+
+    #[test]
+    fn the_quiet_draw_and_the_timeout_loss_start_at_their_limits() {
+        for rules in [Rules::default(), Rules::four_player(Mode::Dark)] {
+            let quiet = rules.quiet_draw_plies;
+            assert!(!rules.is_quiet_draw(quiet - 1));
+            assert!(rules.is_quiet_draw(quiet) && rules.is_quiet_draw(quiet + 1));
+            let max = rules.max_timeouts;
+            assert!(!rules.is_timeout_loss(0) && !rules.is_timeout_loss(max));
+            assert!(rules.is_timeout_loss(max + 1));
+        }
+    }
 
     #[test]
     fn default_table() {

@@ -116,7 +116,7 @@ impl Game {
                 let count = *count;
                 self.position.pass();
                 out.push(TableEvent::Event(Event::TimedOut { side, count }));
-                if count > rules.max_timeouts {
+                if rules.is_timeout_loss(count) {
                     self.position.put_out(side, WinReason::Timeouts);
                 }
             }

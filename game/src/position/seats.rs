@@ -8,9 +8,23 @@ use crate::piece::{Piece, Side};
 use crate::rules::{Clash, Outcome};
 
 impl Position {
-    /// Whether the game is over by the board (no move is legal any more).
+    /// Whether the game is over for every move: play decided it (see
+    /// [`Position::decided_by_play`]) or the quiet-move draw is reached.
+    /// Move generation, [`Position::check`] and [`Position::play`] obey this,
+    /// so [`Position::result`] is `Some` exactly when this holds or the side
+    /// to move has no legal move (the flip games' rule on movable pieces
+    /// aside).
     #[inline(always)]
     pub(super) fn over(&self) -> bool {
+        self.decided_by_play() || self.rules.is_quiet_draw(self.quiet)
+    }
+
+    /// Whether play has decided the game: a two-player game's flag taken, a
+    /// team out, the last-pieces rule. Putting seats out goes on until then
+    /// (a timeout that reaches the quiet-move draw may still put its player
+    /// out, as before).
+    #[inline(always)]
+    fn decided_by_play(&self) -> bool {
         self.flag_captured.is_some() || self.decided.is_some()
     }
 
@@ -72,10 +86,10 @@ impl Position {
         if !self.teams {
             return;
         }
-        if !self.over() && !self.is_in(self.turn) {
+        if !self.decided_by_play() && !self.is_in(self.turn) {
             self.turn = self.next_seat(self.turn);
         }
-        while !self.over() && !self.has_legal_move(self.turn) {
+        while !self.decided_by_play() && !self.has_legal_move(self.turn) {
             let stuck = self.turn;
             if !self
                 .seats_in()
@@ -87,7 +101,7 @@ impl Position {
                 return;
             }
             self.remove_seat(stuck, WinReason::NoLegalMove);
-            if !self.over() {
+            if !self.decided_by_play() {
                 self.turn = self.next_seat(stuck);
             }
         }
@@ -121,11 +135,11 @@ impl Position {
     /// was `side`'s, and the game ends when a whole team is out. Does nothing
     /// in two-player games, for a seat already out, or once the game is over.
     pub fn put_out(&mut self, side: Side, reason: WinReason) {
-        if !self.teams || !self.is_in(side) || self.over() {
+        if !self.teams || !self.is_in(side) || self.decided_by_play() {
             return;
         }
         self.remove_seat(side, reason);
-        if !self.over() && self.turn == side {
+        if !self.decided_by_play() && self.turn == side {
             self.turn = self.next_seat(side);
         }
         self.settle();
