@@ -20,6 +20,7 @@ pub mod pursuit;
 pub mod review;
 pub mod search;
 pub mod setup;
+pub mod sparring;
 pub mod team;
 pub mod weights;
 
@@ -708,11 +709,14 @@ impl Player for GreedyPlayer {
     }
 }
 
-/// A player by name: `random`, `greedy` or a level (English or Chinese).
+/// A player by name: `random`, `greedy`, the sparring partners `alphabeta`
+/// and `guard` (two players only: [`sparring`]), or a level (English or Chinese).
 pub fn player_by_name(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
     match name.trim().to_lowercase().as_str() {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
+        "alphabeta" => Ok(Box::new(sparring::AlphaBetaPlayer::new(seed))),
+        "guard" => Ok(Box::new(sparring::GuardPlayer::new(seed))),
         other => Ok(Box::new(Ai::new(other.parse::<Level>()?, seed))),
     }
 }

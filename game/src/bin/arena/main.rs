@@ -71,7 +71,7 @@ struct Args {
 fn usage() -> ! {
     eprintln!(
         "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--no-concede] [--paired] [--json]\n\
-         players: random, greedy, novice, skilled, expert, master\n\
+         players: random, greedy, alphabeta, guard, novice, skilled, expert, master\n\
          --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)\n\
          --board four-player: two players on the four-player board (South against North)\n\
          --paired: games 2k and 2k+1 share one deal, colours and layouts swapped\n\
@@ -154,6 +154,11 @@ fn parse_args() -> Args {
     }
     if (args.players == 4 && !four_modes) || (args.players == 2 && args.partners_open) {
         eprintln!("four players play dark, shuangming or open; two players dark, open or flip");
+        usage();
+    }
+    let sparring = |p: &str| matches!(p.trim().to_lowercase().as_str(), "alphabeta" | "guard");
+    if args.players == 4 && (sparring(&args.a) || sparring(&args.b)) {
+        eprintln!("the sparring partners (alphabeta, guard) play two-player games");
         usage();
     }
     if args.paired && args.players == 4 {
@@ -299,6 +304,8 @@ struct Outcome {
     offers: [u32; 2],
     /// A's side (team) made the game's first move.
     a_first: bool,
+    /// Drawn by the quiet-move rule.
+    quiet: bool,
 }
 
 /// Before `side` moves: its resignation or draw offer, and when it offers,
@@ -488,6 +495,7 @@ fn play_four(args: &Args, index: usize) -> Outcome {
         }
         Some(GameResult::Draw { reason }) => {
             out.score = 0.5;
+            out.quiet = reason == DrawReason::QuietMoves;
             out.reason = draw_name(reason).into();
         }
         None => {
@@ -630,6 +638,12 @@ fn play_one(args: &Args, index: usize) -> Outcome {
                 }
             }
             out.score = 0.5;
+            out.quiet = matches!(
+                game.result(),
+                Some(GameResult::Draw {
+                    reason: DrawReason::QuietMoves
+                })
+            );
             out.reason = match game.result() {
                 Some(GameResult::Draw { reason }) => draw_name(reason),
                 _ => "draw",
@@ -812,6 +826,18 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
     };
     let first = wdl(r.iter().filter(|o| o.a_first));
     let second = wdl(r.iter().filter(|o| !o.a_first));
+    // How A won, and how many games the quiet-move rule drew.
+    let quiet = r.iter().filter(|o| o.quiet).count();
+    let mut a_wins_by: Vec<(String, usize)> = Vec::new();
+    for o in r.iter().filter(|o| o.score == 1.0) {
+        match a_wins_by.iter_mut().find(|x| x.0 == o.reason) {
+            Some(x) => x.1 += 1,
+            None => a_wins_by.push((o.reason.clone(), 1)),
+        }
+    }
+    a_wins_by.sort();
+    let by_flag = a_wins_by.iter().find(|x| x.0 == "flag").map_or(0, |x| x.1);
+    let flag_share = by_flag as f64 / (w.max(1)) as f64;
     let an: Vec<f64> = r.iter().flat_map(|o| o.a_nodes.iter().copied()).collect();
     let ad: Vec<f64> = r.iter().flat_map(|o| o.a_depth.iter().copied()).collect();
     if args.json {
@@ -820,7 +846,7 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             .map(|(k, v)| format!("\"{k}\":{v}"))
             .collect();
         println!(
-            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"a_first\":[{},{},{}],\"a_second\":[{},{},{}],\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0}}}",
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"a_first\":[{},{},{}],\"a_second\":[{},{},{}],\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0},\"quiet_draws\":{quiet},\"quiet_draw_rate\":{:.4},\"a_wins_by\":{{{}}},\"flag_share\":{flag_share:.4}}}",
             args.a,
             args.b,
             args.players,
@@ -846,6 +872,12 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
             second.2,
             mean(&an),
             mean(&ad),
+            quiet as f64 / n,
+            a_wins_by
+                .iter()
+                .map(|(k, v)| format!("\"{k}\":{v}"))
+                .collect::<Vec<_>>()
+                .join(","),
         );
     } else {
         println!(
@@ -877,6 +909,13 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
         );
         let ends: Vec<String> = reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
         println!("endings: {}", ends.join(", "));
+        let by: Vec<String> = a_wins_by.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!(
+            "drawn by the quiet-move rule: {quiet} ({:.1}%);  A's wins: {} (by the flag {:.1}%)",
+            100.0 * quiet as f64 / n,
+            by.join(", "),
+            100.0 * flag_share
+        );
         println!("illegal moves: {illegal}");
         println!(
             "resignations: A {}, B {};  draw offers: A {}, B {}",
