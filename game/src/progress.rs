@@ -28,10 +28,10 @@ pub fn on_terminal() -> bool {
 
 impl Progress {
     /// A line for `total` steps counted in `unit` (`"games"`, `"battles"`), labelled `label`:
-    /// `label [=====>    ] 57/200 games  NOTE  3.2 games/s  45s left`. Silent when `quiet`
-    /// (e.g. `--json`) or not on a terminal.
+    /// `label [=====>    ] 57/200 games  NOTE  3.2 games/s  45s left`, the bar as wide as the
+    /// terminal allows. Silent when `quiet` (e.g. `--json`) or not on a terminal.
     pub fn new(label: &str, total: u64, unit: &str, quiet: bool) -> Progress {
-        let p = Progress::shown_unless(quiet, total);
+        let p = Progress::shown_unless(quiet, total, label);
         p.stage(label, total, unit);
         p
     }
@@ -40,7 +40,7 @@ impl Progress {
     /// `label [=====>    ] 2.1/4.5 s  NOTE`. It moves with the clock, redrawn from a thread
     /// of its own, so the measured loops never call it.
     pub fn timed(label: &str, total: Duration, quiet: bool) -> Progress {
-        let p = Progress::shown_unless(quiet, 0);
+        let p = Progress::shown_unless(quiet, 0, label);
         if let Some(bar) = &p.bar {
             let total_s = total.as_secs_f64();
             bar.set_style(
@@ -48,8 +48,10 @@ impl Progress {
                     .with_key(
                         "clock_bar",
                         move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                            let _ =
-                                w.write_str(&clock_bar(s.elapsed().as_secs_f64() / total_s, 30));
+                            let _ = w.write_str(&clock_bar(
+                                s.elapsed().as_secs_f64() / total_s,
+                                CLOCK_BAR,
+                            ));
                         },
                     )
                     .with_key(
@@ -65,7 +67,6 @@ impl Progress {
                         },
                     ),
             );
-            bar.set_prefix(label.to_string());
             bar.enable_steady_tick(Duration::from_millis(100));
         }
         p
@@ -76,11 +77,12 @@ impl Progress {
         Progress { bar: None }
     }
 
-    fn shown_unless(quiet: bool, total: u64) -> Progress {
+    fn shown_unless(quiet: bool, total: u64, label: &str) -> Progress {
         if quiet || !on_terminal() {
             return Progress::hidden();
         }
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+            .with_prefix(label.to_string());
         Progress { bar: Some(bar) }
     }
 
@@ -135,10 +137,11 @@ impl Progress {
                 };
             },
         ));
+        // Count and length first: a redraw in between shows the new stage's numbers.
+        bar.reset();
+        bar.set_length(total);
         bar.set_prefix(label.to_string());
         bar.set_message("");
-        bar.set_length(total);
-        bar.reset();
     }
 
     /// Clears the line (also done when the `Progress` is dropped), so that what the run
@@ -173,12 +176,15 @@ fn counting(unit: &str) -> String {
     // The unit is text in the template: braces would read as keys.
     let unit: String = unit.chars().filter(|c| !matches!(c, '{' | '}')).collect();
     format!(
-        "{{prefix}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{msg}}  {{rate}} {unit}/s  {{eta}} left"
+        "{{prefix}} [{{wide_bar}}] {{pos}}/{{len}} {unit}  {{msg}}  {{rate}} {unit}/s  {{eta}} left"
     )
 }
 
 /// The template of a [`Progress::timed`] line.
 const TIMED: &str = "{prefix} [{clock_bar}] {seconds}/{total_seconds} s  {msg}";
+
+/// The width of a [`Progress::timed`] line's bar: the line fits 80 columns.
+const CLOCK_BAR: usize = 24;
 
 /// A bar `width` characters wide, `fraction` of it (clamped to 0…1) filled: `===>      `.
 fn clock_bar(fraction: f64, width: usize) -> String {
