@@ -2,7 +2,9 @@
 //! the game with its counters and results, and what each player may know.
 //!
 //! Pure Rust: no I/O, no clock, no global random source. Callers pass random
-//! number generators and report time-outs.
+//! number generators and report time-outs. (The command-line tools' progress
+//! line, [`progress`], writes to the terminal; it is behind the `progress`
+//! feature, which the app does not take.)
 
 pub mod ai;
 mod board;
@@ -14,6 +16,8 @@ mod perft;
 mod piece;
 mod position;
 mod position_file;
+#[cfg(feature = "progress")]
+pub mod progress;
 mod rules;
 mod view;
 

@@ -184,7 +184,10 @@ fn selfplay_prints_a_summary() {
     assert_fails(
         &cli(&["selfplay", "--games", "2", "--seed", "1", "--mode", "chess"]),
         2,
-        &["dark, open or flip"],
+        &[
+            "invalid value 'chess'",
+            "[possible values: dark, open, flip]",
+        ],
     );
     assert_fails(
         &cli(&["selfplay", "--games", "x", "--seed", "1"]),
@@ -194,7 +197,7 @@ fn selfplay_prints_a_summary() {
     assert_fails(
         &cli(&["selfplay", "--seed", "1"]),
         2,
-        &["--games N is required"],
+        &["required", "--games <N>"],
     );
 }
 
@@ -211,10 +214,62 @@ fn bench_prints_one_json_line() {
 
 #[test]
 fn usage_errors() {
-    assert_fails(&cli(&[]), 2, &["no command", "usage"]);
-    assert_fails(&cli(&["fly"]), 2, &["unknown command"]);
-    assert_fails(&cli(&["moves"]), 2, &["expected 1 argument"]);
-    assert_fails(&cli(&["bench", "--fast"]), 2, &["unknown option"]);
+    assert_fails(&cli(&[]), 2, &["Usage: junqi-cli <COMMAND>", "selfplay"]);
+    assert_fails(&cli(&["fly"]), 2, &["unrecognized subcommand 'fly'"]);
+    assert_fails(&cli(&["moves"]), 2, &["required", "<POSITION_JSON>"]);
+    assert_fails(
+        &cli(&["bench", "--fast"]),
+        2,
+        &["unexpected argument '--fast'"],
+    );
+    assert_fails(
+        &cli(&["perft", &path("perft/rail_engineers.json"), "65"]),
+        2,
+        &["<DEPTH>", "0..=64"],
+    );
+    for bad in ["0", "3600", "fast"] {
+        assert_fails(&cli(&["bench", "--seconds", bad]), 2, &["--seconds"]);
+    }
+}
+
+#[test]
+fn a_misspelt_flag_is_named_with_a_suggestion() {
+    // Every subcommand refuses a flag it does not know, naming it and the one meant.
+    let position = path("perft/rail_engineers.json");
+    for (args, meant) in [
+        (vec!["bench", "--jsn"], "--json"),
+        (
+            vec!["selfplay", "--games", "1", "--seed", "1", "--record"],
+            "--records",
+        ),
+        (vec!["perft", &position, "1", "--divid"], "--divide"),
+        (
+            vec!["validate", &position, "--flying-bomb"],
+            "--flying-bombs",
+        ),
+        (vec!["analyse", &position, "--levl", "novice"], "--level"),
+    ] {
+        let o = cli(&args);
+        assert_fails(&o, 2, &["unexpected argument", meant]);
+        assert!(o.stdout.is_empty(), "{args:?}: nothing on standard output");
+    }
+    assert_fails(&cli(&["moves", &position, "--all"]), 2, &["'--all'"]);
+}
+
+#[test]
+fn help_lists_every_command_and_exits_0() {
+    for args in [&["--help"][..], &["help"], &["-h"]] {
+        let o = cli(args);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {err}");
+        for c in ["validate", "moves", "perft", "selfplay", "bench", "analyse"] {
+            assert!(out.contains(c), "{args:?}: {c} missing: {out}");
+        }
+    }
+    let o = cli(&["help", "selfplay"]);
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    assert!(out.contains("--records") && out.contains("[possible values: dark, open, flip]"));
 }
 
 #[test]
@@ -266,7 +321,7 @@ fn four_player_moves_perft_selfplay_and_bench() {
     assert_fails(
         &cli(&["selfplay", "--players", "3", "--games", "1", "--seed", "1"]),
         2,
-        &["expected 2 or 4"],
+        &["[possible values: 2, 4]"],
     );
     assert_fails(
         &cli(&[
@@ -309,7 +364,7 @@ fn two_players_on_the_four_player_board() {
     assert_fails(
         &cli(&["selfplay", "--games", "1", "--seed", "1", "--board", "hex"]),
         2,
-        &["classic or four-player"],
+        &["[possible values: classic, four-player]"],
     );
 }
 

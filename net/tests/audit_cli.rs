@@ -81,3 +81,32 @@ fn a_clean_game_a_cheat_and_an_edited_file() {
     assert_eq!(audit(&junk).0, 2);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Bad usage exits 2 with clap's message on standard error, and nothing on standard
+/// output (where the verdict goes): a misspelt flag, no file, a second file.
+#[test]
+fn bad_usage_exits_2_with_a_message() {
+    for (args, needle) in [
+        (
+            &["--verbos", "game.bin"][..],
+            "unexpected argument '--verbos'",
+        ),
+        (&[], "<GAME_FILE>"),
+        (&["a.bin", "b.bin"], "unexpected argument 'b.bin'"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_junqi-audit"))
+            .args(args)
+            .output()
+            .expect("junqi-audit runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_junqi-audit"))
+        .arg("--help")
+        .output()
+        .expect("junqi-audit runs");
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Exit status: 0 clean"));
+}

@@ -2,8 +2,10 @@
 //! benchmark the engine and ask the computer about a recorded game from the
 //! command line.
 
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use junqi_game::ai::{Ai, Level};
 use junqi_game::notation::{format_move, record_movetext};
+use junqi_game::progress::Progress;
 use junqi_game::{
     Action, Game, GameResult, Layout, Mode, Move, MoveList, MoveSets, Position, Rules, Side, perft,
     perft_divide, position_from_json,
@@ -12,6 +14,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -24,154 +27,234 @@ macro_rules! say {
     }};
 }
 
-const USAGE: &str = "\
-usage: junqi-cli COMMAND ...
-
-commands:
-  validate LAYOUT_FILE [--flying-bombs]
-        check a layout (six-line text, or JSON: {\"rows\": ...} or a layouts
-        file {\"layouts\": [...]}); prints every broken rule; exit 1 if invalid
-  moves POSITION_JSON
-        the legal moves of the side to move, one per line
-  perft POSITION_JSON DEPTH [--divide]
-        the number of leaf positions DEPTH plies deep
-  selfplay --games N --seed S [--mode dark|open|flip] [--players 2|4]
-           [--board classic|four-player] [--records]
-        N games of uniformly random legal moves; prints a results summary
-        (and each game's movetext with --records); --players 4: four-player
-        games (四国大战, dark or open) with the four-player default rules;
-        --board four-player: two players on the four-player board
-  bench [--json] [--seconds S] [--games N] [--players 2|4] [--board ...]
-        random games per second and move generation time, on one core
-        (--games N: play exactly N fast random games and stop, for profilers)
-  analyse RECORD_JSON [--upto N] [--level LEVEL] [--seed S]
-        replays a game record's first N actions (all by default) and prints
-        how the computer (LEVEL: novice, skilled, expert or master, the
-        default) scores every move of the side to move, from that side's
-        view only: the candidates searched deepest first, best first, then
-        the moves screened out at one ply
-
-exit status: 0 success, 1 invalid layout, 2 bad input or usage";
-
-/// A failure with its exit status.
-struct Failure {
-    code: u8,
-    message: String,
+/// Check layouts, list moves, count perft, play random games, benchmark the engine and ask
+/// the computer about a recorded game.
+#[derive(Parser)]
+#[command(
+    name = "junqi-cli",
+    arg_required_else_help = true,
+    after_help = "Exit status: 0 success, 1 invalid layout, 2 bad input or usage."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn usage(message: impl Into<String>) -> Failure {
-    Failure {
-        code: 2,
-        message: format!("{}\n\n{USAGE}", message.into()),
+#[derive(Subcommand)]
+enum Command {
+    /// Check a layout; prints every broken rule; exit 1 if invalid
+    Validate {
+        /// Six-line text, or JSON: {"rows": ...} or a layouts file {"layouts": [...]}
+        layout_file: PathBuf,
+        /// Bombs may stand in the front row (the flying-bombs rule)
+        #[arg(long)]
+        flying_bombs: bool,
+    },
+    /// The legal moves of the side to move, one per line
+    Moves {
+        /// A position file (JSON)
+        position_json: PathBuf,
+    },
+    /// The number of leaf positions DEPTH plies deep
+    Perft {
+        /// A position file (JSON)
+        position_json: PathBuf,
+        /// Plies, 0 to 64
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
+        depth: u32,
+        /// One line per first move, then the total
+        #[arg(long)]
+        divide: bool,
+    },
+    /// N games of uniformly random legal moves; prints a results summary
+    Selfplay(SelfplayArgs),
+    /// Random games per second and move generation time, on one core
+    Bench(BenchArgs),
+    /// How the computer scores every move of the side to move in a recorded game
+    ///
+    /// Replays a game record's first N actions (all by default) and prints how the
+    /// computer scores every move of the side to move, from that side's view only: the
+    /// candidates searched deepest first, best first, then the moves screened out at one
+    /// ply.
+    Analyse(AnalyseArgs),
+}
+
+/// Who plays where: two players (the default) or four, and on which board.
+#[derive(Args)]
+struct Table {
+    /// 4: four-player games (四国大战, dark or open) with the four-player default rules
+    #[arg(long, value_enum, default_value_t = Players::Two)]
+    players: Players,
+    /// four-player: two players on the four-player board
+    #[arg(long, value_enum, default_value_t = Board::Classic)]
+    board: Board,
+}
+
+#[derive(Args)]
+struct SelfplayArgs {
+    /// The number of games
+    #[arg(long, value_name = "N")]
+    games: u64,
+    /// The random seed: the same seed gives the same games
+    #[arg(long, value_name = "S")]
+    seed: u64,
+    /// The game mode
+    #[arg(long, value_enum, default_value_t = ModeArg::Dark)]
+    mode: ModeArg,
+    #[command(flatten)]
+    table: Table,
+    /// Also print each game's movetext
+    #[arg(long)]
+    records: bool,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Print one JSON line
+    #[arg(long)]
+    json: bool,
+    /// Seconds per figure, more than 0 and less than 3600
+    #[arg(long, value_name = "S", default_value_t = 2.0, value_parser = seconds)]
+    seconds: f64,
+    /// Play exactly N fast random games and stop (fixed work for profilers)
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    #[command(flatten)]
+    table: Table,
+}
+
+#[derive(Args)]
+struct AnalyseArgs {
+    /// A game record (JSON), such as the arena writes
+    record_json: PathBuf,
+    /// Replay the first N actions only
+    #[arg(long, value_name = "N")]
+    upto: Option<usize>,
+    /// novice, skilled, expert or master
+    #[arg(long, value_name = "LEVEL", default_value = "master", value_parser = parse_level)]
+    level: Level,
+    /// The computer's random seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+}
+
+/// The game mode of random games.
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Dark,
+    Open,
+    Flip,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Dark => Mode::Dark,
+            ModeArg::Open => Mode::Open,
+            ModeArg::Flip => Mode::Flip,
+        }
     }
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Players {
+    #[value(name = "2")]
+    Two,
+    #[value(name = "4")]
+    Four,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Board {
+    Classic,
+    FourPlayer,
+}
+
+/// Why a `--seconds` value was refused.
+#[derive(Debug, thiserror::Error)]
+enum SecondsError {
+    #[error("not a number")]
+    NotANumber,
+    #[error("must be between 0 and 3600")]
+    OutOfRange,
+}
+
+fn seconds(s: &str) -> Result<f64, SecondsError> {
+    let v: f64 = s.parse().map_err(|_| SecondsError::NotANumber)?;
+    if v > 0.0 && v < 3600.0 {
+        Ok(v)
+    } else {
+        Err(SecondsError::OutOfRange)
+    }
+}
+
+/// A level by its English or Chinese name (`Level`'s own parser and message).
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+}
+
+/// Why a command failed (exit status 2).
+enum Failure {
+    /// Arguments that do not go together: clap's message with the usage.
+    Usage(clap::Error),
+    /// An unreadable or broken input file or value.
+    Input(String),
 }
 
 fn input(message: impl Into<String>) -> Failure {
-    Failure {
-        code: 2,
-        message: message.into(),
-    }
+    Failure::Input(message.into())
+}
+
+/// Arguments of subcommand `name` that do not go together.
+fn conflict(name: &str, message: &str) -> Failure {
+    let mut cli = Cli::command();
+    cli.build();
+    let sub = cli
+        .find_subcommand_mut(name)
+        .expect("a subcommand of junqi-cli");
+    Failure::Usage(sub.error(clap::error::ErrorKind::ArgumentConflict, message))
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = Cli::parse();
+    let done = match cli.command {
+        Command::Validate {
+            layout_file,
+            flying_bombs,
+        } => validate(&layout_file, flying_bombs),
+        Command::Moves { position_json } => moves(&position_json),
+        Command::Perft {
+            position_json,
+            depth,
+            divide,
+        } => perft_command(&position_json, depth, divide),
+        Command::Selfplay(a) => selfplay(&a),
+        Command::Bench(a) => bench(&a),
+        Command::Analyse(a) => analyse(&a),
+    };
+    match done {
         Ok(code) => ExitCode::from(code),
-        Err(f) => {
+        Err(Failure::Usage(e)) => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(message)) => {
             use std::io::Write as _;
-            let _ = writeln!(std::io::stderr(), "junqi-cli: {}", f.message);
-            ExitCode::from(f.code)
+            let _ = writeln!(std::io::stderr(), "junqi-cli: {message}");
+            ExitCode::from(2)
         }
     }
 }
 
-fn run(args: &[String]) -> Result<u8, Failure> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(usage("no command given"));
-    };
-    match command.as_str() {
-        "validate" => validate(rest),
-        "moves" => moves(rest),
-        "perft" => perft_command(rest),
-        "selfplay" => selfplay(rest),
-        "bench" => bench(rest),
-        "analyse" => analyse(rest),
-        "help" | "--help" | "-h" => {
-            say!("{USAGE}");
-            Ok(0)
-        }
-        other => Err(usage(format!("unknown command {other:?}"))),
-    }
+fn read(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|e| input(format!("cannot read {}: {e}", path.display())))
 }
 
-/// Splits arguments into positional ones and `--flag [value]` options.
-struct Args {
-    positional: Vec<String>,
-    options: BTreeMap<String, Option<String>>,
-}
-
-fn parse_args(
-    args: &[String],
-    flags: &[&str],
-    valued: &[&str],
-    positional: usize,
-) -> Result<Args, Failure> {
-    let mut out = Args {
-        positional: Vec::new(),
-        options: BTreeMap::new(),
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if let Some(name) = a.strip_prefix("--") {
-            if flags.contains(&name) {
-                out.options.insert(name.to_string(), None);
-            } else if valued.contains(&name) {
-                let v = it
-                    .next()
-                    .ok_or_else(|| usage(format!("--{name} needs a value")))?;
-                out.options.insert(name.to_string(), Some(v.clone()));
-            } else {
-                return Err(usage(format!("unknown option {a:?}")));
-            }
-        } else {
-            out.positional.push(a.clone());
-        }
-    }
-    if out.positional.len() != positional {
-        return Err(usage(format!(
-            "expected {positional} argument(s), found {}",
-            out.positional.len()
-        )));
-    }
-    Ok(out)
-}
-
-impl Args {
-    fn flag(&self, name: &str) -> bool {
-        self.options.contains_key(name)
-    }
-
-    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, Failure> {
-        match self.options.get(name) {
-            Some(Some(v)) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| usage(format!("--{name}: {v:?} is not a valid number"))),
-            _ => Ok(None),
-        }
-    }
-}
-
-fn read(path: &str) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|e| input(format!("cannot read {path}: {e}")))
-}
-
-fn validate(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &["flying-bombs"], &[], 1)?;
-    let path = &a.positional[0];
-    let text = read(path)?;
+fn validate(file: &Path, flying_bombs: bool) -> Result<u8, Failure> {
+    let text = read(file)?;
+    let path = file.display().to_string();
     let rules = Rules {
-        flying_bombs: a.flag("flying-bombs"),
+        flying_bombs,
         ..Rules::default()
     };
     let layouts = read_layouts(&text).map_err(|e| input(format!("{path}: {e}")))?;
@@ -264,14 +347,13 @@ fn strip_names(v: &serde_json::Value) -> serde_json::Value {
     v
 }
 
-fn load_position(path: &str) -> Result<Position, Failure> {
+fn load_position(path: &Path) -> Result<Position, Failure> {
     let text = read(path)?;
-    position_from_json(&text).map_err(|e| input(format!("{path}: {e}")))
+    position_from_json(&text).map_err(|e| input(format!("{}: {e}", path.display())))
 }
 
-fn moves(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &[], &[], 1)?;
-    let pos = load_position(&a.positional[0])?;
+fn moves(path: &Path) -> Result<u8, Failure> {
+    let pos = load_position(path)?;
     for &m in &pos.legal_moves() {
         say!("{}", format_move(&pos, m));
     }
@@ -280,23 +362,18 @@ fn moves(args: &[String]) -> Result<u8, Failure> {
 
 /// The computer's view of a recorded game's position: what it weighs for
 /// the side to move, from that side's `PlayerView` (never the record's truth).
-fn analyse(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &[], &["upto", "level", "seed"], 1)?;
-    let path = &a.positional[0];
-    let record: junqi_game::Record = serde_json::from_str(&read(path)?)
+fn analyse(a: &AnalyseArgs) -> Result<u8, Failure> {
+    let path = a.record_json.display();
+    let record: junqi_game::Record = serde_json::from_str(&read(&a.record_json)?)
         .map_err(|e| input(format!("{path}: not a game record: {e}")))?;
-    let upto = a.number::<usize>("upto")?;
+    let upto = a.upto;
     if let Some(n) = upto.filter(|&n| n > record.actions.len()) {
         return Err(input(format!(
             "--upto {n}: the record has {} actions",
             record.actions.len()
         )));
     }
-    let level: Level = match a.options.get("level") {
-        Some(Some(v)) => v.parse().map_err(|e: String| usage(e))?,
-        _ => Level::Master,
-    };
-    let seed = a.number::<u64>("seed")?.unwrap_or(1);
+    let (level, seed) = (a.level, a.seed);
     let game =
         Game::replay(&record, upto).map_err(|e| input(format!("{path}: does not replay: {e}")))?;
     if let Some(result) = game.result() {
@@ -323,15 +400,9 @@ fn analyse(args: &[String]) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn perft_command(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(args, &["divide"], &[], 2)?;
-    let pos = load_position(&a.positional[0])?;
-    let depth: u32 = a.positional[1]
-        .parse()
-        .ok()
-        .filter(|&d| d <= 64)
-        .ok_or_else(|| usage(format!("DEPTH {:?} is not a number 0…64", a.positional[1])))?;
-    if a.flag("divide") {
+fn perft_command(path: &Path, depth: u32, divide: bool) -> Result<u8, Failure> {
+    let pos = load_position(path)?;
+    if divide {
         let mut total = 0;
         for (m, n) in perft_divide(&pos, depth) {
             say!("{} {n}", format_move(&pos, m));
@@ -344,52 +415,28 @@ fn perft_command(args: &[String]) -> Result<u8, Failure> {
     Ok(0)
 }
 
-/// `--players 2` (the default) or `--players 4`.
-fn parse_players(a: &Args) -> Result<u8, Failure> {
-    match a.number::<u8>("players")? {
-        None | Some(2) => Ok(2),
-        Some(4) => Ok(4),
-        Some(n) => Err(usage(format!("--players {n}: expected 2 or 4"))),
+impl Players {
+    fn count(self) -> u8 {
+        match self {
+            Players::Two => 2,
+            Players::Four => 4,
+        }
     }
 }
 
-/// The default rules for a mode and a number of players.
 /// The default rules for a mode and a number of players; `--board
 /// four-player` seats two players on the four-player board.
-fn rules_for(a: &Args, mode: Mode, players: u8) -> Result<Rules, Failure> {
-    let four_board = match a.options.get("board") {
-        None => false,
-        Some(Some(b)) if b == "classic" => false,
-        Some(Some(b)) if b == "four-player" => true,
-        Some(Some(b)) => {
-            return Err(usage(format!(
-                "--board {b:?}: expected classic or four-player"
-            )));
-        }
-        Some(None) => return Err(usage("--board needs a value")),
-    };
-    match (players, mode) {
-        (4, Mode::Flip) => Err(usage("--mode flip: flip games are two-player only")),
-        (4, _) => Ok(Rules::four_player(mode)),
+fn rules_for(command: &str, table: &Table, mode: Mode) -> Result<Rules, Failure> {
+    match (table.players, mode) {
+        (Players::Four, Mode::Flip) => Err(conflict(
+            command,
+            "--mode flip: flip games are two-player only",
+        )),
+        (Players::Four, _) => Ok(Rules::four_player(mode)),
         _ => Ok(Rules {
-            four_player_board: four_board,
+            four_player_board: table.board == Board::FourPlayer,
             ..Rules::for_mode(mode)
         }),
-    }
-}
-
-fn parse_mode(a: &Args) -> Result<Mode, Failure> {
-    match a.options.get("mode") {
-        None => Ok(Mode::Dark),
-        Some(Some(m)) => match m.as_str() {
-            "dark" => Ok(Mode::Dark),
-            "open" => Ok(Mode::Open),
-            "flip" => Ok(Mode::Flip),
-            other => Err(usage(format!(
-                "--mode {other:?}: expected dark, open or flip"
-            ))),
-        },
-        Some(None) => Err(usage("--mode needs a value")),
     }
 }
 
@@ -409,22 +456,11 @@ fn new_game(rules: Rules, players: u8, rng: &mut Pcg64Mcg) -> Game {
     }
 }
 
-fn selfplay(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(
-        args,
-        &["records"],
-        &["games", "seed", "mode", "players", "board"],
-        0,
-    )?;
-    let games: u64 = a
-        .number("games")?
-        .ok_or_else(|| usage("--games N is required"))?;
-    let seed: u64 = a
-        .number("seed")?
-        .ok_or_else(|| usage("--seed S is required"))?;
-    let mode = parse_mode(&a)?;
-    let players = parse_players(&a)?;
-    let rules = rules_for(&a, mode, players)?;
+fn selfplay(a: &SelfplayArgs) -> Result<u8, Failure> {
+    let (games, seed) = (a.games, a.seed);
+    let mode = Mode::from(a.mode);
+    let players = a.table.players.count();
+    let rules = rules_for("selfplay", &a.table, mode)?;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
     let mut outs: BTreeMap<String, u64> = BTreeMap::new();
@@ -467,7 +503,7 @@ fn selfplay(args: &[String]) -> Result<u8, Failure> {
                 *tally.entry(format!("draw {reason:?}")).or_default() += 1;
             }
         }
-        if a.flag("records") {
+        if a.records {
             let text = record_movetext(game.record()).expect("the record replays");
             say!("{text} {{{result}}}");
         }
@@ -561,22 +597,12 @@ fn start_position(rules: &Rules, players: u8, rng: &mut Pcg64Mcg) -> Position {
     }
 }
 
-fn bench(args: &[String]) -> Result<u8, Failure> {
-    let a = parse_args(
-        args,
-        &["json"],
-        &["seconds", "games", "players", "board"],
-        0,
-    )?;
-    let players = parse_players(&a)?;
-    let seconds: f64 = a.number("seconds")?.unwrap_or(2.0);
-    if !(seconds > 0.0 && seconds < 3600.0) {
-        return Err(usage("--seconds must be between 0 and 3600"));
-    }
-    let budget = Duration::from_secs_f64(seconds);
-    let rules = rules_for(&a, Mode::Dark, players)?;
+fn bench(a: &BenchArgs) -> Result<u8, Failure> {
+    let players = a.table.players.count();
+    let budget = Duration::from_secs_f64(a.seconds);
+    let rules = rules_for("bench", &a.table, Mode::Dark)?;
     let mut rng = Pcg64Mcg::seed_from_u64(2024);
-    if let Some(n) = a.number::<u64>("games")? {
+    if let Some(n) = a.games {
         // Fixed work for profilers (callgrind): N fast games, nothing else.
         let mut moves = MoveSets::new();
         let plies: u64 = (0..n)
@@ -585,6 +611,11 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
         say!("{n} games, {plies} plies");
         return Ok(0);
     }
+
+    // The rounds below take about 2.25 budgets; the line moves with the clock, from a
+    // thread of its own, and is silent with --json or off a terminal.
+    let progress = Progress::timed("bench", budget.mul_f64(2.25), a.json);
+    progress.note("random games (Position)");
 
     // 1. Complete random games on the Position level.
     let (mut games, mut plies) = (0u64, 0u64);
@@ -603,6 +634,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     let fast = clock.stop();
 
     // 2. Complete random games through `Game` (events, record, result checks).
+    progress.note("random games (Game API)");
     let mut game_games = 0u64;
     let clock = Clock::start();
     // At least one round, even if the thread was not scheduled for a while.
@@ -622,6 +654,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
 
     // 3. Move generation over positions sampled from random games (every
     //    8th position, 4,000 in all: they stay in the caches).
+    progress.note("move generation");
     let mut sample = Vec::new();
     let mut rng = Pcg64Mcg::seed_from_u64(7);
     while sample.len() < 4_000 {
@@ -655,6 +688,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
 
     // 4. Cloning 256 of those positions (the AI clones one per search
     //    node, from positions in the caches).
+    progress.note("Position clone");
     let mut cloned = 0u64;
     let clock = Clock::start();
     // At least one round, even if the thread was not scheduled for a while.
@@ -669,6 +703,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
         }
     }
     let clone = clock.stop();
+    progress.finish();
 
     let per_sec = |n: u64, t: f64| (n as f64 / t).round();
     let plies_per_game = plies as f64 / games as f64;
@@ -680,7 +715,7 @@ fn bench(args: &[String]) -> Result<u8, Failure> {
     } else {
         "wall"
     };
-    if a.flag("json") {
+    if a.json {
         say!(
             "{}",
             serde_json::json!({

@@ -4,20 +4,33 @@
 //! the verdict and its evidence. Exit status: 0 clean, 1 a cheat found,
 //! 2 the file cannot be audited (altered, unfinished, unreadable).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::Parser;
 use junqi_game::GameResult;
 use junqi_net::log_audit::audit_log;
 
+/// Audits a finished LAN game from its saved file, as a third party can: checks every
+/// signature and chain link, rebuilds both sides from the seeds and setups they opened at
+/// the end, and prints the verdict and its evidence.
+#[derive(Parser)]
+#[command(
+    name = "junqi-audit",
+    after_help = "Exit status: 0 clean, 1 a cheat found, 2 the file cannot be audited \
+                  (altered, unfinished, unreadable) or bad usage."
+)]
+struct Cli {
+    /// A saved game: junqi-peer's journal (--state DIR/game.bin) or the app's LAN save
+    game_file: PathBuf,
+}
+
 fn main() -> ExitCode {
-    let Some(path) = std::env::args_os().nth(1) else {
-        eprintln!("usage: junqi-audit GAME_FILE");
-        return ExitCode::from(2);
-    };
-    let saved = match junqi_net::resume::load(std::path::Path::new(&path)) {
+    let path = Cli::parse().game_file;
+    let saved = match junqi_net::resume::load(&path) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("junqi-audit: cannot read {}: {e}", path.to_string_lossy());
+            eprintln!("junqi-audit: cannot read {}: {e}", path.display());
             return ExitCode::from(2);
         }
     };

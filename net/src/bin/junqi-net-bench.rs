@@ -2,23 +2,40 @@
 //! round trip over loopback QUIC including the protocol, and time from start
 //! to discovering a host by mDNS.
 //!
-//! `cargo run -p junqi-net --release --bin junqi-net-bench -- [--json] [--battles N] [--no-net]`
+//! `cargo run -p junqi-net --release --features testing --bin junqi-net-bench -- [--json] [--battles N] [--no-net]`
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use clap::Parser;
+use junqi_game::progress::Progress;
 use junqi_net::ot::{Attacker, Defender, OtKey, PeerKey, battle_context};
 use junqi_net::{Rank, Seed};
 
+/// Benchmarks of the fair-play protocol: CPU per battle for both sides, a flip game in
+/// memory, the move round trip over loopback QUIC and the time from start to discovering a
+/// host by mDNS.
+#[derive(Parser)]
+#[command(name = "junqi-net-bench")]
+struct Cli {
+    /// Print one JSON line
+    #[arg(long)]
+    json: bool,
+    /// Battles to measure (after up to 50 warm-up battles)
+    #[arg(long, value_name = "N", default_value_t = 2000,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    battles: u64,
+    /// Skip the QUIC round trip and the mDNS discovery (their figures are NaN)
+    #[arg(long)]
+    no_net: bool,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let json = args.iter().any(|a| a == "--json");
-    let battles: usize = args
-        .iter()
-        .position(|a| a == "--battles")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000);
+    let cli = Cli::parse();
+    let json = cli.json;
+    let battles = usize::try_from(cli.battles).expect("at most 10^8 battles");
+    let warm_up = battles.min(50);
+    let progress = Progress::new("battles", (warm_up + battles) as u64, "battles", json);
 
     let table = junqi_net::wire::table_from_rules(&junqi_game::Rules::default());
     let seed_a = Seed([0x11; 32]);
@@ -29,7 +46,7 @@ fn main() {
 
     let (mut att, mut def) = (Vec::with_capacity(battles), Vec::with_capacity(battles));
     // Warm up caches and the lazily built tables.
-    for k in 0..battles.min(50) + battles {
+    for k in 0..warm_up + battles {
         let c = Rank::ALL[k % Rank::MOVABLE];
         let d = Rank::ALL[(k * 7) % 12];
         let ctx = battle_context(&game, k as u64, 3, 4, &[0; 32]);
@@ -43,10 +60,11 @@ fn main() {
         let o = dd.check(&reveal, &table).expect("honest label");
         let t4 = Instant::now();
         black_box(o);
-        if k >= battles.min(50) {
+        if k >= warm_up {
             att.push((t1 - t0) + (t3 - t2));
             def.push((t2 - t1) + (t4 - t3));
         }
+        progress.inc(1);
     }
     let stats = |v: &mut Vec<Duration>| {
         v.sort_unstable();
@@ -56,14 +74,20 @@ fn main() {
     let (att_med, att_mean) = stats(&mut att);
     let (def_med, def_mean) = stats(&mut def);
     let total = att_med + def_med;
-    let (flip_game_ms, flip_open_ms) = flip_cost();
-    let net = !args.iter().any(|a| a == "--no-net");
+    let (flip_game_ms, flip_open_ms) = flip_cost(&progress);
+    let net = !cli.no_net;
     let (rtt, moves) = if net {
-        quic_round_trip()
+        quic_round_trip(&progress)
     } else {
         (f64::NAN, 0)
     };
-    let discovery = if net { discovery_ms() } else { f64::NAN };
+    let discovery = if net {
+        progress.stage("mDNS discovery", 1, "hosts");
+        discovery_ms()
+    } else {
+        f64::NAN
+    };
+    progress.finish();
     if json {
         println!(
             "{{\"battles\":{battles},\"attacker_ms_median\":{att_med:.4},\"attacker_ms_mean\":{att_mean:.4},\
@@ -92,11 +116,12 @@ fn main() {
 /// Plays honest flip games between two random players in the in-memory
 /// harness; returns the CPU time per game and per opened piece (both sides,
 /// move choice included).
-fn flip_cost() -> (f64, f64) {
+fn flip_cost(progress: &Progress) -> (f64, f64) {
     use junqi_game::{Event, Mode, Rules};
     use junqi_net::session::AppEvent;
     use junqi_net::testing::Pair;
     let (mut total, mut opened, games) = (Duration::ZERO, 0usize, 5);
+    progress.stage("flip games", games, "games");
     for seed in 0..games {
         let mut p = Pair::new(Rules::for_mode(Mode::Flip), seed);
         let t0 = Instant::now();
@@ -118,6 +143,7 @@ fn flip_cost() -> (f64, f64) {
                 )
             })
             .count();
+        progress.inc(1);
     }
     let ms = total.as_secs_f64() * 1e3;
     (ms / games as f64, ms / opened.max(1) as f64)
@@ -126,7 +152,7 @@ fn flip_cost() -> (f64, f64) {
 /// Plays dark games over loopback QUIC between two instant random players and
 /// returns the median time from the host playing a move to the host seeing
 /// the guest's answer move (both protocol runs, battles included).
-fn quic_round_trip() -> (f64, usize) {
+fn quic_round_trip(progress: &Progress) -> (f64, usize) {
     use junqi_game::{Event, Rules, Side};
     use junqi_net::session::{AppEvent, Session};
     use junqi_net::testing::{preset, random_move};
@@ -205,8 +231,9 @@ fn quic_round_trip() -> (f64, usize) {
         .enable_all()
         .build()
         .expect("rt");
-    let mut all = Vec::new();
-    for _ in 0..3 {
+    let (mut all, games) = (Vec::new(), 3);
+    progress.stage("QUIC games", games, "games");
+    for _ in 0..games {
         all.extend(rt.block_on(async {
             let (tx, rx) = tokio::sync::oneshot::channel();
             let h = tokio::spawn(side(true, Some(tx), None));
@@ -215,6 +242,7 @@ fn quic_round_trip() -> (f64, usize) {
             let _ = g.await;
             h.await.expect("host")
         }));
+        progress.inc(1);
     }
     all.sort_by(f64::total_cmp);
     (
