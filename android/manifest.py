@@ -61,6 +61,7 @@ def render(cargo: dict, lib_name: str) -> str:
     lines += [
         # No Java code: the system's NativeActivity loads lib<lib_name>.so.
         f"  <application android:label={q(label)} android:icon={q(icon)}",
+        *([f"      android:theme={q(app['theme'])}"] if "theme" in app else []),
         '      android:hasCode="false" android:allowBackup="true">',
         '    <activity android:name="android.app.NativeActivity" android:exported="true"',
         f"        android:label={q(label)}",
