@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod lan;
 pub mod lan_text;
 pub mod profile;
+pub mod redraw;
 pub mod screens;
 pub mod session;
 pub mod settings;
@@ -67,6 +68,7 @@ impl Plugin for AppPlugin {
             diag::plugin,
             window_icon::plugin,
             audio::playback_plugin,
+            redraw::winit_plugin,
         ));
     }
 }
@@ -87,6 +89,7 @@ impl Plugin for LogicPlugin {
             screens::plugin,
             audio::cues_plugin,
             suspend::plugin,
+            redraw::plugin,
         ));
     }
 }
