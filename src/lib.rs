@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod audio;
+pub mod back;
 pub mod board;
 pub mod demo;
 pub mod diag;
@@ -90,6 +91,7 @@ impl Plugin for LogicPlugin {
             audio::cues_plugin,
             suspend::plugin,
             redraw::plugin,
+            back::plugin,
         ));
     }
 }
