@@ -16,5 +16,11 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>
 else
   echo "note: the network-namespace discovery test needs root and iproute2; not run here"
 fi
+# The Android build's tools (symbol data, symbol check, manifest), on fixtures: a second.
+if command -v python3 >/dev/null && python3 -c 'import tomllib' 2>/dev/null; then
+  python3 -m unittest discover -s android -p 'test_*.py'
+else
+  echo "note: the Android tools' tests need python3 3.11 or later; not run here"
+fi
 # Last, so that its summary closes the output.
 cargo test --workspace "$@"

@@ -10,6 +10,8 @@ use junqi_game::{
     ai::{Ai, Hint, Level, concede},
 };
 
+use crate::redraw::Waker;
+
 /// The level for a 1-based number (1 新手 … 4 大师).
 pub fn level(n: u8) -> Level {
     Level::ALL[(n.clamp(1, 4) - 1) as usize]
@@ -43,20 +45,25 @@ pub fn choose(view: &PlayerView, level_n: u8, seed: u64) -> Option<Move> {
 }
 
 /// Starts deciding the view's owner's turn (off the main thread: judging a resignation samples
-/// the belief, as the move's search does).
-pub fn think(view: PlayerView, level_n: u8, seed: u64) -> Task<Thought> {
+/// the belief, as the move's search does); `waker` wakes the app when the answer is ready.
+pub fn think(view: PlayerView, level_n: u8, seed: u64, waker: Waker) -> Task<Thought> {
     AsyncComputeTaskPool::get().spawn(async move {
-        Thought::Turn {
+        let thought = Thought::Turn {
             concede: concede::turn_action(&view, level(level_n).plays_for_win()),
             mv: choose(&view, level_n, seed),
-        }
+        };
+        waker.wake();
+        thought
     })
 }
 
-/// Starts computing a hint for the view's owner (at the 熟练 level).
-pub fn hint(view: PlayerView, seed: u64) -> Task<Thought> {
+/// Starts computing a hint for the view's owner (at the 熟练 level); `waker` wakes the app when
+/// it is ready.
+pub fn hint(view: PlayerView, seed: u64, waker: Waker) -> Task<Thought> {
     AsyncComputeTaskPool::get().spawn(async move {
         let lv = Level::Skilled;
-        Thought::Hint(Ai::new(lv, seed).hint(&view, &stopper(lv)))
+        let thought = Thought::Hint(Ai::new(lv, seed).hint(&view, &stopper(lv)));
+        waker.wake();
+        thought
     })
 }

@@ -7,6 +7,7 @@
 
 pub mod ai;
 pub mod audio;
+pub mod back;
 pub mod board;
 pub mod demo;
 pub mod diag;
@@ -15,6 +16,7 @@ pub mod i18n;
 pub mod lan;
 pub mod lan_text;
 pub mod profile;
+pub mod redraw;
 pub mod screens;
 pub mod session;
 pub mod settings;
@@ -67,6 +69,7 @@ impl Plugin for AppPlugin {
             diag::plugin,
             window_icon::plugin,
             audio::playback_plugin,
+            redraw::winit_plugin,
         ));
     }
 }
@@ -87,6 +90,8 @@ impl Plugin for LogicPlugin {
             screens::plugin,
             audio::cues_plugin,
             suspend::plugin,
+            redraw::plugin,
+            back::plugin,
         ));
     }
 }

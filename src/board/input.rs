@@ -9,7 +9,7 @@ use bevy_egui::input::EguiWantsInput;
 use junqi_game::Point;
 
 use super::{BoardClick, BoardDrag, BoardLongPress, BoardScene, BoardZoom, CurrentView};
-use crate::form::UiZoom;
+use crate::{form::UiZoom, redraw::Redraw};
 
 /// How long a press must be held still to count as a long press.
 pub const LONG_PRESS_SECS: f32 = 0.5;
@@ -33,6 +33,13 @@ struct Press {
     panning: Option<Vec2>,
 }
 
+/// A piece held down is timed for a long press and may be dragged: draw while it is held.
+fn draw_while_held(press: Res<Press>, mut redraw: ResMut<Redraw>) {
+    if press.from.is_some() {
+        redraw.every_frame();
+    }
+}
+
 /// The ghost of a dragged tile.
 #[derive(Component)]
 struct Ghost;
@@ -49,7 +56,8 @@ struct Pointer {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Press>()
-        .add_systems(Update, pointer.in_set(super::BoardInput));
+        .add_systems(Update, pointer.in_set(super::BoardInput))
+        .add_systems(Update, draw_while_held.after(pointer));
 }
 
 fn to_world(cursor: Vec2, window: &Window) -> Vec2 {

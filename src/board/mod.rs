@@ -431,10 +431,22 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<BoardDrag>()
         .add_message::<BoardLongPress>()
         .add_message::<BoardEffect>()
-        .add_systems(PostUpdate, track_view)
+        .add_systems(PostUpdate, (track_view, settle_on_change).chain())
         .add_plugins(input::plugin);
     if app.is_plugin_added::<bevy_egui::EguiPlugin>() {
         app.add_plugins((draw::plugin, motion::plugin));
+    }
+}
+
+/// A move shown (the computer's or the network's, arriving with no input), a selection, a new
+/// fit: draw until the board has caught up (a slide then asks for its own frames).
+fn settle_on_change(
+    scene: Res<BoardScene>,
+    current: Res<CurrentView>,
+    mut redraw: ResMut<crate::redraw::Redraw>,
+) {
+    if scene.is_changed() || current.is_changed() {
+        redraw.settle();
     }
 }
 

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use junqi_game::{Board, Point};
 
 use super::{BoardScene, BoardView, CurrentView, TileAt};
-use crate::{session::BattleKind, settings::Settings, theme::Fonts};
+use crate::{redraw::Redraw, session::BattleKind, settings::Settings, theme::Fonts};
 
 /// A short effect on the board: a caption at a point, and an animation for a battle.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -157,12 +157,16 @@ fn run_slide(
     view: Res<CurrentView>,
     mut slide: ResMut<Slide>,
     mut parts: Query<(&TileAt, &mut Transform)>,
+    mut redraw: ResMut<Redraw>,
 ) {
     let (Some(to), Some(view)) = (slide.to, view.0) else {
         return;
     };
     slide.t += time.delta_secs();
     let f = (slide.t / slide.secs).min(1.0);
+    if f < 1.0 {
+        redraw.every_frame();
+    }
     // Ease out: quick off the mark, settling on the point.
     let eased = 1.0 - (1.0 - f) * (1.0 - f);
     let offset = if f >= 1.0 {
@@ -311,7 +315,15 @@ type EffectParts<'a> = (
     Option<&'a mut TextColor>,
 );
 
-fn animate_effects(mut commands: Commands, time: Res<Time>, mut effects: Query<EffectParts>) {
+fn animate_effects(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut effects: Query<EffectParts>,
+    mut redraw: ResMut<Redraw>,
+) {
+    if !effects.is_empty() {
+        redraw.every_frame();
+    }
     let dt = time.delta_secs();
     for (e, mut fx, mut tf, mut vis, sprite, text) in &mut effects {
         if fx.delay > 0.0 {

@@ -24,6 +24,7 @@ use junqi_net::transport::{Control, Dial, Ended, Handler, Identity, endpoint, pl
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::files::{JOURNAL, LINK, Link, hello_name, read_link};
+use crate::redraw::Waker;
 
 /// What to do on the LAN.
 #[derive(Clone, Debug)]
@@ -169,9 +170,11 @@ pub struct LanLink {
 impl LanLink {
     /// Starts the network thread, keeping the identity and the game's journal in `dir` (the
     /// data directory's LAN folder), so that the game can resume after a crash of the app.
-    pub(super) fn start(role: Role, dir: PathBuf) -> LanLink {
+    /// Each report wakes the app through `waker` (it sleeps while nothing changes, see
+    /// [`crate::redraw`]).
+    pub(super) fn start(role: Role, dir: PathBuf, waker: Waker) -> LanLink {
         let (cmd, cmd_rx) = unbounded_channel();
-        let (tx, msgs) = mpsc::channel();
+        let (tx, msgs) = waking_channel(waker);
         let report = tx.clone();
         let spawned = std::thread::Builder::new()
             .name("junqi-lan".into())
@@ -207,6 +210,31 @@ impl LanLink {
     /// The next report, if one came.
     pub(super) fn next(&self) -> Option<LanMsg> {
         self.msgs.lock().expect("not poisoned").try_recv().ok()
+    }
+}
+
+/// A channel whose every message also wakes the app: a small thread forwards the messages and
+/// ends with the senders. Should that thread not start, the messages go straight through and
+/// are seen at the app's next wake-up.
+fn waking_channel(waker: Waker) -> (mpsc::Sender<LanMsg>, mpsc::Receiver<LanMsg>) {
+    let (tx, inner) = mpsc::channel::<LanMsg>();
+    let (out, msgs) = mpsc::channel();
+    let forward = std::thread::Builder::new()
+        .name("junqi-lan-wake".into())
+        .spawn(move || {
+            for msg in inner {
+                if out.send(msg).is_err() {
+                    break;
+                }
+                waker.wake();
+            }
+        });
+    match forward {
+        Ok(_) => (tx, msgs),
+        Err(e) => {
+            bevy::log::warn!("LAN reports will wait for the next frame: no wake-up thread: {e}");
+            mpsc::channel()
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::link::{LanCmd, LanLink, LanMsg, Role};
-use crate::storage::DataDir;
+use crate::{redraw::Waker, storage::DataDir};
 
 /// What a screen asks of the LAN plugin.
 #[derive(Message, Clone, Debug)]
@@ -50,6 +50,7 @@ fn requests(
     mut reader: MessageReader<LanRequest>,
     link: Option<Res<LanLink>>,
     dir: Res<DataDir>,
+    waker: Res<Waker>,
 ) {
     // A link started in this frame takes the requests that follow it in this frame.
     let mut fresh: Option<LanLink> = None;
@@ -57,7 +58,7 @@ fn requests(
     for r in reader.read() {
         match r {
             LanRequest::Start(role) => {
-                fresh = Some(LanLink::start(role.clone(), dir.lan()));
+                fresh = Some(LanLink::start(role.clone(), dir.lan(), waker.clone()));
                 leave = false;
             }
             LanRequest::Send(cmd) => match fresh.as_ref().or(link.as_deref()) {

@@ -5,6 +5,8 @@
 //! go to the LAN plugin as [`LanRequest`]s and the peer's moves arrive as its events
 //! ([`crate::lan::play`]).
 
+use std::time::Duration;
+
 use bevy::{
     prelude::*,
     tasks::{Task, block_on, futures_lite::future},
@@ -28,6 +30,7 @@ use crate::{
     i18n::Lang,
     lan::{LanCmd, LanRequest},
     profile::Profile,
+    redraw::{self, Redraw, Waker},
     session::{LogEntry, SavedGame, Session, rank_short, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
@@ -423,7 +426,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
     true
 }
 
-fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
+fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>, waker: Res<Waker>) {
     let s = &game.session;
     // The computer seats move one at a time, in turn order: the side to move, when it is one.
     if let Some(referee) = s.game()
@@ -434,7 +437,7 @@ fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>) {
         && game.ai_offer.is_none()
     {
         let view = referee.view(referee.turn());
-        let task = ai::think(view, level, rand::random());
+        let task = ai::think(view, level, rand::random(), waker.clone());
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
     }
@@ -452,9 +455,14 @@ fn poll_ai(
     mut tasks: Query<(Entity, &mut Thinking)>,
     time: Res<Time>,
     mut effects: MessageWriter<BoardEffect>,
+    mut redraw: ResMut<Redraw>,
 ) {
     if let Some(t) = game.thinking.as_mut() {
         *t += time.delta_secs();
+        // Shown no sooner than this: wake then (an answer found later wakes the app itself).
+        if *t < MIN_THINK_SECS {
+            redraw.within(Duration::from_secs_f32(MIN_THINK_SECS - *t));
+        }
     }
     for (e, mut task) in &mut tasks {
         let waited = game.thinking.is_none_or(|t| t >= MIN_THINK_SECS);
@@ -513,9 +521,13 @@ fn clock(
     mut game: ResMut<ActiveGame>,
     time: Res<Time>,
     tasks: Query<Entity, With<Thinking>>,
+    mut redraw: ResMut<Redraw>,
 ) {
     if game.ai_offer.is_some() {
         return;
+    }
+    if game.session.result().is_none() {
+        redraw.within(redraw::next_second(game.session.clock));
     }
     if game.session.tick(time.delta_secs()) {
         game.selected = None;
@@ -583,6 +595,9 @@ fn announce_table(
     *seen = s.log.len();
 }
 
+/// Seconds the finished game's board stays before the result screen.
+const SHOW_END_SECS: f32 = 1.8;
+
 fn finish(
     mut game: ResMut<ActiveGame>,
     time: Res<Time>,
@@ -590,6 +605,7 @@ fn finish(
     mut profile: ResMut<Profile>,
     mut commands: Commands,
     mut nav: MessageWriter<Navigate>,
+    mut redraw: ResMut<Redraw>,
 ) {
     let Some(result) = game.session.result() else {
         return;
@@ -629,8 +645,10 @@ fn finish(
     }
     let t = game.ended.get_or_insert(0.0);
     *t += time.delta_secs();
-    if *t > 1.8 {
+    if *t > SHOW_END_SECS {
         nav.write(Navigate(Screen::GameOver));
+    } else {
+        redraw.within(Duration::from_secs_f32(SHOW_END_SECS - *t + 0.01));
     }
 }
 
@@ -859,6 +877,7 @@ fn actions(
     lang: Res<Lang>,
     mut lan: MessageWriter<LanRequest>,
     mut zoom: ResMut<BoardZoom>,
+    waker: Res<Waker>,
 ) {
     let lang = *lang;
     for a in reader.read() {
@@ -942,7 +961,7 @@ fn actions(
             GameAction::Hint => {
                 if game.session.my_turn() && !game.hint_pending {
                     game.hint_pending = true;
-                    let task = ai::hint(game.session.view.clone(), rand::random());
+                    let task = ai::hint(game.session.view.clone(), rand::random(), waker.clone());
                     commands.spawn((Thinking { task, hint: true }, DespawnOnExit(Screen::Game)));
                 }
             }

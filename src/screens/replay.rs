@@ -9,6 +9,7 @@ use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
     i18n::Lang,
+    redraw::Redraw,
     session::{SavedGame, Session, reason_key},
     settings::Settings,
     storage::{self, DataDir},
@@ -111,7 +112,7 @@ fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>) {
     state.files = files;
 }
 
-fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>) {
+fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>, mut redraw: ResMut<Redraw>) {
     // Not touched while paused: the board is redrawn only when the state changes.
     if !state.playing {
         return;
@@ -125,9 +126,20 @@ fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>) {
         time.delta_secs(),
         n,
     );
+    if s.playing {
+        redraw.within(super::replay::until_next_step(s.timer));
+    }
 }
 
-/// 播放: one step every 0.8 s while `playing`, stopping at the end (`n` steps).
+/// Seconds between two steps of 播放.
+const STEP_SECS: f32 = 0.8;
+
+/// The time until 播放's next step, `timer` seconds after the last.
+pub(super) fn until_next_step(timer: f32) -> std::time::Duration {
+    std::time::Duration::from_secs_f32((STEP_SECS - timer).max(0.0) + 0.01)
+}
+
+/// 播放: one step every [`STEP_SECS`] while `playing`, stopping at the end (`n` steps).
 pub(super) fn autoplay_step(
     step: &mut usize,
     playing: &mut bool,
@@ -139,7 +151,7 @@ pub(super) fn autoplay_step(
         return;
     }
     *timer += dt;
-    if *timer > 0.8 {
+    if *timer > STEP_SECS {
         *timer = 0.0;
         if *step < n {
             *step += 1;

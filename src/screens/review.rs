@@ -28,6 +28,7 @@ use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
     i18n::Lang,
+    redraw::Redraw,
     session::{SavedGame, Session, reason_key, seat_key},
     settings::Settings,
     theme,
@@ -176,7 +177,7 @@ fn poll(mut state: ResMut<ReviewState>) {
     }
 }
 
-fn autoplay(mut state: ResMut<ReviewState>, time: Res<Time>) {
+fn autoplay(mut state: ResMut<ReviewState>, time: Res<Time>, mut redraw: ResMut<Redraw>) {
     // Not touched while paused: the board is redrawn only when the state changes.
     if !state.playing {
         return;
@@ -190,6 +191,9 @@ fn autoplay(mut state: ResMut<ReviewState>, time: Res<Time>) {
         time.delta_secs(),
         n,
     );
+    if s.playing {
+        redraw.within(super::replay::until_next_step(s.timer));
+    }
 }
 
 /// The board after `step` actions with every piece shown, and where the shown move was a

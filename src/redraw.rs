@@ -1,0 +1,228 @@
+//! Drawing only when something changes, to spare a phone's battery and a laptop's fan: the app
+//! waits for input (winit's reactive mode) and otherwise wakes only when something asks:
+//!
+//! - a few frames after any input or screen change, so that the UI settles
+//!   (a click's effect, a new screen's layout);
+//! - every frame while something moves ([`Redraw::every_frame`]: a slide or a battle's effect
+//!   on the board, a piece held down, a replay playing);
+//! - at a time a screen names ([`Redraw::within`]: the move clock's next whole second, the
+//!   computer's move due);
+//! - from another thread, through [`Waker`]: the computer's move found, a network message.
+//!
+//! egui's own repaint requests (hover, its animations) reach bevy_winit as `RequestRedraw`.
+//! Screenshots (`JUNQI_SCREENSHOT`) and frame-time figures (`JUNQI_DIAG`) count frames, so they
+//! keep the app drawing continuously.
+
+use std::time::Duration;
+
+use bevy::{
+    prelude::*,
+    window::{RequestRedraw, WindowEvent},
+    winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEvent},
+};
+use winit::event_loop::EventLoopProxy;
+
+use crate::screens::{Navigate, Screen};
+
+/// The longest the app sleeps when nothing asked for a time: things polled without a waker
+/// (the lobby's list of hosts found) are seen within it.
+pub const IDLE_WAIT: Duration = Duration::from_secs(1);
+
+/// Frames drawn after an input or a change, for the UI to settle (egui lays a new screen out
+/// over two frames; a state change applies in the frame after it is asked).
+const SETTLE_FRAMES: u8 = 4;
+
+/// What the screens asked of the next wake-up, gathered during a frame.
+#[derive(Resource, Debug, Default)]
+pub struct Redraw {
+    every_frame: bool,
+    within: Option<Duration>,
+    settle: u8,
+}
+
+impl Redraw {
+    /// Something is moving: draw the next frame too.
+    pub fn every_frame(&mut self) {
+        self.every_frame = true;
+    }
+
+    /// Something will change in `after`: wake up by then.
+    pub fn within(&mut self, after: Duration) {
+        self.within = Some(self.within.map_or(after, |w| w.min(after)));
+    }
+
+    /// Something changed: draw a few frames more.
+    pub fn settle(&mut self) {
+        self.settle = SETTLE_FRAMES;
+    }
+
+    /// Whether the next frame must come at once.
+    pub fn wants_next_frame(&self) -> bool {
+        self.every_frame || self.settle > 0
+    }
+
+    /// How long the app may sleep after this frame if nothing happens.
+    pub fn wait(&self) -> Duration {
+        self.within.map_or(IDLE_WAIT, |w| w.min(IDLE_WAIT))
+    }
+
+    /// Starts the next frame's gathering.
+    fn next_frame(&mut self) {
+        self.every_frame = false;
+        self.within = None;
+        self.settle = self.settle.saturating_sub(1);
+    }
+}
+
+/// Wakes the app from another thread. Without a window (tests) it does nothing.
+#[derive(Resource, Clone, Default)]
+pub struct Waker(Option<EventLoopProxy<WinitUserEvent>>);
+
+impl Waker {
+    /// Makes the app run its next frame now.
+    pub fn wake(&self) {
+        if let Some(proxy) = &self.0 {
+            // Fails only when the event loop is gone (the app is closing).
+            let _ = proxy.send_event(WinitUserEvent::WakeUp);
+        }
+    }
+}
+
+/// The time until a clock showing whole seconds rounded up (`left.ceil()`) changes, a little
+/// after the change so that the frame shows the new second.
+pub fn next_second(left: f32) -> Duration {
+    if left <= 0.0 {
+        return IDLE_WAIT;
+    }
+    let into = left - left.ceil() + 1.0;
+    Duration::from_secs_f32(into.clamp(0.0, 1.0) + 0.01)
+}
+
+/// The gathering, for every app (the screens ask whether or not a window draws).
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Redraw>()
+        .init_resource::<Waker>()
+        .add_systems(First, Redraw::next_frame_system);
+}
+
+/// The rendering app's side: reactive updates, and the waker.
+pub(super) fn winit_plugin(app: &mut App) {
+    let counts_frames = ["JUNQI_SCREENSHOT", "JUNQI_DIAG"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some());
+    if counts_frames {
+        app.insert_resource(WinitSettings::continuous());
+        return;
+    }
+    app.insert_resource(WinitSettings {
+        focused_mode: UpdateMode::reactive_low_power(IDLE_WAIT),
+        unfocused_mode: UpdateMode::reactive_low_power(IDLE_WAIT),
+    })
+    .add_systems(Startup, make_waker)
+    .add_systems(Update, settle_on_change)
+    .add_systems(Last, apply);
+}
+
+impl Redraw {
+    fn next_frame_system(mut redraw: ResMut<Redraw>) {
+        redraw.next_frame();
+    }
+}
+
+fn make_waker(proxy: Option<Res<EventLoopProxyWrapper>>, mut waker: ResMut<Waker>) {
+    if let Some(proxy) = proxy {
+        *waker = Waker(Some((**proxy).clone()));
+    }
+}
+
+/// Input (bar raw mouse motion, reported even outside the window) or a screen change: let the
+/// UI settle. A change of the game itself comes from input, a [`Waker`] or a time asked for.
+fn settle_on_change(
+    mut redraw: ResMut<Redraw>,
+    mut window: MessageReader<WindowEvent>,
+    mut nav: MessageReader<Navigate>,
+    screen: Option<Res<State<Screen>>>,
+) {
+    let input = window
+        .read()
+        .any(|e| !matches!(e, WindowEvent::MouseMotion(_)));
+    let navigated = nav.read().count() > 0;
+    if input || navigated || screen.is_some_and(|s| s.is_changed()) {
+        redraw.settle();
+    }
+}
+
+/// Tells bevy_winit when to run the next frame.
+fn apply(
+    redraw: Res<Redraw>,
+    mut settings: ResMut<WinitSettings>,
+    mut request: MessageWriter<RequestRedraw>,
+) {
+    if redraw.wants_next_frame() {
+        request.write(RequestRedraw);
+    }
+    let mode = UpdateMode::reactive_low_power(redraw.wait());
+    if settings.focused_mode != mode {
+        settings.focused_mode = mode;
+        settings.unfocused_mode = mode;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_wakes_just_after_each_whole_second() {
+        // Shown as ceil(left): 29.4 shows 30 until it reaches 29.0, 0.4 s later.
+        for (left, gap) in [
+            (29.4_f32, 0.4_f32),
+            (29.0, 1.0),
+            (0.25, 0.25),
+            (59.999, 0.999),
+        ] {
+            let wait = next_second(left).as_secs_f32();
+            assert!(
+                wait > gap && wait < gap + 0.02,
+                "left {left}: waited {wait}"
+            );
+            // After the wait the clock shows one second less.
+            let after = left - wait;
+            assert!(after.ceil() < left.ceil() || after <= 0.0, "left {left}");
+        }
+        assert_eq!(next_second(0.0), IDLE_WAIT);
+    }
+
+    #[test]
+    fn the_soonest_time_asked_wins_and_idle_caps_it() {
+        let mut r = Redraw::default();
+        assert_eq!(r.wait(), IDLE_WAIT);
+        assert!(!r.wants_next_frame());
+        r.within(Duration::from_millis(300));
+        r.within(Duration::from_millis(700));
+        assert_eq!(r.wait(), Duration::from_millis(300));
+        r.within(Duration::from_secs(5));
+        assert_eq!(r.wait(), Duration::from_millis(300));
+        r.next_frame();
+        assert_eq!(r.wait(), IDLE_WAIT);
+        r.within(Duration::from_secs(5));
+        assert_eq!(r.wait(), IDLE_WAIT);
+    }
+
+    #[test]
+    fn settling_lasts_a_few_frames_then_the_app_sleeps() {
+        let mut r = Redraw::default();
+        r.settle();
+        let mut frames = 0;
+        while r.wants_next_frame() {
+            frames += 1;
+            r.next_frame();
+            assert!(frames <= SETTLE_FRAMES as usize);
+        }
+        assert_eq!(frames, SETTLE_FRAMES as usize);
+        r.every_frame();
+        assert!(r.wants_next_frame());
+        r.next_frame();
+        assert!(!r.wants_next_frame());
+    }
+}
