@@ -29,10 +29,10 @@ fn the_layout_set_before_confirming_is_the_one_played_and_audited() {
         p.step_until(|p| p.sessions.iter().all(|s| s.pairing().is_some()));
         // Both rearrange: layouts neither side started with.
         let chosen = [preset(seed as usize + 3), preset(seed as usize + 5)];
-        for i in 0..2 {
-            assert_ne!(p.sessions[i].layout(), Some(chosen[i]), "a new layout");
-            p.sessions[i].set_layout(chosen[i]).unwrap();
-            assert_eq!(p.sessions[i].layout(), Some(chosen[i]));
+        for (i, &mine) in chosen.iter().enumerate() {
+            assert_ne!(p.sessions[i].layout(), Some(mine), "a new layout");
+            p.sessions[i].set_layout(mine).unwrap();
+            assert_eq!(p.sessions[i].layout(), Some(mine));
             let now = p.clock(i);
             p.sessions[i].confirm_pairing(now).unwrap();
             // Committed: no more changes.
@@ -40,12 +40,12 @@ fn the_layout_set_before_confirming_is_the_one_played_and_audited() {
                 p.sessions[i].set_layout(preset(0)),
                 Err(SessionError::WrongPhase)
             );
-            assert_eq!(p.sessions[i].layout(), Some(chosen[i]));
+            assert_eq!(p.sessions[i].layout(), Some(mine));
         }
         p.run(STEPS);
-        for i in 0..2 {
+        for (i, &mine) in chosen.iter().enumerate() {
             let me = p.sessions[i].side();
-            assert_eq!(recorded(&p, me), chosen[i], "{mode:?} side {i}");
+            assert_eq!(recorded(&p, me), mine, "{mode:?} side {i}");
         }
     }
 }
@@ -63,7 +63,10 @@ fn an_illegal_layout_is_refused_and_the_old_one_stays() {
     let before = p.sessions[1].layout();
     // A camp (row 2, column 2) must stay empty.
     let bad = preset(1).swapped((1, 1), (2, 2));
-    assert!(bad.validate(p.sessions[1].rules()).is_err(), "an illegal layout");
+    assert!(
+        bad.validate(p.sessions[1].rules()).is_err(),
+        "an illegal layout"
+    );
     assert!(matches!(
         p.sessions[1].set_layout(bad),
         Err(SessionError::BadLayout(_))

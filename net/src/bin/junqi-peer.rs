@@ -268,7 +268,10 @@ impl Peer {
 fn run(args: Args) -> Result<Outcome, RunError> {
     let mut player: Box<dyn Player> =
         player_by_name(&args.ai, args.seed).map_err(|e| RunError::Player(e.to_string()))?;
-    let resumed = args.state.as_ref().is_some_and(|d| d.join(JOURNAL).exists());
+    let resumed = args
+        .state
+        .as_ref()
+        .is_some_and(|d| d.join(JOURNAL).exists());
     let (role, layout) = if resumed {
         (Role::Resume, None)
     } else if args.host {

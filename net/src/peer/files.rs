@@ -40,9 +40,8 @@ pub(super) struct Link {
 
 pub(super) fn read_link(dir: &Path) -> Result<Link, PeerError> {
     let text = std::fs::read_to_string(dir.join(LINK)).map_err(PeerError::storage)?;
-    serde_json::from_str(&text).map_err(|e| {
-        PeerError::Storage(Arc::new(io::Error::new(io::ErrorKind::InvalidData, e)))
-    })
+    serde_json::from_str(&text)
+        .map_err(|e| PeerError::Storage(Arc::new(io::Error::new(io::ErrorKind::InvalidData, e))))
 }
 
 pub(super) fn write_link(dir: &Path, link: &Link) -> Result<(), PeerError> {

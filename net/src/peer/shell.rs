@@ -220,3 +220,186 @@ impl Handler for Shell {
         ))));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+    use std::time::Duration;
+
+    use junqi_game::{Mode, PlayerView, Rules};
+    use junqi_proto::testing::{Pair, random_move};
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64;
+
+    use super::*;
+    use crate::peer::rewind;
+
+    /// Two sessions on a wire whose latency is above the grace, both players slow (some moves
+    /// after the deadline): the waiting side's timeout claims cross late moves, which are voided.
+    /// The host's events go through the shell, one batch per operation, as the driver takes them.
+    struct Wire {
+        s: [Session; 2],
+        now: Instant,
+        wire: VecDeque<(Instant, usize, Vec<u8>)>,
+        planned: [Option<Instant>; 2],
+        rng: Pcg64,
+        shell: Shell,
+    }
+
+    impl Wire {
+        fn flush(&mut self, i: usize) {
+            while let Some(bytes) = self.s[i].poll_transmit() {
+                let lag = Duration::from_millis(2100 + self.rng.random_range(0..1500));
+                let last = self.wire.iter().filter(|w| w.1 == 1 - i).map(|w| w.0).max();
+                let at = (self.now + lag).max(last.unwrap_or(self.now));
+                let pos = self.wire.iter().position(|w| w.0 > at);
+                self.wire
+                    .insert(pos.unwrap_or(self.wire.len()), (at, 1 - i, bytes));
+            }
+            let mut mine = Vec::new();
+            if i == 0 {
+                if let Some(first) = self.s[0].poll_event() {
+                    self.shell.event(&mut self.s[0], first);
+                }
+                self.shell.settled(&self.s[0]);
+            } else {
+                while let Some(e) = self.s[1].poll_event() {
+                    mine.push(e);
+                }
+            }
+            for e in mine {
+                match e {
+                    AppEvent::PairingCode { .. } => self.s[1].confirm_pairing(self.now).unwrap(),
+                    AppEvent::RulesOffered { rules, .. } => {
+                        let l = junqi_game::Layout::random(&rules, &mut self.rng);
+                        self.s[1].accept(self.now, l).unwrap();
+                    }
+                    _ => {}
+                }
+                self.flush(1);
+            }
+        }
+
+        /// A slow player's next move: mostly quick, sometimes near or past the deadline.
+        fn plan(&mut self, i: usize) {
+            if self.planned[i].is_some() || !self.s[i].my_turn() {
+                return;
+            }
+            let t = Duration::from_secs(u64::from(self.s[i].rules().move_seconds));
+            let pause = match self.rng.random_range(0..10) {
+                0..=5 => Duration::from_millis(self.rng.random_range(0..500)),
+                6..=8 => t.saturating_sub(Duration::from_millis(self.rng.random_range(0..3000))),
+                _ => t + Duration::from_millis(self.rng.random_range(0..5000)),
+            };
+            self.planned[i] = Some(self.now + pause);
+        }
+
+        fn step(&mut self) {
+            while let Some(&(at, to, _)) = self.wire.front()
+                && at <= self.now
+            {
+                let (_, to2, bytes) = self.wire.pop_front().expect("front");
+                debug_assert_eq!(to, to2);
+                self.s[to].handle_bytes(self.now, &bytes);
+                self.flush(to);
+            }
+            for i in 0..2 {
+                self.plan(i);
+                if self.planned[i].is_some_and(|t| t <= self.now) {
+                    self.planned[i] = None;
+                    if let Some(v) = self.s[i].view().cloned()
+                        && let Some(m) = random_move(&v, &mut self.rng)
+                    {
+                        // Refused once the clock has run out: the peer claims.
+                        let _ = self.s[i].play(self.now, m);
+                    }
+                    self.flush(i);
+                }
+            }
+            let next = self
+                .wire
+                .front()
+                .map(|w| w.0)
+                .into_iter()
+                .chain(self.s.iter().filter_map(Session::poll_timeout))
+                .chain(self.planned.iter().flatten().copied())
+                .min()
+                .unwrap_or(self.now + Duration::from_secs(1));
+            self.now = self.now.max(next);
+            for i in 0..2 {
+                if self.s[i].poll_timeout().is_some_and(|t| t <= self.now) {
+                    self.s[i].handle_timeout(self.now);
+                    self.flush(i);
+                }
+            }
+        }
+    }
+
+    /// The owner's view, built from the one snapshot and then the events (a voided move rewinds
+    /// it), is the session's view after every batch, and the turn it is told is the session's:
+    /// through battles, timeouts and late moves voided by a crossing claim, in every mode.
+    #[test]
+    fn the_owners_view_follows_the_session_from_one_snapshot_and_events() {
+        let mut voided = 0;
+        for (seed, mode) in [
+            (7100u64, Mode::Dark),
+            (7101, Mode::Flip),
+            (7102, Mode::Open),
+        ] {
+            let p = Pair::new(Rules::for_mode(mode), seed);
+            let Pair { sessions, now, .. } = p;
+            let (tx, rx) = mpsc::channel();
+            let mut w = Wire {
+                s: sessions,
+                now,
+                wire: VecDeque::new(),
+                planned: [None; 2],
+                rng: Pcg64::seed_from_u64(seed),
+                shell: Shell::new(tx, None),
+            };
+            for s in &mut w.s {
+                s.set_grace(Duration::from_secs(2));
+            }
+            w.flush(0);
+            let mut owner: Option<(PlayerView, PlayerView)> = None;
+            let mut turn = false;
+            let mut played = 0;
+            for _ in 0..50_000 {
+                if w.s[0].is_done() {
+                    break;
+                }
+                w.step();
+                for e in rx.try_iter() {
+                    match e {
+                        PeerEvent::PairingCode { .. } => w.s[0].confirm_pairing(w.now).unwrap(),
+                        PeerEvent::Started { view, my_turn, .. } => {
+                            turn = my_turn;
+                            owner = Some(((*view).clone(), *view));
+                        }
+                        PeerEvent::Game(e) => {
+                            let (_, v) = owner.as_mut().expect("started first");
+                            v.apply(&e).expect("the view takes every event");
+                            played += 1;
+                        }
+                        PeerEvent::Voided { kept } => {
+                            let (start, v) = owner.as_mut().expect("started first");
+                            *v = rewind(start, v, kept).expect("the snapshot takes the events");
+                            voided += 1;
+                        }
+                        PeerEvent::Turn(t) => turn = t,
+                        _ => {}
+                    }
+                }
+                w.flush(0);
+                if let (Some((_, v)), Some(sv)) = (&owner, w.s[0].view()) {
+                    assert_eq!(format!("{v:?}"), format!("{sv:?}"), "{mode:?}");
+                    assert_eq!(turn, w.s[0].my_turn(), "{mode:?}");
+                }
+            }
+            assert!(w.s[0].is_done(), "{mode:?}: the game did not end");
+            assert!(played > 0, "{mode:?}: nothing was played");
+        }
+        // Late moves crossed claims: the owner's view was rewound, never sent again.
+        assert!(voided > 0);
+    }
+}
