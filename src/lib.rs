@@ -14,6 +14,7 @@ pub mod form;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;
+pub mod model;
 pub mod profile;
 pub mod screens;
 pub mod session;
