@@ -199,31 +199,40 @@ fn confirm_pairing(host: &mut App, guest: &mut App, guest_layout: Option<Layout>
     assert_eq!(shown_code(guest), Some((hc.clone(), false)));
     assert_eq!(screen(host), Screen::Setup, "the host arranges its army");
     assert_eq!(screen(guest), Screen::Lobby);
+    // The host is ready while the guest still looks at the code: nothing starts.
+    host.world_mut().write_message(SetupAction::March);
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_millis(500) {
+        host.update();
+        guest.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(arranging(host), Some((true, false)));
     for app in [&*host, &*guest] {
         assert!(!app.world().contains_resource::<ActiveGame>());
     }
+    // The guest confirms the code and arranges under the host's rules (shown, not its own to
+    // change), seeing the host ready; nothing starts while the guest is not.
     guest.world_mut().write_message(LobbyAction::ConfirmPairing);
     run_until(&mut [&mut *host, &mut *guest], 10, |a| {
-        a.iter().all(|app| arranging(app).is_some())
+        arranging(a[1]).is_some()
     });
-    // The guest arranges under the host's rules, shown and not its own to change.
+    assert_eq!(
+        arranging(guest),
+        Some((false, true)),
+        "the host is shown ready"
+    );
     let rules = host.world().resource::<SetupState>().options.rules;
     assert_eq!(guest.world().resource::<SetupState>().options.rules, rules);
     if let Some(l) = guest_layout {
         guest.world_mut().resource_mut::<SetupState>().layout = l;
     }
-    // The host is ready; nothing starts while the guest is not, who sees the host ready.
-    host.world_mut().write_message(SetupAction::March);
-    run_until(&mut [&mut *host, &mut *guest], 10, |a| {
-        arranging(a[1]) == Some((false, true))
-    });
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_millis(300) {
         host.update();
         guest.update();
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(arranging(host), Some((true, false)));
     for app in [&*host, &*guest] {
         assert_eq!(screen(app), Screen::Setup);
         assert!(!app.world().contains_resource::<ActiveGame>());

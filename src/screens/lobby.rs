@@ -83,6 +83,8 @@ pub struct LobbyState {
     /// Why the last LAN session ended before play began (the verdict's kind, shown
     /// translated).
     pub ended: Option<junqi_net::FaultKind>,
+    /// The peer is ready (its army committed), perhaps before this player compared the codes.
+    pub peer_ready: bool,
     /// An unfinished LAN game saved by an earlier run (after a crash, say): offered to resume.
     pub unfinished: Option<Unfinished>,
     /// Discoveries fed by a test or a demo instead of the LAN plugin's browser.
@@ -98,6 +100,7 @@ impl Default for LobbyState {
             name: default_name(),
             mdns: true,
             unfinished: None,
+            peer_ready: false,
             ended: None,
             feed: None,
         }
@@ -242,6 +245,7 @@ fn actions(
             LobbyAction::StartHosting => {
                 let rules = setup.options.rules;
                 // The army is arranged after the pairing: a legal layout until then.
+                lobby.peer_ready = false;
                 lan.write(LanRequest::Start(Role::Host {
                     rules,
                     layout: layout_for(&rules, setup.layout),
@@ -268,6 +272,7 @@ fn actions(
                     continue;
                 };
                 let host = h.name.clone();
+                lobby.peer_ready = false;
                 lan.write(LanRequest::Start(Role::Join {
                     addr,
                     name: lobby.name.clone(),
@@ -285,11 +290,9 @@ fn actions(
                     host,
                 } = lobby.phase.clone()
                 {
-                    setup.arrange(
-                        LanSetup::new(code.clone(), peer.clone(), host),
-                        rules,
-                        *lang,
-                    );
+                    let mut l = LanSetup::new(code.clone(), peer.clone(), host);
+                    l.peer_ready = lobby.peer_ready;
+                    setup.arrange(l, rules, *lang);
                     lobby.phase = LobbyPhase::Arranging { code, peer };
                     nav.write(Navigate(Screen::Setup));
                 }
@@ -298,6 +301,7 @@ fn actions(
                 let Some(u) = lobby.unfinished.take() else {
                     continue;
                 };
+                lobby.peer_ready = false;
                 lan.write(LanRequest::Start(Role::Resume));
                 lobby.ended = None;
                 lobby.error = None;
@@ -355,6 +359,7 @@ fn follow(
                 };
             }
             PeerEvent::PeerReady => {
+                lobby.peer_ready = true;
                 if let Some(l) = setup.lan.as_mut() {
                     l.peer_ready = true;
                 }

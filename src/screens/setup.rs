@@ -882,16 +882,9 @@ fn lan_options_ui(ui: &mut egui::Ui, opts: &mut GameOptions, lang: Lang, state: 
 /// A LAN game's setup: whom it is against, the pairing code, and who is ready.
 fn lan_status(ui: &mut egui::Ui, state: &SetupState, lang: Lang) {
     let Some(l) = &state.lan else { return };
-    ui.label(
-        egui::RichText::new(format!(
-            "{} {} · {} {}",
-            lang.t("lan.vs"),
-            l.peer,
-            lang.t("lobby.code"),
-            l.code
-        ))
-        .strong(),
-    );
+    // One line each, so that the code is never wrapped in two.
+    ui.strong(format!("{} {}", lang.t("lan.vs"), l.peer));
+    ui.strong(format!("{} {}", lang.t("lobby.code"), l.code));
     if l.peer_ready {
         ui.colored_label(theme::palette::OK, lang.t("setup.lan.peer_ready"));
     } else {
