@@ -511,6 +511,7 @@ pub fn four_key(options: &GameOptions) -> String {
     )
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn actions(
     mut commands: Commands,
     mut state: ResMut<SetupState>,
