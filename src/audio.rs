@@ -15,7 +15,7 @@ use bevy::prelude::*;
 
 use crate::{
     model::ActiveGame,
-    screens::Screen,
+    nav::Screen,
     session::{BattleKind, BattleSeen, LogEntry, Session},
     settings::Settings,
 };

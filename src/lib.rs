@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod lan;
 pub mod lan_text;
 pub mod model;
+pub mod nav;
 pub mod profile;
 pub mod screens;
 pub mod session;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     model::{ActiveGame, Opponent},
-    screens::{Navigate, Screen},
+    nav::{Navigate, Screen},
     session::{SavedGame, Session},
     storage::{self, DataDir, StoreError},
 };
