@@ -7,8 +7,9 @@
 #   SIZE=720x1600 scripts/screenshots.sh   # at another window size (phone portrait), saved in
 #                                          # docs/screenshots/720x1600/
 #
-# `lobby` and `lan-game` start headless `junqi-peer` hosts (advertised by mDNS) first, so the
-# lobby lists real discovered hosts and `lan-game` (JUNQI_DEMO=lan-game) joins one and plays.
+# `lobby`, `lan-pairing`, `lan-setup` (the guest's own setup after the pairing) and `lan-game`
+# start headless `junqi-peer` hosts (advertised by mDNS) first, so the lobby lists real
+# discovered hosts and `lan-game` (JUNQI_DEMO=lan-game) joins one and plays.
 #
 # Needs: apt-get install xvfb xauth mesa-vulkan-drivers libvulkan1 (installed if missing).
 set -euo pipefail
@@ -36,7 +37,7 @@ stop_peers() { for p in "${PEERS[@]}"; do kill "$p" 2>/dev/null || true; done; P
 
 SHOTS=("$@")
 if [ ${#SHOTS[@]} -eq 0 ]; then
-  SHOTS=(title setup game gameover replay profile settings rules lobby lan-pairing lan-game title:en setup:en game:en rules:en four-setup four-game four-partners four-out four-over four-game:en review review:en)
+  SHOTS=(title setup game gameover replay profile settings rules lobby lan-pairing lan-setup lan-game title:en setup:en game:en rules:en four-setup four-game four-partners four-out four-over four-game:en review review:en)
 fi
 
 DATA=$(mktemp -d)
@@ -64,6 +65,10 @@ for spec in "${SHOTS[@]}"; do
     lan-pairing)
       "$PEER" host --yes --mode dark --name xiaozhang-pc --ai greedy --seed 5 >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
       frames=${LAN_FRAMES:-240}
+      sleep 1 ;;
+    lan-setup)
+      "$PEER" host --yes --mode dark --name xiaozhang-pc --ai greedy --seed 5 >"$DATA/peer1.log" 2>&1 & PEERS+=($!)
+      frames=${LAN_FRAMES:-360}
       sleep 1 ;;
   esac
   JUNQI_DEMO_FRAMES=${frames:-${JUNQI_DEMO_FRAMES:-}} JUNQI_WINDOW=$SIZE \

@@ -14,7 +14,8 @@
 use bevy::prelude::*;
 
 use crate::{
-    screens::{Screen, game::ActiveGame},
+    model::ActiveGame,
+    nav::Screen,
     session::{BattleKind, BattleSeen, LogEntry, Session},
     settings::Settings,
 };

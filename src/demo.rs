@@ -19,9 +19,9 @@ use rand::{SeedableRng, rngs::StdRng};
 
 use crate::{
     ai,
+    model::ActiveGame,
     screens::{
         Navigate, Screen,
-        game::ActiveGame,
         replay::ReplayState,
         review::ReviewState,
         setup::{GameOptions, SetupState, new_session},
@@ -43,6 +43,8 @@ pub struct Demo {
     pub lan: bool,
     /// `lan-pairing`: join, and stay at the pairing code (never confirm).
     pub hold_pairing: bool,
+    /// `lan-setup`: join, confirm the code, and stay on the guest's setup screen (never ready).
+    pub hold_setup: bool,
     /// `game-resign`: the game screen with 认输 pressed (its confirmation shown).
     pub ask_resign: bool,
     /// The four-player demos: which one.
@@ -75,7 +77,8 @@ impl Demo {
     pub fn from_env() -> Self {
         let demo = std::env::var("JUNQI_DEMO").unwrap_or_default();
         let hold_pairing = demo == "lan-pairing";
-        let lan = demo == "lan-game" || hold_pairing;
+        let hold_setup = demo == "lan-setup";
+        let lan = demo == "lan-game" || hold_pairing || hold_setup;
         let ask_resign = demo == "game-resign";
         let inference = demo == "game-inference";
         let four = match demo.as_str() {
@@ -112,6 +115,7 @@ impl Demo {
                 .unwrap_or(default_frames),
             lan,
             hold_pairing,
+            hold_setup,
             ask_resign,
             four,
             inference,
@@ -344,7 +348,9 @@ fn drive(
 }
 
 /// `JUNQI_DEMO=lan-game`: joins the first host listed, confirms the pairing code after showing it
-/// for 60 frames (`lan-pairing`: never, for a picture of the code), then plays the computer's moves (level 1) for the player, one every 20 frames.
+/// for 60 frames (`lan-pairing`: never, for a picture of the code), is ready with its layout
+/// after 60 frames on the setup screen (`lan-setup`: never, for a picture of the guest's setup),
+/// then plays the computer's moves (level 1) for the player, one every 20 frames.
 #[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn lan_demo(
     demo: Res<Demo>,
@@ -355,6 +361,9 @@ fn lan_demo(
     mut shown: Local<u32>,
     mut lobby_actions: MessageWriter<crate::screens::lobby::LobbyAction>,
     mut clicks: MessageWriter<crate::board::BoardClick>,
+    setup: Res<crate::screens::setup::SetupState>,
+    mut setup_actions: MessageWriter<crate::screens::setup::SetupAction>,
+    mut arranging: Local<u32>,
 ) {
     if !demo.lan {
         return;
@@ -366,10 +375,15 @@ fn lan_demo(
     }
     // The pairing code stays on screen a moment (for a screenshot), then the demo confirms it as
     // a player would after comparing.
-    if let crate::screens::lobby::LobbyPhase::Pairing {
-        confirmed: false, ..
-    } = lobby.phase
-    {
+    if setup.lan.as_ref().is_some_and(|l| !l.ready) {
+        *arranging += 1;
+        if *arranging == 60 && !demo.hold_setup {
+            setup_actions.write(crate::screens::setup::SetupAction::March);
+        }
+    } else {
+        *arranging = 0;
+    }
+    if let crate::screens::lobby::LobbyPhase::Pairing { .. } = lobby.phase {
         *shown += 1;
         if *shown == 60 && !demo.hold_pairing {
             lobby_actions.write(crate::screens::lobby::LobbyAction::ConfirmPairing);

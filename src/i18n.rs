@@ -394,8 +394,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("lobby.host_here", "开设主机", "Host this game"),
     (
         "lobby.host_hint",
-        "在布阵中选规则和限时，再开设主机",
-        "Choose the mode, rules and clock on the setup page, then host",
+        "在布阵中选规则和限时，再开设主机；配对后双方各自布阵",
+        "Choose the mode, rules and clock on the setup page, then host; both players arrange their armies after pairing",
     ),
     ("lobby.error", "局域网失败", "LAN error"),
     (
@@ -408,13 +408,72 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "请与对方屏幕上的配对码核对，相同才开始",
         "Compare this code with your opponent's screen: start only if they match",
     ),
-    ("lobby.confirm", "配对码相同，开始", "Codes match, start"),
+    (
+        "lobby.confirm",
+        "配对码相同，去布阵",
+        "Codes match: arrange my army",
+    ),
     ("lobby.mismatch", "不同，断开", "Codes differ, leave"),
     (
-        "lobby.confirmed_wait",
-        "已确认，等待对方确认…",
-        "Confirmed, waiting for your opponent…",
+        "setup.lan.arrange",
+        "配对码已确认：请布阵，布好后点“布好了”",
+        "Codes confirmed: arrange your army, then press Ready",
     ),
+    ("setup.lan.ready", "布好了", "Ready"),
+    ("setup.lan.is_ready", "已布好", "Ready ✓"),
+    (
+        "setup.lan.waiting",
+        "已布好，等待对手…",
+        "Ready: waiting for your opponent…",
+    ),
+    (
+        "setup.lan.peer_ready",
+        "对手已布好阵",
+        "Your opponent is ready",
+    ),
+    (
+        "setup.lan.peer_arranging",
+        "对手正在布阵…",
+        "Your opponent is arranging…",
+    ),
+    (
+        "setup.lan.host_rules",
+        "主机的规则（不能改）",
+        "The host's rules (fixed)",
+    ),
+    (
+        "setup.lan.my_rules",
+        "你开设的规则（不能再改）",
+        "The rules you offered (fixed)",
+    ),
+    (
+        "setup.lan.first_drawn",
+        "先手在配对时随机定出",
+        "Who moves first is drawn at pairing",
+    ),
+    (
+        "peer.storage",
+        "无法使用数据文件夹",
+        "Cannot use the data folder",
+    ),
+    (
+        "peer.journal",
+        "保存的对局文件已损坏或无法写入",
+        "The saved game's file is damaged or cannot be written",
+    ),
+    (
+        "peer.nothing",
+        "没有可继续的对局",
+        "No unfinished game to resume",
+    ),
+    (
+        "peer.restore",
+        "保存的对局无法恢复",
+        "The saved game cannot be restored",
+    ),
+    ("peer.session", "无法开始对局", "Cannot start the game"),
+    ("peer.network", "联网出错", "Network error"),
+    ("peer.thread", "无法启动联网", "Cannot start networking"),
     (
         "lobby.unfinished",
         "未完成的局域网对局",

@@ -11,6 +11,7 @@
 use junqi_net::FaultKind;
 use junqi_net::commit::RevealError;
 use junqi_net::ot::BattleCheat;
+use junqi_net::peer::PeerError;
 use junqi_net::session::SessionError;
 
 use crate::i18n::Lang;
@@ -132,6 +133,26 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
         SessionError::BadLayout(why) => format!("{}：{why}", lang.t(key)),
         _ => lang.t(key).to_owned(),
     }
+}
+
+/// Why a LAN game could not go on, in `lang`: the sentence, and the precise finding (in
+/// English, as the program reports it) for the details line.
+pub fn peer_error_text(e: &PeerError, lang: Lang) -> (String, Option<String>) {
+    let (key, detail) = match e {
+        PeerError::Storage(e) => ("peer.storage", Some(e.to_string())),
+        PeerError::Journal(e) => ("peer.journal", Some(e.to_string())),
+        PeerError::NothingToResume => ("peer.nothing", None),
+        PeerError::Restore(why) => ("peer.restore", Some(why.clone())),
+        PeerError::Session(e) => {
+            return (
+                format!("{}：{}", lang.t("peer.session"), refusal_text(e, lang)),
+                None,
+            );
+        }
+        PeerError::Network(e) => ("peer.network", Some(e.to_string())),
+        PeerError::Thread(e) => ("peer.thread", Some(e.to_string())),
+    };
+    (lang.t(key).to_owned(), detail)
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ pub mod form;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;
+pub mod model;
+pub mod nav;
 pub mod profile;
 pub mod redraw;
 pub mod screens;

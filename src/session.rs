@@ -301,28 +301,32 @@ impl Session {
         announce(&events)
     }
 
-    /// LAN: applies the network session's public events, in order, to the player's view.
+    /// LAN: applies one public event of the network session to the player's view.
     ///
     /// # Errors
-    /// An event the view cannot take (the view is then unchanged: ask for the whole view).
-    pub fn follow(
-        &mut self,
-        events: &[Event],
-        my_turn: bool,
-    ) -> Result<Option<Announcement>, junqi_game::ViewError> {
+    /// An event the view cannot take (the view is then unchanged).
+    pub fn follow(&mut self, event: &Event) -> Result<Option<Announcement>, junqi_game::ViewError> {
         let mut view = self.view.clone();
-        for e in events {
-            view.apply(e)?;
-        }
+        view.apply(event)?;
+        let my_turn = matches!(&self.referee, Referee::Remote(r) if r.my_turn);
         Ok(self.update_view(view, my_turn))
     }
 
-    /// LAN: the network session's whole view replaces the player's (after a voided move): the
-    /// log and removed pieces are rebuilt from it; the player's markers stay.
-    pub fn resync(&mut self, view: PlayerView, my_turn: bool) {
+    /// LAN: whether the network session accepts a move now.
+    pub fn set_turn(&mut self, my_turn: bool) {
+        if let Referee::Remote(r) = &mut self.referee {
+            r.my_turn = my_turn;
+        }
+    }
+
+    /// LAN: a move of the player's was voided: the view goes back to `view` (the snapshot and
+    /// the events that still stand); the log and removed pieces are rebuilt from it, the
+    /// player's markers stay.
+    pub fn rewind(&mut self, view: PlayerView) {
+        let my_turn = matches!(&self.referee, Referee::Remote(r) if r.my_turn);
         let mut fresh = Self::remote(view, std::mem::take(&mut self.opponent), self.started);
         fresh.markers = std::mem::take(&mut self.markers);
-        fresh.update_view(fresh.view.clone(), my_turn);
+        fresh.set_turn(my_turn);
         *self = fresh;
     }
 

@@ -8,10 +8,8 @@ use bevy::{prelude::*, window::AppLifecycle};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    screens::{
-        Navigate, Screen,
-        game::{ActiveGame, Opponent},
-    },
+    model::{ActiveGame, Opponent},
+    nav::{Navigate, Screen},
     session::{SavedGame, Session},
     storage::{self, DataDir, StoreError},
 };

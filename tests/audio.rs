@@ -8,7 +8,8 @@ use junqi::{
     audio::{PlaySound, Sound},
     board::BoardDrag,
     demo::demo_session,
-    screens::{Navigate, Screen, game::ActiveGame},
+    model::ActiveGame,
+    screens::{Navigate, Screen},
     settings::Settings,
 };
 use junqi_game::Move;

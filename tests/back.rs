@@ -11,7 +11,8 @@ use junqi::{
     back::{Back, back_from},
     board::BoardClick,
     demo::demo_session,
-    screens::{Navigate, Screen, game::ActiveGame},
+    model::ActiveGame,
+    screens::{Navigate, Screen},
     suspend::Resumable,
 };
 

@@ -11,10 +11,11 @@ use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     board::{BoardClick, BoardScene, Colour},
     i18n::Lang,
+    model::{ActiveGame, LastGame},
     profile::Profile,
     screens::{
         Navigate, Screen,
-        game::{ActiveGame, GameAction, LastGame},
+        game::GameAction,
         replay::ReplayState,
         setup::{First, SetupAction, SetupState, Table},
     },

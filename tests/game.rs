@@ -9,9 +9,10 @@ use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     board::{BoardClick, BoardDrag, BoardScene},
     demo::demo_session,
+    model::{ActiveGame, LastGame},
     screens::{
         Navigate, Screen,
-        game::{ActiveGame, GameAction, LastGame},
+        game::GameAction,
         setup::{SetupAction, SetupState, load_layout, save_layout},
     },
     storage::{DataDir, StoreError},

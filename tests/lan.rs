@@ -1,8 +1,9 @@
 //! Headless tests of LAN play (`MinimalPlugins`, no window): the lobby's live host list, and a
-//! whole LAN game between two apps in this process over QUIC on 127.0.0.1 — hosted from the
-//! setup screen's options, joined from the lobby's list, the same pairing code confirmed in both
-//! lobbies before anything starts, played by clicks on both boards, a resignation and a clean
-//! audit on both result screens. Also: the guest app killed with SIGKILL mid-game (run as a child
+//! whole LAN game between two apps in this process (two data folders) over QUIC on 127.0.0.1,
+//! each through junqi-net's one handle — hosted from the setup screen's options, joined from the
+//! lobby's list, the same pairing code confirmed in both lobbies, each player's army arranged on
+//! its own setup screen and nothing started before both are ready, played by clicks on both
+//! boards, a resignation and a clean audit on both result screens. Also: the guest app killed with SIGKILL mid-game (run as a child
 //! process) and a new app resuming from its journal; leaving at the pairing code; a damaged
 //! journal reported in the lobby.
 
@@ -14,18 +15,20 @@ use bevy::prelude::*;
 use junqi::{
     board::BoardClick,
     i18n::Lang,
-    lan::{LanCmd, LanLink, LanRequest},
+    lan::{LanLink, LanRequest},
+    model::{ActiveGame, LastGame},
     screens::{
         Navigate, Screen,
-        game::{ActiveGame, GameAction, LastGame},
+        game::GameAction,
         lobby::{LobbyAction, LobbyPhase, LobbyState, rules_text},
         replay::ReplayState,
         setup::{SetupAction, SetupState},
     },
     storage::DataDir,
 };
-use junqi_game::{GameResult, Mode, Move, WinReason};
+use junqi_game::{GameResult, Layout, Mode, Move, Setup, WinReason, classic_layouts};
 use junqi_net::discovery::{Discovery, HostInfo};
+use junqi_net::peer::{PeerCmd, PeerError};
 
 fn temp_dir(tag: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("junqi-lan-test-{tag}-{}", std::process::id()));
@@ -149,19 +152,34 @@ fn run_until(apps: &mut [&mut App], secs: u64, mut done: impl FnMut(&mut [&mut A
     }
 }
 
-/// The pairing code the lobby shows, once both nonces are in.
+/// The pairing code the lobby shows, once both nonces are in, and whether the player is past it
+/// (arranging its army).
 fn shown_code(app: &App) -> Option<(String, bool)> {
     match &app.world().resource::<LobbyState>().phase {
-        LobbyPhase::Pairing {
-            code, confirmed, ..
-        } => Some((code.clone(), *confirmed)),
+        LobbyPhase::Pairing { code, .. } => Some((code.clone(), false)),
+        LobbyPhase::Arranging { code, .. } => Some((code.clone(), true)),
         _ => None,
     }
 }
 
+/// Whether the app shows its LAN setup screen: (ready, the peer ready).
+fn arranging(app: &App) -> Option<(bool, bool)> {
+    let lan = app.world().resource::<SetupState>().lan.clone()?;
+    (screen(app) == Screen::Setup).then_some((lan.ready, lan.peer_ready))
+}
+
+/// On the LAN setup screen and not ready yet: be ready with the layout shown.
+fn ready_if_arranging(app: &mut App) {
+    if arranging(app).is_some_and(|(ready, _)| !ready) {
+        app.world_mut().write_message(SetupAction::March);
+    }
+}
+
 /// Both lobbies show the pairing code and wait: nothing starts before both players press
-/// "codes match". Returns the code (the same on both).
-fn confirm_pairing(host: &mut App, guest: &mut App) -> String {
+/// "codes match", each then arranges its army on its own setup screen, and nothing starts
+/// before both are ready. `guest_layout`: the guest's army, arranged before it is ready.
+/// Returns the code (the same on both).
+fn confirm_pairing(host: &mut App, guest: &mut App, guest_layout: Option<Layout>) -> String {
     run_until(&mut [&mut *host, &mut *guest], 20, |a| {
         a.iter().all(|app| shown_code(app).is_some())
     });
@@ -179,11 +197,47 @@ fn confirm_pairing(host: &mut App, guest: &mut App) -> String {
     }
     assert_eq!(shown_code(host), Some((hc.clone(), true)));
     assert_eq!(shown_code(guest), Some((hc.clone(), false)));
+    assert_eq!(screen(host), Screen::Setup, "the host arranges its army");
+    assert_eq!(screen(guest), Screen::Lobby);
+    // The host is ready while the guest still looks at the code: nothing starts.
+    host.world_mut().write_message(SetupAction::March);
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_millis(500) {
+        host.update();
+        guest.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(arranging(host), Some((true, false)));
     for app in [&*host, &*guest] {
-        assert_eq!(screen(app), Screen::Lobby);
         assert!(!app.world().contains_resource::<ActiveGame>());
     }
+    // The guest confirms the code and arranges under the host's rules (shown, not its own to
+    // change), seeing the host ready; nothing starts while the guest is not.
     guest.world_mut().write_message(LobbyAction::ConfirmPairing);
+    run_until(&mut [&mut *host, &mut *guest], 10, |a| {
+        arranging(a[1]).is_some()
+    });
+    assert_eq!(
+        arranging(guest),
+        Some((false, true)),
+        "the host is shown ready"
+    );
+    let rules = host.world().resource::<SetupState>().options.rules;
+    assert_eq!(guest.world().resource::<SetupState>().options.rules, rules);
+    if let Some(l) = guest_layout {
+        guest.world_mut().resource_mut::<SetupState>().layout = l;
+    }
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_millis(300) {
+        host.update();
+        guest.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for app in [&*host, &*guest] {
+        assert_eq!(screen(app), Screen::Setup);
+        assert!(!app.world().contains_resource::<ActiveGame>());
+    }
+    guest.world_mut().write_message(SetupAction::March);
     hc
 }
 
@@ -342,7 +396,8 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
     assert_eq!(records[0], records[1], "both sides keep the same record");
 }
 
-fn lan_game(mode: Mode) {
+/// A whole game; `guest_layout`: the guest arranges this army (else both keep the default).
+fn lan_game(mode: Mode, guest_layout: Option<Layout>) {
     let tag = format!("{mode:?}");
     let (dh, dg) = (
         temp_dir(&format!("host-{tag}")),
@@ -358,7 +413,7 @@ fn lan_game(mode: Mode) {
     guest
         .world_mut()
         .write_message(LobbyAction::Join(info.fullname));
-    let pairing = confirm_pairing(&mut host, &mut guest);
+    let pairing = confirm_pairing(&mut host, &mut guest, guest_layout);
     // Both reach the board with the same pairing code.
     run_until(&mut [&mut host, &mut guest], 20, |a| {
         a.iter()
@@ -396,7 +451,7 @@ fn lan_game(mode: Mode) {
     });
     guest
         .world_mut()
-        .write_message(LanRequest::Send(LanCmd::Disconnect));
+        .write_message(LanRequest::Send(PeerCmd::Disconnect));
     let lan = |app: &App| {
         app.world()
             .resource::<ActiveGame>()
@@ -411,6 +466,28 @@ fn lan_game(mode: Mode) {
         })
     });
     finish(&mut host, &mut guest, n, true);
+    if let Some(mine) = guest_layout {
+        // Both records keep the guest's own army on the guest's side, not the host's.
+        let me = guest.world().resource::<LastGame>().me;
+        let host_layout = host.world().resource::<SetupState>().layout;
+        assert_ne!(
+            mine, host_layout,
+            "the guest's army differs from the host's"
+        );
+        for app in [&host, &guest] {
+            let saved = app.world().resource::<LastGame>().game.clone().unwrap();
+            let Setup::Layouts { south, north } = saved.record.setup else {
+                panic!("a game with layouts");
+            };
+            let (guests, hosts) = if me == junqi_game::Side::South {
+                (south, north)
+            } else {
+                (north, south)
+            };
+            assert_eq!(guests, mine);
+            assert_eq!(hosts, host_layout);
+        }
+    }
     // A finished game leaves no journal to resume.
     for d in [&dh, &dg] {
         assert!(!d.join("lan/game.bin").exists());
@@ -422,12 +499,25 @@ fn lan_game(mode: Mode) {
 
 #[test]
 fn a_dark_game_over_quic_between_two_apps() {
-    lan_game(Mode::Dark);
+    lan_game(Mode::Dark, None);
 }
 
 #[test]
 fn a_flip_game_over_quic_between_two_apps() {
-    lan_game(Mode::Flip);
+    lan_game(Mode::Flip, None);
+}
+
+/// The guest arranges an army other than the host's on its own setup screen: it is the one
+/// played, and both sides' audited records show it on the guest's side.
+#[test]
+fn the_guest_arranges_its_own_army_and_the_record_keeps_it() {
+    let default = SetupState::default().layout;
+    let mine = classic_layouts()
+        .into_iter()
+        .map(|l| l.layout)
+        .find(|l| *l != default)
+        .expect("a classic layout other than the default");
+    lan_game(Mode::Dark, Some(mine));
 }
 
 /// The environment variables that make [`app_child_process`] run: its data directory, and the
@@ -472,6 +562,7 @@ fn app_child_process() {
     // Until killed (or, should the parent die, for a while).
     while t0.elapsed() < Duration::from_secs(120) {
         app.update();
+        ready_if_arranging(&mut app);
         if click_a_move(&mut app, n) {
             n += 1;
         }
@@ -538,6 +629,7 @@ fn pair_and_play_with_child(app: &mut App, out: &std::path::Path, plies: u16) ->
     app.world_mut().write_message(LobbyAction::ConfirmPairing);
     let mut n = 1;
     run_until(&mut [&mut *app], 60, |a| {
+        ready_if_arranging(a[0]);
         if click_a_move(a[0], n) {
             n += 1;
         }
@@ -636,13 +728,18 @@ fn leaving_at_the_pairing_code_starts_nothing() {
         LobbyPhase::Browsing
     );
     assert!(!guest.world().contains_resource::<LanLink>());
+    assert_eq!(screen(&guest), Screen::Lobby);
+    assert_eq!(
+        screen(&host),
+        Screen::Setup,
+        "the host was arranging its army"
+    );
     for app in [&host, &guest] {
-        assert_eq!(screen(app), Screen::Lobby);
         assert!(!app.world().contains_resource::<ActiveGame>());
     }
     assert!(!dg.join("lan/game.bin").exists(), "nothing kept to resume");
     assert_eq!(
-        junqi::lan::unfinished(&dg.join("lan")).unwrap(),
+        junqi_net::peer::unfinished(&dg.join("lan")).unwrap(),
         None,
         "nothing offered"
     );
@@ -666,7 +763,10 @@ fn a_damaged_journal_is_reported_in_the_lobby() {
     let lobby = app.world().resource::<LobbyState>();
     assert_eq!(lobby.unfinished, None);
     let e = lobby.error.clone().expect("the damage is reported");
-    assert!(e.contains("journal"), "{e}");
+    assert!(matches!(e, PeerError::Journal(_)), "{e}");
+    let (text, detail) = junqi::lan_text::peer_error_text(&e, Lang::En);
+    assert!(text.contains("damaged"), "{text}");
+    assert!(detail.is_some_and(|d| d.contains("journal")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -16,10 +16,8 @@ use junqi::{
     board::{BoardZoom, CurrentView},
     demo::{FourDemo, demo_four_session, demo_session},
     form::{Form, UiZoom},
-    screens::{
-        Navigate, Screen,
-        game::{ActiveGame, GameAction},
-    },
+    model::ActiveGame,
+    screens::{Navigate, Screen, game::GameAction},
 };
 use junqi_game::{Point, Side};
 

@@ -3,9 +3,12 @@
 //!
 //! - [`transport`] (QUIC), [`discovery`] (mDNS) and [`resume`] (saving): the
 //!   I/O shell;
+//! - [`peer`]: the shell behind one handle, for the app and `junqi-peer`: a
+//!   game's thread, runtime, connection, advertisement, identity and journal;
 //! - everything else is `junqi-proto`'s.
 
 pub mod discovery;
+pub mod peer;
 pub mod resume;
 pub mod transport;
 

@@ -240,6 +240,9 @@ pub struct Journal {
     path: PathBuf,
     file: Option<File>,
     saved: usize,
+    /// The layout the header holds: a player may arrange its army again
+    /// until it confirms the pairing, and the header then follows.
+    layout: Option<junqi_game::Layout>,
 }
 
 impl Journal {
@@ -251,6 +254,7 @@ impl Journal {
             path: path.to_path_buf(),
             file: None,
             saved: 0,
+            layout: None,
         }
     }
 
@@ -272,6 +276,7 @@ impl Journal {
             path: path.to_path_buf(),
             file: Some(file),
             saved: g.log.len(),
+            layout: g.layout,
         };
         Ok((j, g))
     }
@@ -302,7 +307,13 @@ impl Journal {
                 saved: self.saved,
             });
         }
-        if log.len() == self.saved {
+        if self.file.is_some() && session.layout() != self.layout {
+            // Rearranged before the commitment: the header is written again
+            // (atomically, with the whole log), since a restore replays the
+            // commitment from it.
+            self.file = None;
+        }
+        if log.len() == self.saved && (self.file.is_some() || log.is_empty()) {
             return Ok(0);
         }
         let Some(file) = self.file.as_mut() else {
@@ -315,8 +326,10 @@ impl Journal {
             let mut f = OpenOptions::new().append(true).open(&self.path)?;
             f.seek(SeekFrom::End(0))?;
             self.file = Some(f);
+            let n = game.log.len() - self.saved;
             self.saved = game.log.len();
-            return Ok(self.saved);
+            self.layout = game.layout;
+            return Ok(n);
         };
         let bytes = frames(&log[self.saved..])?;
         file.write_all(&bytes)?;

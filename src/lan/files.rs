@@ -1,82 +1,15 @@
-//! The LAN folder's files: the journal of the game in progress and how to reach its peer again
-//! ([`unfinished`], [`discard`]), and a finished game's signed log kept next to its record
-//! ([`keep_journal`]), from where the replay screen exports it for `junqi-audit`
-//! ([`export_for_audit`]).
+//! A finished LAN game's signed log kept next to its record ([`keep_journal`]), from where the
+//! replay screen exports it for `junqi-audit` ([`export_for_audit`]).
 
 use std::io;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-
-use junqi_game::{Mode, Side};
-use junqi_net::envelope::Envelope;
-use junqi_net::wire::Body;
-use serde::{Deserialize, Serialize};
-
-/// The journal of the game in progress, in the LAN folder ([`crate::storage::DataDir::lan`]).
-pub const JOURNAL: &str = "game.bin";
-/// How to reach the peer again after a crash, next to the journal.
-pub const LINK: &str = "link.json";
-
-/// How to reach the peer of the saved game again: the host listens on the
-/// same port, the guest connects to the same address.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct Link {
-    pub(super) host: bool,
-    /// Host: the port it listened on.
-    pub(super) port: u16,
-    /// Host: whether it advertised by mDNS (and listened on every interface).
-    pub(super) mdns: bool,
-    /// Guest: the host's address.
-    pub(super) addr: Option<SocketAddr>,
-    /// Display name.
-    pub(super) name: String,
-}
-
-/// An unfinished LAN game found in the LAN folder: the lobby offers to resume it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unfinished {
-    /// The peer's name.
-    pub peer: String,
-    /// The game's mode.
-    pub mode: Mode,
-    /// Whether this side hosted.
-    pub host: bool,
-    /// Messages saved so far.
-    pub messages: usize,
-}
-
-/// The unfinished game saved in `dir`, if there is one that both sides had
-/// joined (a game nobody joined is not worth offering). A damaged journal is
-/// reported as an error rather than silently ignored.
-///
-/// # Errors
-/// An unreadable link file, or a journal that is not one or is damaged
-/// (`junqi_net::resume::JournalError`, as an `InvalidData` error).
-pub fn unfinished(dir: &Path) -> io::Result<Option<Unfinished>> {
-    let (journal, link) = (dir.join(JOURNAL), dir.join(LINK));
-    if !journal.exists() || !link.exists() {
-        return Ok(None);
-    }
-    let link = read_link(dir)?;
-    let saved = junqi_net::resume::load(&journal)?;
-    let me = junqi_net::wire::side_of(saved.seat);
-    let Some(peer) = hello_name(&saved.log, me) else {
-        return Ok(None);
-    };
-    Ok(Some(Unfinished {
-        peer,
-        mode: saved.rules.mode,
-        host: link.host,
-        messages: saved.log.len(),
-    }))
-}
 
 /// Where a saved LAN record's signed log is kept: `game-N.journal` next to `game-N.json`.
 pub fn record_journal(record: &Path) -> PathBuf {
     record.with_extension("journal")
 }
 
-/// Moves a finished game's kept journal ([`LanMsg::Kept`]) next to its saved record
+/// Moves a finished game's kept journal ([`junqi_net::peer::PeerEvent::Kept`]) next to its saved record
 /// ([`record_journal`]), where the replay screen finds it.
 ///
 /// # Errors
@@ -111,27 +44,6 @@ pub fn export_for_audit(dir: &crate::storage::DataDir, record: &Path) -> io::Res
     let to = out.join(format!("{stem}-audit.bin"));
     junqi_net::resume::write_atomic(&to, &bytes)?;
     Ok(to)
-}
-
-/// Deletes the saved game in `dir` (the player chose not to resume it).
-pub fn discard(dir: &Path) {
-    let _ = std::fs::remove_file(dir.join(JOURNAL));
-    let _ = std::fs::remove_file(dir.join(LINK));
-}
-
-pub(super) fn read_link(dir: &Path) -> io::Result<Link> {
-    let text = std::fs::read_to_string(dir.join(LINK))?;
-    serde_json::from_str(&text).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-}
-
-/// The name in the other side's hello.
-pub(super) fn hello_name(log: &[Envelope<Body>], me: Side) -> Option<String> {
-    log.iter().find_map(|e| match &e.body {
-        Body::Hello { name, .. } if junqi_net::wire::side_of(e.header.sender) != me => {
-            Some(name.clone())
-        }
-        _ => None,
-    })
 }
 
 #[cfg(test)]

@@ -1,25 +1,37 @@
-//! LAN play, as one plugin that owns the link to the network thread: screens ask for things
-//! with [`LanRequest`] messages (host, join, resume, a move, a draw answer, leave) and follow
-//! the game through [`LanEvent`] messages (the network session's events, forwarded one by one);
-//! no screen starts, holds or stops the network.
+//! LAN play, as one plugin that owns junqi-net's handle on a game ([`LanLink`], a
+//! [`junqi_net::peer::PeerHandle`]) and, while a lobby is open, its host browser
+//! ([`LanBrowsing`]): screens ask for things with [`LanRequest`] messages (browse, host, join,
+//! resume, a decision, leave) and follow the game through [`LanEvent`] messages (the handle's
+//! reports, one by one) and the hosts found through [`LanFound`]; no screen starts, holds or
+//! stops the network, and this module knows no screen.
 //!
-//! - [`link`]: the network thread running junqi-net's one driver, and what crosses between it
-//!   and Bevy ([`LanCmd`], [`LanMsg`]).
-//! - [`plugin`]: the [`LanLink`] resource's owner; forwards the thread's reports as
-//!   [`LanEvent`]s and the screens' [`LanRequest`]s to the thread.
-//! - [`play`]: the game side: a LAN game's [`crate::screens::game::ActiveGame`] is created when
-//!   play begins and follows the forwarded events.
-//! - [`files`]: the LAN folder's journal, the unfinished game offered after a crash of the app
-//!   ([`unfinished`], [`Role::Resume`]), and finished games' signed logs kept for `junqi-audit`.
+//! - [`plugin`]: the resources' owner; forwards the handle's reports and the screens' requests.
+//! - [`play`]: the game side: a LAN game's [`crate::model::ActiveGame`] is created from the
+//!   snapshot when play begins and follows the events that come after it.
+//! - [`files`]: finished games' signed logs kept next to their records, for `junqi-audit`.
+//! - [`multicast`]: the Wi-Fi multicast lock mDNS needs on Android.
 
 pub mod files;
-pub mod link;
 pub mod multicast;
 pub mod play;
 pub mod plugin;
 
-pub use files::{
-    JOURNAL, LINK, Unfinished, discard, export_for_audit, keep_journal, record_journal, unfinished,
-};
-pub use link::{LanCmd, LanLink, LanMsg, Role, default_name};
-pub use plugin::{LanEvent, LanRequest, plugin};
+pub use files::{export_for_audit, keep_journal, record_journal};
+pub use plugin::{LanBrowsing, LanEvent, LanFound, LanLink, LanRequest, plugin};
+
+/// The player's display name on the LAN.
+pub fn default_name() -> String {
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("USERNAME"))
+        .unwrap_or_default();
+    let user: String = user
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-')
+        .take(20)
+        .collect();
+    if user.is_empty() {
+        "junqi".into()
+    } else {
+        format!("junqi-{user}")
+    }
+}

@@ -6,8 +6,7 @@
 
 use bevy::{prelude::*, window::AppLifecycle};
 
-use super::link::LanLink;
-use crate::screens::Screen;
+use super::plugin::{LanBrowsing, LanLink};
 
 /// Whether the app holds the multicast lock now.
 #[derive(Resource, Default)]
@@ -28,7 +27,7 @@ pub(super) fn plugin(app: &mut App) {
 
 fn follow(
     mut lock: ResMut<MulticastLock>,
-    screen: Res<State<Screen>>,
+    browsing: Option<Res<LanBrowsing>>,
     link: Option<Res<LanLink>>,
     mut life: MessageReader<AppLifecycle>,
 ) {
@@ -39,7 +38,7 @@ fn follow(
             AppLifecycle::Idle => {}
         }
     }
-    let want = !lock.suspended && (*screen.get() == Screen::Lobby || link.is_some());
+    let want = !lock.suspended && (browsing.is_some() || link.is_some());
     if want != lock.held {
         lock.set(want);
     }

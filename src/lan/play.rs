@@ -1,20 +1,17 @@
-//! A LAN game on the game screen: created when play begins ([`LanMsg::Started`] carries the
-//! view), then kept in step with the network session by applying its forwarded events to the
-//! player's view; the connection, draw offers, faults, the result and the audit's verdict go to
-//! the game's [`LanGame`] (the audit's also to [`LastGame`] once the game screen was left).
+//! A LAN game on the board: created from the snapshot the handle sends when play begins
+//! ([`PeerEvent::Started`]), then following the events that come after it, one by one (a voided
+//! move rewinds it to the snapshot and the events that still stand); the connection, draw
+//! offers, faults, the result and the audit's verdict go to the game's [`LanGame`] (the audit's
+//! also to [`LastGame`] once the game is over).
 
 use bevy::prelude::*;
+use junqi_net::peer::{PeerEvent, rewind};
 
-use super::link::{LanCmd, LanMsg};
-use super::plugin::{LanEvent, LanRequest};
+use super::plugin::LanEvent;
 use crate::{
     board::BoardEffect,
     i18n::Lang,
-    screens::setup::now_secs,
-    screens::{
-        Navigate, Screen,
-        game::{ActiveGame, LanGame, LastGame},
-    },
+    model::{ActiveGame, LanGame, LastGame, now_secs},
     session::{Announcement, Session},
 };
 
@@ -22,94 +19,106 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, follow);
 }
 
-#[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn follow(
     mut commands: Commands,
     mut reader: MessageReader<LanEvent>,
     mut game: Option<ResMut<ActiveGame>>,
     mut last: Option<ResMut<LastGame>>,
     mut effects: MessageWriter<BoardEffect>,
-    mut nav: MessageWriter<Navigate>,
-    mut requests: MessageWriter<LanRequest>,
     lang: Res<Lang>,
 ) {
     // A game that begins in this frame takes the events that follow in this frame.
     let mut fresh: Option<ActiveGame> = None;
-    for LanEvent(msg) in reader.read() {
-        if let LanMsg::Started {
+    for LanEvent(e) in reader.read() {
+        if let PeerEvent::Started {
             code,
             peer,
             view,
             my_turn,
             ..
-        } = msg
+        } = e
         {
             let mut session = Session::remote((**view).clone(), format!("lan:{peer}"), now_secs());
-            session.update_view(session.view.clone(), *my_turn);
+            session.set_turn(*my_turn);
             let lan = LanGame {
                 peer: peer.clone(),
+                start: Some(view.clone()),
                 code: code.clone(),
                 connected: true,
                 ..default()
             };
             fresh = Some(ActiveGame::lan(session, lan));
-            nav.write(Navigate(Screen::Game));
             continue;
+        }
+        // The audit's findings also go to the result screen's record of the game.
+        if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
+            match e {
+                PeerEvent::Verdict(v) => l.verdict = Some(v.clone()),
+                PeerEvent::Kept(path) => l.journal = Some(path.clone()),
+                _ => {}
+            }
         }
         // The resource belongs to this LAN game only once it was created from it.
         let g = match fresh.as_mut() {
             Some(g) => Some(g),
             None => game.as_deref_mut().filter(|g| g.lan_state().is_some()),
         };
-        // The audit's findings also go to the game over screen's record of the game, which
-        // exists once the game screen was left.
-        if let Some(l) = last.as_deref_mut().and_then(|l| l.lan.as_mut()) {
-            match msg {
-                LanMsg::Verdict(v) => l.verdict = Some(v.clone()),
-                LanMsg::Kept(path) => l.journal = Some(path.clone()),
-                _ => {}
-            }
-        }
         let Some(g) = g else { continue };
-        match msg {
-            LanMsg::Events { events, my_turn } => {
-                match g.session.follow(events, *my_turn) {
-                    Ok(a) => announce(g, a, &mut effects),
-                    Err(e) => {
-                        // The view could not follow: ask for the whole view rather than
-                        // show a board that differs from the session's.
-                        warn!("LAN view out of step ({e}); asking for the whole view");
-                        requests.write(LanRequest::Send(LanCmd::Resync));
+        match e {
+            PeerEvent::Game(event) => match g.session.follow(event) {
+                Ok(a) => announce(g, a, &mut effects),
+                // The session applied it to its own view: this view then is not the session's
+                // (a bug, not the network's doing); the next voided move or resume resets it.
+                Err(err) => error!("the LAN board cannot take {event:?}: {err}"),
+            },
+            PeerEvent::Voided { kept } => {
+                let back = g
+                    .lan_state()
+                    .and_then(|l| l.start.as_deref())
+                    .map(|start| rewind(start, &g.session.view, *kept));
+                match back {
+                    Some(Ok(view)) => {
+                        g.session.rewind(view);
+                        g.hint = None;
+                        g.selected = None;
                     }
+                    Some(Err(err)) => error!("cannot rewind the LAN board: {err}"),
+                    None => {}
                 }
             }
-            LanMsg::Resync { view, my_turn } => {
-                g.session.resync((**view).clone(), *my_turn);
-                g.hint = None;
-                g.selected = None;
+            PeerEvent::Turn(t) => {
+                g.session.set_turn(*t);
+                if *t {
+                    g.status = None;
+                }
             }
-            LanMsg::Connected => set(g, |l| l.connected = true),
-            LanMsg::Dropped(e) => {
-                info!("LAN connection dropped: {e}");
+            PeerEvent::Connected => set(g, |l| l.connected = true),
+            PeerEvent::Dropped(err) => {
+                info!("LAN connection dropped: {err}");
                 set(g, |l| {
                     l.connected = false;
                     l.drops += 1;
                 });
             }
-            LanMsg::DrawOffered => set(g, |l| l.draw_offered = true),
-            LanMsg::Refused(e) => g.status = Some(crate::lan_text::refusal_text(e, *lang)),
-            LanMsg::Fault { culprit, reason } => {
-                set(g, |l| l.fault = Some((*culprit, reason.clone())))
+            PeerEvent::DrawOffered => set(g, |l| l.draw_offered = true),
+            PeerEvent::Refused(err) => {
+                g.status = Some(crate::lan_text::refusal_text(err, *lang));
             }
-            LanMsg::Finished(r) => g.session.set_result(*r),
-            LanMsg::Verdict(v) => set(g, |l| l.verdict = Some(v.clone())),
-            LanMsg::Kept(path) => set(g, |l| l.journal = Some(path.clone())),
-            LanMsg::Listening { .. }
-            | LanMsg::PairingCode { .. }
-            | LanMsg::RulesOffered { .. }
-            | LanMsg::Started { .. }
-            | LanMsg::TimeExpired
-            | LanMsg::Error(_) => {}
+            PeerEvent::Fault { culprit, reason } => {
+                set(g, |l| l.fault = Some((*culprit, reason.clone())));
+            }
+            PeerEvent::Finished(r) => g.session.set_result(*r),
+            PeerEvent::Verdict(v) => set(g, |l| l.verdict = Some(v.clone())),
+            PeerEvent::Kept(path) => set(g, |l| l.journal = Some(path.clone())),
+            PeerEvent::NotKept(err) => warn!("the finished game's log was not kept: {err}"),
+            PeerEvent::Listening { .. }
+            | PeerEvent::PairingCode { .. }
+            | PeerEvent::RulesOffered { .. }
+            | PeerEvent::PeerReady
+            | PeerEvent::Started { .. }
+            | PeerEvent::TimeExpired
+            | PeerEvent::Error(_)
+            | PeerEvent::Stopped => {}
         }
     }
     if let Some(g) = fresh {

@@ -13,10 +13,8 @@ use bevy::{
 };
 use bevy_egui::EguiContexts;
 use junqi_game::ai::{concede, inference::Inference};
-use junqi_game::{
-    Action, ActionError, GameResult, Mode, Move, PlayerView, Point, Rank, Seen, Side, ai::Hint,
-};
-use junqi_net::session::Verdict;
+use junqi_game::{Action, ActionError, Mode, Move, PlayerView, Rank, Seen, Side};
+use junqi_net::peer::PeerCmd;
 
 use super::game_hud::{HudTab, hud};
 use super::{Navigate, Screen};
@@ -28,7 +26,8 @@ use crate::{
     },
     form::Form,
     i18n::Lang,
-    lan::{LanCmd, LanRequest},
+    lan::LanRequest,
+    model::{ActiveGame, LastGame},
     profile::Profile,
     redraw::{self, Redraw, Waker},
     session::{LogEntry, SavedGame, Session, rank_short, seat_key},
@@ -36,251 +35,11 @@ use crate::{
     storage::{self, DataDir},
 };
 
-/// Who the player faces.
-#[derive(Clone, Debug, PartialEq)]
-// One per game, inside a resource: boxing the LAN state would save nothing worth the noise.
-#[allow(clippy::large_enum_variant)]
-pub enum Opponent {
-    /// The computer at level 1…4.
-    Ai {
-        /// The level.
-        level: u8,
-    },
-    /// A player on the LAN.
-    Lan(LanGame),
-    /// Four-player games (四国): the computer at a level in each other seat (by
-    /// [`Side::index`]; the player's own entry is unused).
-    Table {
-        /// The levels.
-        levels: [u8; 4],
-    },
-}
-
-impl Opponent {
-    /// The computer's level in `seat`, if the computer plays it.
-    pub fn level(&self, seat: Side) -> Option<u8> {
-        match self {
-            Opponent::Ai { level } => Some(*level),
-            Opponent::Table { levels } => Some(levels[seat.index()]),
-            Opponent::Lan(_) => None,
-        }
-    }
-}
-
-/// What the player knows of a LAN game beyond the board.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LanGame {
-    /// The peer's name.
-    pub peer: String,
-    /// The pairing code (配对码) both screens show.
-    pub code: String,
-    /// Whether the connection to the peer is up.
-    pub connected: bool,
-    /// How many times the connection dropped (each time it reconnects and resumes).
-    pub drops: u32,
-    /// The peer offers a draw.
-    pub draw_offered: bool,
-    /// The peer broke the protocol: who and why.
-    pub fault: Option<(Side, junqi_net::FaultKind)>,
-    /// The end-of-game audit.
-    pub verdict: Option<Verdict>,
-    /// Where the finished game's signed log was kept ([`crate::lan::LanMsg::Kept`]): moved
-    /// next to the saved record, for the replay screen's audit export.
-    pub journal: Option<std::path::PathBuf>,
-}
-
-/// The game being played.
-#[derive(Resource, Clone, Debug)]
-pub struct ActiveGame {
-    /// The session.
-    pub session: Session,
-    /// The computer or a LAN peer.
-    pub opponent: Opponent,
-    /// The selected own piece.
-    pub selected: Option<Point>,
-    /// The enemy piece the marker menu is open for.
-    pub marking: Option<Point>,
-    /// A hint.
-    pub hint: Option<Hint>,
-    /// A hint is being computed.
-    pub hint_pending: bool,
-    /// A message for the player (refused resign…).
-    pub status: Option<String>,
-    /// Seconds since the computer started thinking.
-    pub thinking: Option<f32>,
-    /// Seconds since the game ended (the board stays a moment before the result screen).
-    pub ended: Option<f32>,
-    /// Whether the record has been saved (and the profile updated).
-    pub saved: bool,
-    /// 认输 was pressed: the player is asked to confirm before the game is given up.
-    pub confirm_resign: bool,
-    /// Takebacks (悔棋) allowed in this game (never in LAN games).
-    pub undo_limit: u8,
-    /// 主菜单 was pressed during the game: the player is asked before it is left.
-    pub confirm_leave: bool,
-    /// The inference board (推理) is on: the ply and view event count it was computed for, and
-    /// what the player's own view allows (recomputed when the view changes).
-    pub inference: Option<(usize, Inference)>,
-    /// A computer seat offered a draw on its turn and waits for the player's answer (its clock
-    /// stands still meanwhile: it is the one waiting).
-    pub ai_offer: Option<Side>,
-}
-
-/// Takebacks allowed a game unless the setup says otherwise.
-pub const DEFAULT_UNDOS: u8 = 3;
-
-impl ActiveGame {
-    /// A fresh game against the computer at `level`.
-    pub fn new(session: Session, level: u8) -> Self {
-        Self::with(session, Opponent::Ai { level })
-    }
-
-    /// A four-player game against the computer at `levels` (by seat).
-    pub fn table(session: Session, levels: [u8; 4]) -> Self {
-        Self::with(session, Opponent::Table { levels })
-    }
-
-    /// A LAN game (the session has no local referee).
-    pub fn lan(session: Session, lan: LanGame) -> Self {
-        Self::with(session, Opponent::Lan(lan))
-    }
-
-    fn with(session: Session, opponent: Opponent) -> Self {
-        Self {
-            session,
-            opponent,
-            selected: None,
-            marking: None,
-            hint: None,
-            hint_pending: false,
-            status: None,
-            thinking: None,
-            ended: None,
-            saved: false,
-            confirm_resign: false,
-            undo_limit: DEFAULT_UNDOS,
-            confirm_leave: false,
-            inference: None,
-            ai_offer: None,
-        }
-    }
-
-    /// The LAN game's state, if this is one.
-    pub fn lan_state(&self) -> Option<&LanGame> {
-        match &self.opponent {
-            Opponent::Lan(l) => Some(l),
-            Opponent::Ai { .. } | Opponent::Table { .. } => None,
-        }
-    }
-
-    /// The LAN game's state, if this is one.
-    pub fn lan_state_mut(&mut self) -> Option<&mut LanGame> {
-        match &mut self.opponent {
-            Opponent::Lan(l) => Some(l),
-            Opponent::Ai { .. } | Opponent::Table { .. } => None,
-        }
-    }
-
-    /// Legal targets of the selected piece.
-    pub fn targets(&self) -> Vec<Point> {
-        let Some(from) = self.selected else {
-            return Vec::new();
-        };
-        self.session
-            .moves_from(from)
-            .iter()
-            .filter_map(|m| match *m {
-                Move::Step { to, .. } => Some(to),
-                Move::Flip { .. } => None,
-            })
-            .collect()
-    }
-
-    /// Handles a click on a board point; returns the move to play, if the click makes one.
-    pub fn click(&mut self, p: Point) -> Option<Move> {
-        let s = &self.session;
-        let seen = s.view.at(p);
-        let me = s.me();
-        // Markers may be set on enemy pieces at any time.
-        if let Some(Seen::Piece { side, .. }) = seen
-            && side != me
-            && !(self.selected.is_some() && self.targets().contains(&p))
-        {
-            self.selected = None;
-            self.marking = Some(p);
-            return None;
-        }
-        if !s.my_turn() || self.thinking.is_some() {
-            return None;
-        }
-        if let Some(from) = self.selected
-            && self.targets().contains(&p)
-        {
-            self.selected = None;
-            return Some(Move::Step { from, to: p });
-        }
-        match seen {
-            Some(Seen::FaceDown) => {
-                self.selected = None;
-                let mv = Move::Flip { at: p };
-                s.view.legal_moves().contains(&mv).then_some(mv)
-            }
-            Some(Seen::Piece { side, .. }) if side == me => {
-                self.marking = None;
-                self.selected = if self.selected == Some(p) {
-                    None
-                } else {
-                    Some(p)
-                };
-                None
-            }
-            _ => {
-                self.selected = None;
-                None
-            }
-        }
-    }
-}
-
 /// A computation on the async pool (the computer's move or a hint).
 #[derive(Component)]
 struct Thinking {
     task: Task<Thought>,
     hint: bool,
-}
-
-/// The last finished game, for the result screen and the replay viewer.
-#[derive(Resource, Clone, Debug)]
-pub struct LastGame {
-    /// The record (for a LAN game only once the audit has rebuilt it from both sides' opened
-    /// setups).
-    pub game: Option<SavedGame>,
-    /// When the game started (seconds since 1970).
-    pub started: u64,
-    /// The result.
-    pub result: Option<GameResult>,
-    /// The player's side.
-    pub me: Side,
-    /// Plies played.
-    pub plies: u16,
-    /// The opponent key (`ai-N`, `lan:NAME`).
-    pub opponent: String,
-    /// Where it was saved (or why it was not).
-    pub saved: Result<std::path::PathBuf, String>,
-    /// The LAN game's state, with the audit's verdict once it is in.
-    pub lan: Option<LanGame>,
-    /// A four-player game: the result is the team's.
-    pub four: bool,
-    /// The room score the game earned the player (RULES.md §8).
-    pub score: i8,
-}
-
-impl LastGame {
-    /// Whether the player (or, round a four-player table, the player's team) won.
-    pub fn won(&self) -> bool {
-        matches!(self.result, Some(GameResult::Win { winner, .. })
-            if winner == self.me || (self.four && winner.team() == self.me.team()))
-    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -331,7 +90,7 @@ fn play(
         if !game.session.my_turn() || !game.session.view.legal_moves().contains(&mv) {
             return false;
         }
-        lan.write(LanRequest::Send(LanCmd::Play(mv)));
+        lan.write(LanRequest::Send(PeerCmd::Play(mv)));
         game.session.sent_move();
         game.hint = None;
         game.selected = None;
@@ -1015,13 +774,13 @@ fn lan_action(
             if game.session.plies() < n {
                 game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
             } else {
-                send(LanCmd::Resign);
+                send(PeerCmd::Resign);
                 game.status = None;
             }
         }
         GameAction::OfferDraw => {
             if game.session.my_turn() {
-                send(LanCmd::OfferDraw);
+                send(PeerCmd::OfferDraw);
                 game.status = Some(lang.t("lan.draw_sent").to_owned());
             }
         }
@@ -1030,9 +789,9 @@ fn lan_action(
                 && std::mem::take(&mut l.draw_offered)
             {
                 send(if yes {
-                    LanCmd::AcceptDraw
+                    PeerCmd::AcceptDraw
                 } else {
-                    LanCmd::DeclineDraw
+                    PeerCmd::DeclineDraw
                 });
             }
         }

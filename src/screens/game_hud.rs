@@ -8,7 +8,8 @@ use junqi_game::ai::inference::Inference;
 use junqi_game::{Mode, PlayerView, Side};
 
 use super::Screen;
-use super::game::{ActiveGame, GameAction, LanGame, MARKERS, Opponent, seats_in_order, way_key};
+use super::game::{GameAction, MARKERS, seats_in_order, way_key};
+use crate::model::{ActiveGame, LanGame, Opponent};
 use crate::{
     ai,
     form::Form,

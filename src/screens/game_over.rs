@@ -6,12 +6,9 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{GameResult, Side};
 
-use super::{
-    Navigate, Screen,
-    game::{LanGame, LastGame},
-    replay::ReplayState,
-    review::ReviewState,
-};
+use crate::model::{LanGame, LastGame};
+
+use super::{Navigate, Screen, replay::ReplayState, review::ReviewState};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,

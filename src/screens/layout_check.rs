@@ -5,9 +5,9 @@
 use bevy_egui::egui::{self, Pos2, Rect, Shape, epaint::ClippedShape};
 use junqi_game::Side;
 
-use super::game::ActiveGame;
 use super::game_hud::{HudTab, hud};
 use super::setup::{SetupState, SetupTab, Table, setup_panels};
+use crate::model::ActiveGame;
 use crate::{demo, form::Form, i18n::Lang, theme};
 
 /// Portrait phones, a phone held sideways, the desktop window (logical pixels).

@@ -7,12 +7,17 @@ use std::sync::{Mutex, mpsc};
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use junqi_net::discovery::{Discovery, HostInfo, browse};
+use junqi_game::{Layout, Mode, Rules};
+use junqi_net::discovery::{Discovery, HostInfo};
+use junqi_net::peer::{PeerCmd, PeerError, PeerEvent, Role, Unfinished};
 
-use super::{Navigate, Screen, setup::SetupState};
+use super::{
+    Navigate, Screen,
+    setup::{LanSetup, SetupState},
+};
 use crate::{
     i18n::Lang,
-    lan::{LanCmd, LanEvent, LanLink, LanMsg, LanRequest, Role, default_name},
+    lan::{LanEvent, LanFound, LanLink, LanRequest, default_name},
     storage::DataDir,
     theme,
 };
@@ -47,11 +52,14 @@ pub enum LobbyPhase {
         code: String,
         /// The peer's name.
         peer: String,
-        /// This player confirmed; waiting for the other.
-        confirmed: bool,
+        /// The host's rules.
+        rules: Rules,
+        /// Whether this side hosts.
+        host: bool,
     },
-    /// Both sides are connected and committed: the pairing code, then the board.
-    Paired {
+    /// The codes matched: each player arranges its army on the setup screen
+    /// ([`SetupState::lan`]); play begins once both are ready.
+    Arranging {
         /// The pairing code.
         code: String,
         /// The peer's name.
@@ -67,7 +75,7 @@ pub struct LobbyState {
     /// Where the lobby is.
     pub phase: LobbyPhase,
     /// The last error.
-    pub error: Option<String>,
+    pub error: Option<PeerError>,
     /// The player's display name.
     pub name: String,
     /// Advertise by mDNS when hosting (off in tests: listen on 127.0.0.1 only).
@@ -75,12 +83,12 @@ pub struct LobbyState {
     /// Why the last LAN session ended before play began (the verdict's kind, shown
     /// translated).
     pub ended: Option<junqi_net::FaultKind>,
+    /// The peer is ready (its army committed), perhaps before this player compared the codes.
+    pub peer_ready: bool,
     /// An unfinished LAN game saved by an earlier run (after a crash, say): offered to resume.
-    pub unfinished: Option<crate::lan::Unfinished>,
-    /// Discoveries: from the mDNS browser, or fed by a test.
+    pub unfinished: Option<Unfinished>,
+    /// Discoveries fed by a test or a demo instead of the LAN plugin's browser.
     feed: Option<Mutex<mpsc::Receiver<Discovery>>>,
-    /// The mDNS daemon (kept alive while browsing).
-    daemon: Option<mdns_sd::ServiceDaemon>,
 }
 
 impl Default for LobbyState {
@@ -92,9 +100,9 @@ impl Default for LobbyState {
             name: default_name(),
             mdns: true,
             unfinished: None,
+            peer_ready: false,
             ended: None,
             feed: None,
-            daemon: None,
         }
     }
 }
@@ -113,6 +121,7 @@ impl LobbyState {
                 | LobbyPhase::Joining { .. }
                 | LobbyPhase::Resuming { .. }
                 | LobbyPhase::Pairing { .. }
+                | LobbyPhase::Arranging { .. }
         )
     }
 
@@ -137,7 +146,7 @@ pub enum LobbyAction {
     StartHosting,
     /// Join the host with this mDNS full name.
     Join(String),
-    /// The pairing codes match on both screens: start.
+    /// The pairing codes match on both screens: arrange the army.
     ConfirmPairing,
     /// Resume the unfinished game.
     Resume,
@@ -169,18 +178,12 @@ fn leave(
     lan.write(LanRequest::Leave);
     lobby.phase = LobbyPhase::Browsing;
     setup.lan_host = false;
+    setup.leave_lan();
 }
 
-fn start_browsing(mut lobby: ResMut<LobbyState>) {
-    if lobby.feed.is_some() {
-        return;
-    }
-    match browse() {
-        Ok((daemon, rx)) => {
-            lobby.daemon = Some(daemon);
-            lobby.feed = Some(Mutex::new(rx));
-        }
-        Err(e) => lobby.error = Some(e.to_string()),
+fn start_browsing(lobby: Res<LobbyState>, mut lan: MessageWriter<LanRequest>) {
+    if lobby.feed.is_none() {
+        lan.write(LanRequest::Browse(true));
     }
 }
 
@@ -189,30 +192,38 @@ fn find_unfinished(mut lobby: ResMut<LobbyState>, dir: Res<DataDir>, link: Optio
     if link.is_some() {
         return;
     }
-    match crate::lan::unfinished(&dir.lan()) {
+    match junqi_net::peer::unfinished(&dir.lan()) {
         Ok(u) => lobby.unfinished = u,
         Err(e) => {
             lobby.unfinished = None;
-            lobby.error = Some(e.to_string());
+            lobby.error = Some(e);
         }
     }
 }
 
-fn stop_browsing(mut lobby: ResMut<LobbyState>) {
-    if let Some(d) = lobby.daemon.take() {
-        let _ = d.shutdown();
-        lobby.feed = None;
+fn stop_browsing(mut lobby: ResMut<LobbyState>, mut lan: MessageWriter<LanRequest>) {
+    if lobby.feed.is_none() {
+        lan.write(LanRequest::Browse(false));
         lobby.hosts.clear();
     }
 }
 
-fn discover(mut lobby: ResMut<LobbyState>) {
-    let found: Vec<Discovery> = match &lobby.feed {
-        Some(rx) => rx.lock().expect("not poisoned").try_iter().collect(),
-        None => return,
-    };
-    for d in found {
+fn discover(mut lobby: ResMut<LobbyState>, mut found: MessageReader<LanFound>) {
+    let mut all: Vec<Discovery> = found.read().map(|LanFound(d)| d.clone()).collect();
+    if let Some(rx) = &lobby.feed {
+        all.extend(rx.lock().expect("not poisoned").try_iter());
+    }
+    for d in all {
         lobby.apply(d);
+    }
+}
+
+/// A layout for `rules`: the player's if it is legal under them, a random legal one otherwise.
+fn layout_for(rules: &Rules, mine: Layout) -> Layout {
+    if rules.mode == Mode::Flip || mine.validate(rules).is_ok() {
+        mine
+    } else {
+        Layout::random(rules, &mut rand::rng())
     }
 }
 
@@ -233,19 +244,11 @@ fn actions(
             }
             LobbyAction::StartHosting => {
                 let rules = setup.options.rules;
-                if rules.mode != junqi_game::Mode::Flip
-                    && let Err(e) = setup.layout.validate(&rules)
-                {
-                    let reasons: Vec<String> =
-                        e.0.iter()
-                            .map(|p| super::setup::problem_text(p, *lang))
-                            .collect();
-                    setup.message = Some((reasons.join("；"), true));
-                    continue;
-                }
+                // The army is arranged after the pairing: a legal layout until then.
+                lobby.peer_ready = false;
                 lan.write(LanRequest::Start(Role::Host {
                     rules,
-                    layout: setup.layout,
+                    layout: layout_for(&rules, setup.layout),
                     name: lobby.name.clone(),
                     port: 0,
                     mdns: lobby.mdns,
@@ -266,13 +269,12 @@ fn actions(
                     continue;
                 };
                 let Some(addr) = h.addrs.first().copied() else {
-                    lobby.error = Some(format!("{}: no address", h.name));
                     continue;
                 };
                 let host = h.name.clone();
+                lobby.peer_ready = false;
                 lan.write(LanRequest::Start(Role::Join {
                     addr,
-                    layout: setup.layout,
                     name: lobby.name.clone(),
                 }));
                 lobby.unfinished = None;
@@ -281,70 +283,118 @@ fn actions(
                 lobby.phase = LobbyPhase::Joining { host };
             }
             LobbyAction::ConfirmPairing => {
-                if let LobbyPhase::Pairing { confirmed, .. } = &mut lobby.phase
-                    && !*confirmed
+                if let LobbyPhase::Pairing {
+                    code,
+                    peer,
+                    rules,
+                    host,
+                } = lobby.phase.clone()
                 {
-                    lan.write(LanRequest::Send(LanCmd::ConfirmPairing));
-                    *confirmed = true;
+                    let mut l = LanSetup::new(code.clone(), peer.clone(), host);
+                    l.peer_ready = lobby.peer_ready;
+                    setup.arrange(l, rules, *lang);
+                    lobby.phase = LobbyPhase::Arranging { code, peer };
+                    nav.write(Navigate(Screen::Setup));
                 }
             }
             LobbyAction::Resume => {
                 let Some(u) = lobby.unfinished.take() else {
                     continue;
                 };
+                lobby.peer_ready = false;
                 lan.write(LanRequest::Start(Role::Resume));
                 lobby.ended = None;
                 lobby.error = None;
                 lobby.phase = LobbyPhase::Resuming { peer: u.peer };
             }
             LobbyAction::Discard => {
-                crate::lan::discard(&dir.lan());
+                junqi_net::peer::discard(&dir.lan());
                 lobby.unfinished = None;
             }
             LobbyAction::Cancel => {
                 lan.write(LanRequest::Leave);
                 lobby.phase = LobbyPhase::Browsing;
+                setup.leave_lan();
             }
         }
     }
 }
 
-/// Follows the LAN session up to the start of play (the game screen takes over from there).
+/// Follows the LAN game up to the start of play: the guest accepts the host's rules, the
+/// pairing code is shown, each side arranges its army (the peer's readiness and a refused
+/// layout go to the setup screen), and when play begins the board takes over.
 fn follow(
     mut reader: MessageReader<LanEvent>,
     mut lobby: ResMut<LobbyState>,
+    mut setup: ResMut<SetupState>,
+    lang: Res<Lang>,
+    screen: Res<State<Screen>>,
     mut lan: MessageWriter<LanRequest>,
+    mut nav: MessageWriter<Navigate>,
 ) {
-    for LanEvent(msg) in reader.read() {
-        match msg {
-            LanMsg::Listening { port } => {
+    for LanEvent(e) in reader.read() {
+        let arranging = matches!(lobby.phase, LobbyPhase::Arranging { .. });
+        match e {
+            PeerEvent::Listening { port } => {
                 if let LobbyPhase::Hosting { port: p, .. } = &mut lobby.phase {
                     *p = Some(*port);
                 }
             }
-            LanMsg::PairingCode { code, peer } => {
+            PeerEvent::RulesOffered { rules, .. } => {
+                // A legal first layout; the player arranges its own after the pairing.
+                let layout = layout_for(rules, setup.layout);
+                lan.write(LanRequest::Send(PeerCmd::Accept(layout)));
+            }
+            PeerEvent::PairingCode {
+                code,
+                peer,
+                rules,
+                host,
+            } => {
                 lobby.phase = LobbyPhase::Pairing {
                     code: code.clone(),
                     peer: peer.clone(),
-                    confirmed: false,
+                    rules: *rules,
+                    host: *host,
                 };
             }
-            LanMsg::Started { code, peer, .. } => {
-                lobby.phase = LobbyPhase::Paired {
-                    code: code.clone(),
-                    peer: peer.clone(),
-                };
+            PeerEvent::PeerReady => {
+                lobby.peer_ready = true;
+                if let Some(l) = setup.lan.as_mut() {
+                    l.peer_ready = true;
+                }
             }
-            LanMsg::Verdict(v) if lobby.before_play() => {
-                // The session ended before play began (the peer broke off the handshake, or
-                // cheated in it): back to the list, saying why.
+            PeerEvent::Refused(err) if arranging => {
+                if let Some(l) = setup.lan.as_mut() {
+                    l.ready = false;
+                }
+                setup.message = Some((crate::lan_text::refusal_text(err, *lang), true));
+            }
+            PeerEvent::Started { .. } => {
+                lobby.phase = LobbyPhase::Browsing;
+                setup.leave_lan();
+                nav.write(Navigate(Screen::Game));
+            }
+            PeerEvent::Verdict(v) if lobby.before_play() => {
+                // The game ended before play began (the peer broke off the handshake, or
+                // cheated in it, or nobody got ready in time): back to the list, saying why.
                 lobby.ended = v.reason.clone();
                 lobby.phase = LobbyPhase::Browsing;
+                setup.leave_lan();
                 lan.write(LanRequest::Leave);
+                if *screen.get() == Screen::Setup {
+                    nav.write(Navigate(Screen::Lobby));
+                }
             }
-            LanMsg::Error(e) => {
-                lobby.error = Some(e.clone());
-                lobby.phase = LobbyPhase::Browsing;
+            PeerEvent::Error(err) => {
+                lobby.error = Some(err.clone());
+                if lobby.before_play() {
+                    lobby.phase = LobbyPhase::Browsing;
+                    setup.leave_lan();
+                    if *screen.get() == Screen::Setup {
+                        nav.write(Navigate(Screen::Lobby));
+                    }
+                }
             }
             _ => {}
         }
@@ -460,11 +510,7 @@ fn ui(
                     actions.write(LobbyAction::Cancel);
                 }
             }
-            LobbyPhase::Pairing {
-                code,
-                peer,
-                confirmed,
-            } => {
+            LobbyPhase::Pairing { code, peer, .. } => {
                 ui.label(format!("{} {peer}", lang.t("lan.vs")));
                 ui.label(
                     egui::RichText::new(format!("{}  {code}", lang.t("lobby.code")))
@@ -473,23 +519,16 @@ fn ui(
                 );
                 ui.label(lang.t("lobby.compare"));
                 ui.add_space(8.0);
-                if confirmed {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label(lang.t("lobby.confirmed_wait"));
-                    });
-                } else {
-                    ui.horizontal(|ui| {
-                        if theme::menu_button(ui, lang.t("lobby.confirm")).clicked() {
-                            actions.write(LobbyAction::ConfirmPairing);
-                        }
-                        if theme::menu_button(ui, lang.t("lobby.mismatch")).clicked() {
-                            actions.write(LobbyAction::Cancel);
-                        }
-                    });
-                }
+                ui.horizontal_wrapped(|ui| {
+                    if theme::menu_button(ui, lang.t("lobby.confirm")).clicked() {
+                        actions.write(LobbyAction::ConfirmPairing);
+                    }
+                    if theme::menu_button(ui, lang.t("lobby.mismatch")).clicked() {
+                        actions.write(LobbyAction::Cancel);
+                    }
+                });
             }
-            LobbyPhase::Paired { code, peer } => {
+            LobbyPhase::Arranging { code, peer } => {
                 ui.label(format!("{} {peer}", lang.t("lan.vs")));
                 ui.label(
                     egui::RichText::new(format!("{}  {code}", lang.t("lobby.code")))
@@ -510,10 +549,14 @@ fn ui(
             }
         }
         if let Some(e) = &lobby.error {
+            let (what, detail) = crate::lan_text::peer_error_text(e, lang);
             ui.colored_label(
                 theme::palette::WARN,
-                format!("{}：{e}", lang.t("lobby.error")),
+                format!("{}：{what}", lang.t("lobby.error")),
             );
+            if let Some(d) = detail {
+                ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+            }
         }
     });
     if back {

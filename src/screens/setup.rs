@@ -1,6 +1,8 @@
 //! 布阵: the new-game options (mode, level, rule options, who starts) and the player's layout:
 //! click two pieces (or drag one onto another) to swap them, classic presets, random, mirror,
-//! named layouts saved in the data directory, and 出征.
+//! named layouts saved in the data directory, and 出征. In a LAN game each player arranges its
+//! own army here after the pairing ([`SetupState::lan`]): the host's rules are shown, not
+//! editable, and 布好了 (ready) commits the layout; play begins once both players are ready.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -11,12 +13,13 @@ use junqi_game::{
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{Navigate, Screen, game::ActiveGame};
+use super::{Navigate, Screen};
 use crate::{
     ai,
     board::{BoardArea, BoardClick, BoardDrag, BoardScene, Colour, Face, Tile},
     form::Form,
     i18n::Lang,
+    model::{ActiveGame, DEFAULT_UNDOS, now_secs},
     session::Session,
     settings::{PieceColour, Settings},
     storage::{self, DataDir, StoreError},
@@ -81,7 +84,7 @@ impl Default for GameOptions {
             table: Table::Two,
             seat: Side::South,
             levels: [2; 4],
-            undos: super::game::DEFAULT_UNDOS,
+            undos: DEFAULT_UNDOS,
         }
     }
 }
@@ -155,6 +158,39 @@ pub struct SetupState {
     pub classic: usize,
     /// The options are for hosting a LAN game (from the lobby): 出征 hosts it.
     pub lan_host: bool,
+    /// A LAN game's players are arranging their armies (after the pairing).
+    pub lan: Option<LanSetup>,
+}
+
+/// A LAN game's setup: the player arranges its army under the host's rules, then is ready.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LanSetup {
+    /// The pairing code both screens showed.
+    pub code: String,
+    /// The peer's name.
+    pub peer: String,
+    /// Whether this side hosts (its rules are the game's).
+    pub host: bool,
+    /// This player is ready: its layout is committed.
+    pub ready: bool,
+    /// The peer is ready.
+    pub peer_ready: bool,
+    /// The player's own options, back once the LAN setup is over.
+    own: Option<GameOptions>,
+}
+
+impl LanSetup {
+    /// A setup after the pairing code `code` with `peer`.
+    pub fn new(code: String, peer: String, host: bool) -> Self {
+        Self {
+            code,
+            peer,
+            host,
+            ready: false,
+            peer_ready: false,
+            own: None,
+        }
+    }
 }
 
 impl Default for SetupState {
@@ -169,6 +205,7 @@ impl Default for SetupState {
             saved: Vec::new(),
             classic: 0,
             lan_host: false,
+            lan: None,
         }
     }
 }
@@ -190,8 +227,10 @@ pub enum SetupAction {
     Load(String),
     /// Delete a saved layout.
     Delete(String),
-    /// Start the game.
+    /// Start the game (in a LAN game: ready).
     March,
+    /// Leave the screen (a LAN game's setup: leave the game).
+    Back,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -217,7 +256,8 @@ fn enter(mut state: ResMut<SetupState>, dir: Res<DataDir>, settings: Res<Setting
     state.saved = storage::list_names(&dir.layouts());
     state.selected = None;
     state.warn.clear();
-    if state.options.rules.move_seconds == Rules::default().move_seconds {
+    // A LAN game's rules are the host's: not the player's default clock.
+    if state.lan.is_none() && state.options.rules.move_seconds == Rules::default().move_seconds {
         state.options.rules.move_seconds = settings.clock_secs as u16;
     }
 }
@@ -291,6 +331,31 @@ fn problem_point(p: &LayoutProblem, o: &GameOptions) -> Option<Point> {
 }
 
 impl SetupState {
+    /// A LAN game's setup begins: the host's `rules` on the classic board (the player's own
+    /// options come back afterwards, [`SetupState::leave_lan`]); the layout is checked against
+    /// them.
+    pub fn arrange(&mut self, mut lan: LanSetup, rules: Rules, lang: Lang) {
+        lan.own = Some(self.options.clone());
+        self.options.table = Table::Two;
+        self.options.rules = rules;
+        self.lan = Some(lan);
+        self.lan_host = false;
+        let note = lang.t("setup.lan.arrange").to_owned();
+        self.set_layout(self.layout, lang, note);
+    }
+
+    /// The LAN game's setup is over (play began, or the game was left).
+    pub fn leave_lan(&mut self) {
+        if let Some(own) = self.lan.take().and_then(|l| l.own) {
+            self.options = own;
+        }
+    }
+
+    /// Whether the layout may be changed (not once a LAN player is ready).
+    pub fn editable(&self) -> bool {
+        self.lan.as_ref().is_none_or(|l| !l.ready)
+    }
+
     /// Tries to swap two points of the player's half; a swap that breaks a rule is refused with
     /// the reasons. Returns whether it happened.
     pub fn try_swap(&mut self, a: (u8, u8), b: (u8, u8), lang: Lang) -> bool {
@@ -355,6 +420,11 @@ fn clicks(
     mut drags: MessageReader<BoardDrag>,
     lang: Res<Lang>,
 ) {
+    if !state.editable() {
+        clicks.clear();
+        drags.clear();
+        return;
+    }
     for BoardClick(p) in clicks.read() {
         let Some(rc) = own_rc(*p, &state.options) else {
             continue;
@@ -372,14 +442,6 @@ fn clicks(
             state.try_swap(a, b, *lang);
         }
     }
-}
-
-/// Seconds since 1970 (when a game starts, for its record).
-pub(crate) fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }
 
 /// Starts a game against the computer from the options and the player's layout (South).
@@ -449,6 +511,7 @@ pub fn four_key(options: &GameOptions) -> String {
     )
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system's parameters
 fn actions(
     mut commands: Commands,
     mut state: ResMut<SetupState>,
@@ -457,9 +520,17 @@ fn actions(
     dir: Res<DataDir>,
     mut nav: MessageWriter<Navigate>,
     mut lobby: MessageWriter<super::lobby::LobbyAction>,
+    mut lan: MessageWriter<crate::lan::LanRequest>,
 ) {
     let lang = *lang;
     for action in reader.read() {
+        let changes = !matches!(
+            action,
+            SetupAction::Save(_) | SetupAction::Delete(_) | SetupAction::Back
+        );
+        if changes && !state.editable() {
+            continue;
+        }
         match action {
             SetupAction::Default => {
                 let l = DEFAULT_LAYOUT.parse().expect("default layout");
@@ -519,6 +590,15 @@ fn actions(
                     lobby.write(super::lobby::LobbyAction::StartHosting);
                     continue;
                 }
+                let layout = state.layout;
+                if let Some(l) = state.lan.as_mut() {
+                    l.ready = true;
+                    lan.write(crate::lan::LanRequest::Send(
+                        junqi_net::peer::PeerCmd::Ready(layout),
+                    ));
+                    state.message = Some((lang.t("setup.lan.waiting").to_owned(), false));
+                    continue;
+                }
                 match new_session(&state.options, &state.layout, &mut rand::rng()) {
                     Some(session) => {
                         let mut game = if state.options.table == Table::Four {
@@ -531,6 +611,15 @@ fn actions(
                         nav.write(Navigate(Screen::Game));
                     }
                     None => state.message = Some((lang.t("setup.cannot_start").to_owned(), true)),
+                }
+            }
+            SetupAction::Back => {
+                if state.lan.is_some() {
+                    // Leaving the LAN game's setup leaves the game.
+                    lobby.write(super::lobby::LobbyAction::Cancel);
+                    nav.write(Navigate(Screen::Lobby));
+                } else {
+                    nav.write(Navigate(Screen::Title));
                 }
             }
         }
@@ -698,7 +787,7 @@ pub fn setup_panels(
                     });
                     ui.separator();
                     egui::ScrollArea::vertical()
-                        .show(ui, |ui| options_ui(ui, &mut opts, lang, state.lan_host));
+                        .show(ui, |ui| lan_options_ui(ui, &mut opts, lang, state));
                 });
             egui::Panel::right("setup_tools")
                 .exact_size(280.0)
@@ -706,6 +795,7 @@ pub fn setup_panels(
                 .frame(panel_frame)
                 .show(&mut root, |ui| {
                     ui.add_space(4.0);
+                    lan_status(ui, state, lang);
                     march_button(ui, state, lang, &mut out, [250.0, 56.0]);
                     ui.add_space(6.0);
                     message(ui, state);
@@ -724,6 +814,7 @@ pub fn setup_panels(
                             march_button(ui, state, lang, &mut out, [120.0, 44.0]);
                         });
                     });
+                    lan_status(ui, state, lang);
                     message(ui, state);
                 });
             egui::Panel::bottom("setup_bottom")
@@ -753,9 +844,7 @@ pub fn setup_panels(
                                 .auto_shrink([false, false])
                                 .show(ui, |ui| match tab {
                                     SetupTab::Layout => tools_ui(ui, state, lang, &mut out, h),
-                                    SetupTab::Options => {
-                                        options_ui(ui, &mut opts, lang, state.lan_host)
-                                    }
+                                    SetupTab::Options => lan_options_ui(ui, &mut opts, lang, state),
                                 });
                         },
                     );
@@ -771,7 +860,36 @@ pub fn setup_panels(
 
 fn back_button(ui: &mut egui::Ui, lang: Lang, out: &mut SetupOut) {
     if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
-        out.nav = Some(Screen::Title);
+        out.actions.push(SetupAction::Back);
+    }
+}
+
+/// The options: editable for a game against the computer or a LAN game about to be hosted
+/// (then only what applies to it); in a LAN game's setup the host's rules, shown, not editable.
+fn lan_options_ui(ui: &mut egui::Ui, opts: &mut GameOptions, lang: Lang, state: &SetupState) {
+    match &state.lan {
+        Some(l) => {
+            ui.strong(lang.t(if l.host {
+                "setup.lan.my_rules"
+            } else {
+                "setup.lan.host_rules"
+            }));
+            ui.add_enabled_ui(false, |ui| options_ui(ui, opts, lang, true));
+        }
+        None => options_ui(ui, opts, lang, state.lan_host),
+    }
+}
+
+/// A LAN game's setup: whom it is against, the pairing code, and who is ready.
+fn lan_status(ui: &mut egui::Ui, state: &SetupState, lang: Lang) {
+    let Some(l) = &state.lan else { return };
+    // One line each, so that the code is never wrapped in two.
+    ui.strong(format!("{} {}", lang.t("lan.vs"), l.peer));
+    ui.strong(format!("{} {}", lang.t("lobby.code"), l.code));
+    if l.peer_ready {
+        ui.colored_label(theme::palette::OK, lang.t("setup.lan.peer_ready"));
+    } else {
+        ui.weak(lang.t("setup.lan.peer_arranging"));
     }
 }
 
@@ -783,20 +901,26 @@ fn march_button(
     out: &mut SetupOut,
     size: [f32; 2],
 ) {
-    let go = ui.add_sized(
-        size,
-        egui::Button::new(
-            egui::RichText::new(lang.t(if state.lan_host {
-                "lobby.host_here"
-            } else {
-                "setup.go"
-            }))
-            .size(size[1] * 0.54)
-            .strong()
-            .color(egui::Color32::WHITE),
-        )
-        .fill(egui::Color32::from_rgb(178, 34, 34)),
-    );
+    let label = match &state.lan {
+        Some(l) if l.ready => "setup.lan.is_ready",
+        Some(_) => "setup.lan.ready",
+        None if state.lan_host => "lobby.host_here",
+        None => "setup.go",
+    };
+    let go = ui
+        .add_enabled_ui(state.editable(), |ui| {
+            ui.add_sized(
+                size,
+                egui::Button::new(
+                    egui::RichText::new(lang.t(label))
+                        .size(size[1] * 0.54)
+                        .strong()
+                        .color(egui::Color32::WHITE),
+                )
+                .fill(egui::Color32::from_rgb(178, 34, 34)),
+            )
+        })
+        .inner;
     if go.clicked() {
         out.actions.push(SetupAction::March);
     }
@@ -925,20 +1049,27 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
             ui.selectable_value(&mut r.mode, Mode::Open, lang.t("opt.mode.open"));
             ui.selectable_value(&mut r.mode, Mode::Flip, lang.t("opt.mode.flip"));
         });
-        ui.strong(lang.t("opt.level"));
-        ui.horizontal_wrapped(|ui| {
-            for n in 1..=4u8 {
-                ui.selectable_value(&mut o.level, n, level_text(n, lang));
-            }
-        });
+        // A LAN game has no computer, and who moves first is drawn from both players' nonces.
+        if !lan {
+            ui.strong(lang.t("opt.level"));
+            ui.horizontal_wrapped(|ui| {
+                for n in 1..=4u8 {
+                    ui.selectable_value(&mut o.level, n, level_text(n, lang));
+                }
+            });
+        }
     }
     let r = &mut o.rules;
-    ui.strong(lang.t("opt.first"));
-    ui.horizontal(|ui| {
-        ui.selectable_value(&mut o.first, First::Me, lang.t("opt.first.me"));
-        ui.selectable_value(&mut o.first, First::Ai, lang.t("opt.first.ai"));
-        ui.selectable_value(&mut o.first, First::Random, lang.t("opt.first.random"));
-    });
+    if !lan {
+        ui.strong(lang.t("opt.first"));
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut o.first, First::Me, lang.t("opt.first.me"));
+            ui.selectable_value(&mut o.first, First::Ai, lang.t("opt.first.ai"));
+            ui.selectable_value(&mut o.first, First::Random, lang.t("opt.first.random"));
+        });
+    } else {
+        ui.weak(lang.t("setup.lan.first_drawn"));
+    }
     ui.separator();
     ui.label(lang.t("opt.clock"));
     ui.add(egui::Slider::new(&mut r.move_seconds, 10..=300).step_by(5.0));

@@ -20,17 +20,15 @@
 //! Exit status: 0 for a clean audit, 2 when the audit names a cheater, 3 when
 //! the player did not confirm the pairing code, 1 on errors.
 
-use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use junqi_game::ai::{Player, player_by_name};
-use junqi_game::{Action, Mode, Rules};
-use junqi_net::Seed;
-use junqi_net::discovery::{Advert, Discovery, browse, rules_summary};
-use junqi_net::resume::Journal;
-use junqi_net::session::{AppEvent, Session};
-use junqi_net::transport::{Control, Dial, Ended, Handler, Identity, endpoint, play};
+use junqi_game::{Action, Layout, Mode, PlayerView, Rules};
+use junqi_net::discovery::Discovery;
+use junqi_net::peer::{Browser, JOURNAL, PeerCmd, PeerEvent, PeerHandle, Role, rewind};
 
 struct Args {
     host: bool,
@@ -109,12 +107,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    match rt.block_on(run(args)) {
+    match run(args) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Cheated) => ExitCode::from(2),
         Ok(Outcome::Refused) => ExitCode::from(3),
@@ -125,86 +118,113 @@ fn main() -> ExitCode {
     }
 }
 
-/// Commands to the driver from outside its task: the player's answer to the
-/// pairing prompt.
-enum PeerCmd {
-    Confirm,
-    Refuse,
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+enum RunError {
+    #[error("{0}")]
+    Player(String),
+    #[error("{0}")]
+    Peer(#[from] junqi_net::peer::PeerError),
+    #[error("no host found")]
+    NoHost,
+    #[error("nothing heard from the game for {0} s")]
+    Silent(u64),
 }
 
+/// How a run ended.
+enum Outcome {
+    Clean,
+    Cheated,
+    Refused,
+}
+
+/// How long the game may stay silent (a peer gone for good) before the run gives up.
+const GIVE_UP: Duration = Duration::from_secs(600);
+
+/// The player's side of the game: its view (the snapshot and the events since), its layout,
+/// and what it printed.
 struct Peer {
     player: Box<dyn Player>,
-    /// Confirm the pairing code at once (`--yes`).
     yes: bool,
-    /// Where the prompt thread sends the player's answer.
-    answers: tokio::sync::mpsc::UnboundedSender<PeerCmd>,
+    layout: Option<Layout>,
+    /// The view when play began, and the view now.
+    view: Option<(PlayerView, PlayerView)>,
+    resumed: bool,
     clean: bool,
     refused: bool,
     plies: u32,
 }
 
-impl Handler for Peer {
-    type Cmd = PeerCmd;
-
-    fn event(&mut self, s: &mut Session, ev: AppEvent) {
+impl Peer {
+    /// Handles one report; `false` when the run is over.
+    fn on(&mut self, h: &PeerHandle, answers: &mpsc::Sender<bool>, ev: PeerEvent) -> bool {
         match ev {
-            AppEvent::PairingCode { code } => {
+            PeerEvent::Listening { port } => println!("listening on 127.0.0.1:{port}"),
+            PeerEvent::Connected => println!("connected"),
+            PeerEvent::Dropped(e) => eprintln!("connection lost: {e}; waiting to resume"),
+            PeerEvent::PairingCode { code, .. } => {
                 println!("pairing code: {code}");
                 if self.yes {
-                    if let Err(e) = s.confirm_pairing(Instant::now()) {
-                        eprintln!("cannot confirm the pairing: {e}");
-                    }
+                    self.ready(h);
                 } else {
-                    // Ask on a plain thread: stdin blocks, and the session
-                    // must keep answering the peer meanwhile.
-                    let tx = self.answers.clone();
+                    // Ask on a plain thread: stdin blocks, and the game must keep answering the
+                    // peer meanwhile.
+                    let tx = answers.clone();
                     std::thread::spawn(move || {
-                        let yes = ask("Same pairing code on both screens? [y/N] ");
-                        let _ = tx.send(if yes {
-                            PeerCmd::Confirm
-                        } else {
-                            PeerCmd::Refuse
-                        });
+                        let _ = tx.send(ask("Same pairing code on both screens? [y/N] "));
                     });
                 }
             }
-            AppEvent::RulesOffered { rules, peer_name } => {
-                println!("rules offered by {peer_name}: {rules:?}");
+            PeerEvent::RulesOffered { rules, peer } => {
+                println!("rules offered by {peer}: {rules:?}");
                 let layout = self.player.layout(&rules);
-                if let Err(e) = s.accept(Instant::now(), layout) {
-                    eprintln!("cannot accept: {e}");
+                self.layout = Some(layout);
+                h.send(PeerCmd::Accept(layout));
+            }
+            PeerEvent::PeerReady => println!("the peer is ready"),
+            PeerEvent::Started {
+                me, view, my_turn, ..
+            } => {
+                println!("started: I am {me:?}, {:?} to move", view.turn());
+                if !self.resumed {
+                    for e in view.events() {
+                        self.plies += 1;
+                        println!("event: {e:?}");
+                    }
+                }
+                self.view = Some(((*view).clone(), *view));
+                if my_turn {
+                    self.act(h);
                 }
             }
-            AppEvent::Started { me, first, .. } => {
-                println!("started: I am {me:?}, {first:?} moves first");
-            }
-            AppEvent::Game(e) => {
+            PeerEvent::Game(e) => {
                 self.plies += 1;
                 println!("event: {e:?}");
-            }
-            AppEvent::YourTurn => {
-                let Some(view) = s.view().cloned() else {
-                    return;
-                };
-                let deadline =
-                    Instant::now() + Duration::from_secs(u64::from(view.rules().move_seconds) / 2);
-                let stop = move || Instant::now() >= deadline;
-                match self.player.act(&view, &stop) {
-                    Action::Move(m) => {
-                        if let Err(e) = s.play(Instant::now(), m) {
-                            eprintln!("move refused: {e}");
-                        }
-                    }
-                    other => eprintln!("player chose {other:?}"),
+                if let Some((_, v)) = &mut self.view
+                    && let Err(err) = v.apply(&e)
+                {
+                    eprintln!("the view cannot take {e:?}: {err}");
                 }
             }
-            AppEvent::TimeExpired => println!("my move clock ran out"),
-            AppEvent::DrawOffered => {
-                let _ = s.decline_draw(Instant::now());
+            PeerEvent::Voided { kept } => {
+                println!("voided: {kept} events stand");
+                if let Some((start, v)) = &mut self.view {
+                    match rewind(start, v, kept) {
+                        Ok(back) => *v = back,
+                        Err(err) => eprintln!("cannot rewind the view: {err}"),
+                    }
+                }
             }
-            AppEvent::Fault { culprit, reason } => println!("fault: {culprit:?}: {reason}"),
-            AppEvent::Finished(r) => println!("result: {r}"),
-            AppEvent::Verdict(v) => {
+            PeerEvent::Turn(true) => self.act(h),
+            PeerEvent::Turn(false) => {}
+            PeerEvent::TimeExpired => println!("my move clock ran out"),
+            PeerEvent::DrawOffered => h.send(PeerCmd::DeclineDraw),
+            PeerEvent::Refused(e) => eprintln!("refused: {e}"),
+            PeerEvent::Fault { culprit, reason } => println!("fault: {culprit:?}: {reason}"),
+            PeerEvent::Finished(r) => println!("result: {r}"),
+            PeerEvent::Kept(_) => {}
+            PeerEvent::NotKept(e) => eprintln!("cannot keep the finished game's log: {e}"),
+            PeerEvent::Verdict(v) => {
                 self.clean = v.is_clean();
                 match v.cheater {
                     None => println!("verdict: clean audit"),
@@ -218,35 +238,119 @@ impl Handler for Peer {
                     ),
                 }
             }
+            PeerEvent::Error(e) => eprintln!("error: {e}"),
+            PeerEvent::Stopped => return false,
+        }
+        true
+    }
+
+    /// The pairing code is confirmed: commit to the player's layout.
+    fn ready(&mut self, h: &PeerHandle) {
+        match self.layout {
+            Some(l) => h.send(PeerCmd::Ready(l)),
+            None => eprintln!("no layout to commit"),
         }
     }
 
-    fn command(&mut self, s: &mut Session, cmd: PeerCmd) -> Control {
-        match cmd {
-            PeerCmd::Confirm => {
-                if let Err(e) = s.confirm_pairing(Instant::now()) {
-                    eprintln!("cannot confirm the pairing: {e}");
-                }
-                Control::Continue
-            }
-            PeerCmd::Refuse => {
+    /// It is this side's turn: the player chooses a move in half the move time.
+    fn act(&mut self, h: &PeerHandle) {
+        let Some((_, view)) = &self.view else { return };
+        let deadline =
+            Instant::now() + Duration::from_secs(u64::from(view.rules().move_seconds) / 2);
+        let stop = move || Instant::now() >= deadline;
+        match self.player.act(view, &stop) {
+            Action::Move(m) => h.send(PeerCmd::Play(m)),
+            other => eprintln!("player chose {other:?}"),
+        }
+    }
+}
+
+fn run(args: Args) -> Result<Outcome, RunError> {
+    let mut player: Box<dyn Player> =
+        player_by_name(&args.ai, args.seed).map_err(|e| RunError::Player(e.to_string()))?;
+    let resumed = args
+        .state
+        .as_ref()
+        .is_some_and(|d| d.join(JOURNAL).exists());
+    let (role, layout) = if resumed {
+        (Role::Resume, None)
+    } else if args.host {
+        let rules = Rules {
+            move_seconds: args.move_seconds,
+            ..Rules::for_mode(args.mode)
+        };
+        let layout = player.layout(&rules);
+        let role = Role::Host {
+            rules,
+            layout,
+            name: args.name.clone(),
+            port: args.port,
+            mdns: args.mdns,
+        };
+        (role, Some(layout))
+    } else {
+        let addr = match args.addr {
+            Some(a) => a,
+            None => discover()?,
+        };
+        let role = Role::Join {
+            addr,
+            name: args.name.clone(),
+        };
+        (role, None)
+    };
+    let h = PeerHandle::start(role, args.state.clone());
+    if resumed && let Some(d) = &args.state {
+        println!("resumed from {}", d.join(JOURNAL).display());
+    }
+    let mut peer = Peer {
+        player,
+        yes: args.yes,
+        layout,
+        view: None,
+        resumed,
+        clean: false,
+        refused: false,
+        plies: 0,
+    };
+    let (answers, answered) = mpsc::channel();
+    let mut heard = Instant::now();
+    let mut failed = None;
+    loop {
+        if let Ok(yes) = answered.try_recv() {
+            if yes {
+                peer.ready(&h);
+            } else {
                 println!("pairing codes not confirmed: leaving");
-                self.refused = true;
-                Control::Quit
+                peer.refused = true;
+                h.send(PeerCmd::Quit);
             }
         }
-    }
-
-    fn connected(&mut self, s: &Session) {
-        match s.pairing() {
-            Some(code) => println!("connected; pairing code: {code}"),
-            None => println!("connected"),
+        let Some(ev) = h.recv_timeout(Duration::from_millis(50)) else {
+            if heard.elapsed() > GIVE_UP {
+                return Err(RunError::Silent(GIVE_UP.as_secs()));
+            }
+            continue;
+        };
+        heard = Instant::now();
+        if let PeerEvent::Error(e) = &ev {
+            failed = Some(e.clone());
+        }
+        if !peer.on(&h, &answers, ev) {
+            break;
         }
     }
-
-    fn dropped(&mut self, _s: &Session, e: &std::io::Error) {
-        eprintln!("connection lost: {e}; waiting to resume");
+    println!("events: {}", peer.plies);
+    if let Some(e) = failed {
+        return Err(e.into());
     }
+    Ok(if peer.refused {
+        Outcome::Refused
+    } else if peer.clean {
+        Outcome::Clean
+    } else {
+        Outcome::Cheated
+    })
 }
 
 /// Asks a yes/no question on the terminal; anything but y/yes (or no
@@ -262,148 +366,21 @@ fn ask(question: &str) -> bool {
     }
 }
 
-/// How a run ended.
-enum Outcome {
-    Clean,
-    Cheated,
-    Refused,
-}
-
-async fn run(args: Args) -> std::io::Result<Outcome> {
-    let identity = match &args.state {
-        Some(dir) => Identity::load_or_create(dir)?,
-        None => Identity::generate()?,
-    };
-    let save = args.state.as_ref().map(|d| d.join("game.bin"));
-    let bind = if args.host {
-        let ip = if args.mdns {
-            Ipv4Addr::UNSPECIFIED
-        } else {
-            Ipv4Addr::LOCALHOST
-        };
-        SocketAddr::V4(SocketAddrV4::new(ip, args.port))
-    } else {
-        SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0))
-    };
-    let ep = endpoint(&identity, bind)?;
-    let mut player: Box<dyn Player> =
-        player_by_name(&args.ai, args.seed).map_err(std::io::Error::other)?;
-    let now = Instant::now();
-    let (mut session, mut journal) = match save.as_ref().filter(|p| p.exists()) {
-        Some(p) => {
-            let (journal, saved) = Journal::resume(p)?;
-            let s =
-                Session::restore(now, &identity.signing, &saved).map_err(std::io::Error::other)?;
-            println!(
-                "resumed from {} ({} messages)",
-                p.display(),
-                saved.log.len()
-            );
-            (s, Some(journal))
-        }
-        None => {
-            let mut nonce = [0u8; 32];
-            getrandom::fill(&mut nonce).map_err(|e| std::io::Error::other(e.to_string()))?;
-            let s = if args.host {
-                let rules = Rules {
-                    move_seconds: args.move_seconds,
-                    ..Rules::for_mode(args.mode)
-                };
-                let layout = player.layout(&rules);
-                Session::host(
-                    now,
-                    rules,
-                    layout,
-                    &identity.signing,
-                    Seed::random(),
-                    nonce,
-                    &args.name,
-                )
-                .map_err(std::io::Error::other)?
-            } else {
-                Session::join(now, &identity.signing, Seed::random(), nonce, &args.name)
-            };
-            (s, save.as_deref().map(Journal::new))
-        }
-    };
-    let _advert = if args.host {
-        let port = ep.local_addr()?.port();
-        println!("listening on 127.0.0.1:{port}");
-        if args.mdns {
-            Some(
-                Advert::start(&args.name, port, &rules_summary(session.rules()))
-                    .map_err(std::io::Error::other)?,
-            )
-        } else {
-            None
-        }
-    } else {
-        None
-    };
-    let dial = match (args.host, args.addr) {
-        (true, _) => Dial::Accept,
-        (false, Some(a)) => Dial::Connect(a),
-        (false, None) => Dial::Connect(discover().await?),
-    };
-    let (answers, mut cmds) = tokio::sync::mpsc::unbounded_channel();
-    let mut peer = Peer {
-        player,
-        yes: args.yes,
-        answers,
-        clean: false,
-        refused: false,
-        plies: 0,
-    };
-    let give_up = Instant::now() + Duration::from_secs(600);
-    let ended = play(
-        &mut session,
-        &ep,
-        dial,
-        journal.as_mut(),
-        Some(&mut cmds),
-        &mut peer,
-        Some(give_up),
-    )
-    .await?;
-    println!("events: {}", peer.plies);
-    let _ = tokio::time::timeout(Duration::from_secs(1), ep.wait_idle()).await;
-    // A finished game (or one the player refused to pair) is not resumed.
-    if (ended == Ended::Done || peer.refused)
-        && let Some(j) = journal
-    {
-        j.remove()?;
-    }
-    // The session's own verdict: also there when it was restored already finished.
-    let clean = peer.clean || session.verdict().is_some_and(|v| v.is_clean());
-    Ok(if peer.refused {
-        Outcome::Refused
-    } else if clean {
-        Outcome::Clean
-    } else {
-        Outcome::Cheated
-    })
-}
-
-async fn discover() -> std::io::Result<SocketAddr> {
-    let (daemon, rx) = browse().map_err(std::io::Error::other)?;
+/// The first host mDNS finds within 30 s.
+fn discover() -> Result<SocketAddr, RunError> {
+    let browser = Browser::start()?;
     let t0 = Instant::now();
-    let found = tokio::task::spawn_blocking(move || {
-        while let Ok(d) = rx.recv_timeout(Duration::from_secs(30)) {
-            if let Discovery::Found(h) = d
-                && let Some(a) = h.addrs.first()
-            {
-                return Some((h.name.clone(), *a));
-            }
+    while t0.elapsed() < Duration::from_secs(30) {
+        if let Some(Discovery::Found(h)) = browser.recv_timeout(Duration::from_millis(200))
+            && let Some(a) = h.addrs.first()
+        {
+            println!(
+                "discovered {} at {a} in {} ms",
+                h.name,
+                t0.elapsed().as_millis()
+            );
+            return Ok(*a);
         }
-        None
-    })
-    .await
-    .map_err(std::io::Error::other)?;
-    let _ = daemon.shutdown();
-    let (name, addr) = found.ok_or_else(|| std::io::Error::other("no host found"))?;
-    println!(
-        "discovered {name} at {addr} in {} ms",
-        t0.elapsed().as_millis()
-    );
-    Ok(addr)
+    }
+    Err(RunError::NoHost)
 }

@@ -523,6 +523,14 @@ impl Session {
         &self.core.rules
     }
 
+    /// The layout this side plays (set by the host at the start, by the guest
+    /// when it accepts; [`Session::set_layout`] may replace it until the
+    /// pairing is confirmed).
+    #[must_use]
+    pub fn layout(&self) -> Option<Layout> {
+        self.core.layout
+    }
+
     /// The game id (zeros until both hellos are known).
     #[must_use]
     pub fn game_id(&self) -> Digest {

@@ -146,6 +146,25 @@ impl Session {
         Ok(())
     }
 
+    /// Replaces the layout this side will commit to (ignored in flip games):
+    /// each player arranges its own army after the pairing code is shown, up
+    /// to its confirmation ([`Session::confirm_pairing`]), which commits it.
+    ///
+    /// # Errors
+    /// The pairing is confirmed already (or not reached), or an illegal layout.
+    pub fn set_layout(&mut self, layout: Layout) -> Result<(), SessionError> {
+        let Stage::Setup(s) = &mut self.stage else {
+            return Err(SessionError::WrongPhase);
+        };
+        if !s.unconfirmed() {
+            return Err(SessionError::WrongPhase);
+        }
+        super::validate(&self.core.rules, &layout)?;
+        s.layout = layout;
+        self.core.layout = Some(layout);
+        Ok(())
+    }
+
     pub(super) fn on_setup(&mut self, now: Instant, header: &Header, body: Body) {
         let Stage::Setup(s) = &self.stage else {
             return;

@@ -1,0 +1,41 @@
+//! The last finished game, for the result screen and the replay viewer.
+
+use bevy::prelude::*;
+use junqi_game::{GameResult, Side};
+
+use super::LanGame;
+use crate::session::SavedGame;
+
+/// The last finished game, for the result screen and the replay viewer.
+#[derive(Resource, Clone, Debug)]
+pub struct LastGame {
+    /// The record (for a LAN game only once the audit has rebuilt it from both sides' opened
+    /// setups).
+    pub game: Option<SavedGame>,
+    /// When the game started (seconds since 1970).
+    pub started: u64,
+    /// The result.
+    pub result: Option<GameResult>,
+    /// The player's side.
+    pub me: Side,
+    /// Plies played.
+    pub plies: u16,
+    /// The opponent key (`ai-N`, `lan:NAME`).
+    pub opponent: String,
+    /// Where it was saved (or why it was not).
+    pub saved: Result<std::path::PathBuf, String>,
+    /// The LAN game's state, with the audit's verdict once it is in.
+    pub lan: Option<LanGame>,
+    /// A four-player game: the result is the team's.
+    pub four: bool,
+    /// The room score the game earned the player (RULES.md §8).
+    pub score: i8,
+}
+
+impl LastGame {
+    /// Whether the player (or, round a four-player table, the player's team) won.
+    pub fn won(&self) -> bool {
+        matches!(self.result, Some(GameResult::Win { winner, .. })
+            if winner == self.me || (self.four && winner.team() == self.me.team()))
+    }
+}
