@@ -18,7 +18,7 @@ use crate::frame::{FrameError, encode_payload};
 use crate::rank::Seat;
 
 /// The protocol version this crate speaks.
-pub const PROTOCOL_VERSION: u16 = 3;
+pub const PROTOCOL_VERSION: u16 = 4;
 
 /// The signed part of an envelope besides the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,6 +37,11 @@ pub struct Header {
     pub ack_seq: u64,
     /// Hash of the last of those (zeros if none).
     pub ack: Digest,
+    /// The sender's own move clock when it sent this, in milliseconds: how
+    /// much of its turn it had used (a draw offer's wait not counted); zero
+    /// off its turn. Signed, so that a timeout claim that crossed a move is
+    /// judged on the mover's word ([`crate::session::LATENCY_BOUND`]).
+    pub turn_ms: u32,
 }
 
 /// A signed message.
@@ -239,11 +244,23 @@ impl Transcript {
         self.received.last().copied().unwrap_or(ZERO_DIGEST)
     }
 
-    /// Signs `body` as the next message.
+    /// Signs `body` as the next message, with a zero turn clock.
     ///
     /// # Errors
     /// If the body cannot be encoded within the frame limit.
     pub fn seal<B: Serialize>(&mut self, body: B) -> Result<Envelope<B>, FrameError> {
+        self.seal_at(body, 0)
+    }
+
+    /// Signs `body` as the next message, sent `turn_ms` into the sender's turn.
+    ///
+    /// # Errors
+    /// If the body cannot be encoded within the frame limit.
+    pub fn seal_at<B: Serialize>(
+        &mut self,
+        body: B,
+        turn_ms: u32,
+    ) -> Result<Envelope<B>, FrameError> {
         let header = Header {
             version: PROTOCOL_VERSION,
             game: self.game,
@@ -252,6 +269,7 @@ impl Transcript {
             prev: self.last_sent(),
             ack_seq: self.received.len() as u64,
             ack: self.last_received(),
+            turn_ms,
         };
         let d = message_digest(&header, &body)?;
         let sig = match &self.signing {

@@ -75,6 +75,24 @@ pub enum FaultKind {
         /// Whether this side was on move at all (then the claim was only early).
         on_move: bool,
     },
+    /// A timeout claim that did not see this side's move although the move
+    /// was sent long before its deadline (`turn_ms` into the turn, by its
+    /// signed clock): under the latency bound it cannot have crossed the claim.
+    #[error(
+        "timeout claimed over a move sent {turn_ms} ms into the turn, long before its deadline"
+    )]
+    ClaimCrossedEarlyMove {
+        /// The move's signed turn clock.
+        turn_ms: u32,
+    },
+    /// A move that arrived after this side's timeout claim, which it had not
+    /// seen, although its signed clock says it was sent long before its
+    /// deadline: within the latency bound it would have arrived first.
+    #[error("a move signed as sent {turn_ms} ms into the turn arrived after the timeout claim")]
+    MoveClockContradicted {
+        /// The move's signed turn clock.
+        turn_ms: u32,
+    },
     /// A forfeit claim while this side owed nothing overdue.
     #[error("forfeit claimed while this side owed nothing overdue")]
     BaselessForfeitClaim,

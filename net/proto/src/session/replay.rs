@@ -124,6 +124,10 @@ impl Session {
             ),
         };
         s.core.replaying = true;
+        let mut own: Vec<&Envelope<Body>> =
+            log.iter().filter(|e| e.header.sender == seat).collect();
+        own.sort_by_key(|e| e.header.seq);
+        s.core.replay_clocks = own.iter().map(|e| e.header.turn_ms).collect();
         for (i, env) in log.iter().enumerate() {
             if s.is_done() {
                 // What the other side sent after this side's verdict was
