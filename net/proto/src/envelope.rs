@@ -238,6 +238,25 @@ impl Transcript {
         self.sent.last().copied().unwrap_or(ZERO_DIGEST)
     }
 
+    /// The digest of this side's message `seq`, if it sent it.
+    #[must_use]
+    pub fn sent_digest(&self, seq: u64) -> Option<Digest> {
+        usize::try_from(seq)
+            .ok()
+            .and_then(|i| self.sent.get(i))
+            .copied()
+    }
+
+    /// Signs a digest outside the chain (a stream start) with this side's
+    /// key; `None` for a witness, which has no key.
+    #[must_use]
+    pub fn sign_aside(&self, digest: &Digest) -> Option<[u8; 64]> {
+        match &self.signing {
+            MessageSigner::Key(k) => Some(k.sign(digest).to_bytes()),
+            MessageSigner::Witness { .. } => None,
+        }
+    }
+
     /// Hash of the peer's last message.
     #[must_use]
     pub fn last_received(&self) -> Digest {
@@ -279,6 +298,42 @@ impl Transcript {
                 .filter(|s| public.verify_strict(&d, &Signature::from_bytes(s)).is_ok())
                 .copied()
                 .unwrap_or([0; 64]),
+        };
+        self.sent.push(d);
+        Ok(Envelope { header, body, sig })
+    }
+
+    /// Signs `body` as the next message but acknowledging only the first
+    /// `ack_seq` of the peer's messages received (a hostile sender's choice;
+    /// capped at what it received). Scripted adversaries only.
+    ///
+    /// # Errors
+    /// If the body cannot be encoded within the frame limit.
+    #[cfg(feature = "testing")]
+    pub fn seal_acking<B: Serialize>(
+        &mut self,
+        body: B,
+        ack_seq: u64,
+    ) -> Result<Envelope<B>, FrameError> {
+        let ack_seq = ack_seq.min(self.received.len() as u64);
+        let header = Header {
+            version: PROTOCOL_VERSION,
+            game: self.game,
+            sender: self.me,
+            seq: self.sent.len() as u64,
+            prev: self.last_sent(),
+            ack_seq,
+            ack: if ack_seq == 0 {
+                ZERO_DIGEST
+            } else {
+                self.received[ack_seq as usize - 1]
+            },
+            turn_ms: 0,
+        };
+        let d = message_digest(&header, &body)?;
+        let sig = match &self.signing {
+            MessageSigner::Key(k) => k.sign(&d).to_bytes(),
+            MessageSigner::Witness { .. } => [0; 64],
         };
         self.sent.push(d);
         Ok(Envelope { header, body, sig })

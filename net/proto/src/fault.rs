@@ -39,6 +39,21 @@ pub enum FaultKind {
     /// A reconnection to a different game.
     #[error("reconnected to another game")]
     OtherGame,
+    /// The peer holds more of this side's messages than this side remembers
+    /// (or other ones): this side was restored from an older copy of its
+    /// journal (a backup, a snapshot, a write lost before it reached the
+    /// disk). It stops before sending anything, since what it would send
+    /// next reuses sequence numbers and secrets the peer has already seen.
+    /// Nobody is blamed; the game cannot go on from this copy.
+    #[error(
+        "this side's saved game is older than the game: the peer holds {peer_has} of its messages, it remembers {remembered}"
+    )]
+    StaleJournal {
+        /// This side's messages in its journal.
+        remembered: u64,
+        /// This side's messages the peer says it holds.
+        peer_has: u64,
+    },
     /// The peer went away before the game began (nobody is blamed).
     #[error("the peer did not complete the handshake")]
     NoHandshake,

@@ -371,3 +371,212 @@ fn an_open_games_withheld_reveal_is_blamed_or_gains_nothing() {
     assert_eq!(v.cheater, None, "{v:?}");
     assert_eq!(v.reason, Some(FaultKind::NoHandshake), "{v:?}");
 }
+
+// ----- finding 3: a side restored from an older journal reused its secrets ----------
+
+/// Every attack a side ever put on the wire, by its sequence number: two
+/// with the same number and different `R` give the peer `R1 - R2 = (c1 -
+/// c2)·S`, a rank difference.
+fn attacks_on_the_wire(frames: &[Vec<u8>]) -> Vec<(u64, [u8; 32])> {
+    frames
+        .iter()
+        .filter_map(|f| junqi_proto::frame::decode_payload::<Envelope<Body>>(&f[4..]).ok())
+        .filter_map(|e| match e.body {
+            Body::Attack { r, .. } => Some((e.header.seq, r)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn no_rank_difference(frames: &[Vec<u8>]) {
+    let a = attacks_on_the_wire(frames);
+    for (i, x) in a.iter().enumerate() {
+        for y in &a[i + 1..] {
+            assert!(x.0 != y.0 || x.1 == y.1, "two attacks share k = {}", x.0);
+        }
+    }
+}
+
+/// The attacker is restored from a copy of its journal taken before its
+/// attack, which the defender has already received. Before, it played on,
+/// reusing the attack's sequence number (the battle counter `k`, so `x`)
+/// with whatever piece it picked next, and the defender was blamed as
+/// replaying. Now the stream start shows the peer holding more of its
+/// messages than it remembers: it stops before sending anything, nobody is
+/// blamed, and no `k` is ever on the wire twice.
+#[test]
+fn a_side_restored_from_an_older_journal_stops_before_reusing_a_secret() {
+    let mut stopped = 0;
+    for seed in 0..6u64 {
+        for attacker in 0..2 {
+            let seat = if attacker == 0 {
+                Seat::Host
+            } else {
+                Seat::Guest
+            };
+            let mut p = Pair::new(Rules::default(), 46_800 + seed);
+            // Play until the attacker sends an attack; remember its journal then.
+            let mut keep = None;
+            for _ in 0..STEPS {
+                p.step();
+                let log = p.sessions[attacker].log();
+                if let Some(at) = log
+                    .iter()
+                    .position(|e| e.header.sender == seat && matches!(e.body, Body::Attack { .. }))
+                {
+                    keep = Some(at);
+                    break;
+                }
+            }
+            let Some(keep) = keep else { continue };
+            // The defender receives it (and the battle goes on a little).
+            for _ in 0..6 {
+                p.step();
+            }
+            assert!(p.restore_from_older(attacker, keep));
+            let sent_before = p.sent[attacker].len();
+            p.run(STEPS);
+            let v = p.verdict(attacker).expect("the restored side stops");
+            assert_eq!(v.cheater, None, "{v:?}");
+            assert_eq!(
+                v.reason,
+                Some(FaultKind::StaleJournal {
+                    remembered: p.sessions[attacker]
+                        .log()
+                        .iter()
+                        .filter(|e| e.header.sender == seat)
+                        .count() as u64,
+                    peer_has: p.sessions[1 - attacker]
+                        .log()
+                        .iter()
+                        .filter(|e| e.header.sender == seat)
+                        .count() as u64,
+                }),
+                "{v:?}"
+            );
+            assert_eq!(
+                p.sent[attacker].len(),
+                sent_before,
+                "it sent after the restore"
+            );
+            no_rank_difference(&p.sent[attacker]);
+            // The honest peer is never blamed, by itself or by a third party.
+            let peer = 1 - attacker;
+            if let Some(v) = p.verdict(peer) {
+                assert_ne!(v.cheater, Some(side(peer)), "{v:?}");
+            }
+            if let Ok(a) = junqi_proto::log_audit::audit_log(p.sessions[peer].log(), p.now) {
+                assert_ne!(a.cheater, Some(side(peer)), "{a:?}");
+            }
+            stopped += 1;
+        }
+    }
+    assert!(stopped >= 8, "only {stopped} restores");
+}
+
+/// A restore from a copy that lost only what this side received (not what
+/// it sent) is no rewind: the peer resends and the game completes clean.
+#[test]
+fn a_copy_that_lost_only_received_messages_resumes() {
+    let mut resumed = 0;
+    for seed in 0..6u64 {
+        let mut p = Pair::new(Rules::default(), 46_900 + seed);
+        p.run(300);
+        if p.sessions.iter().any(Session::is_done) {
+            continue;
+        }
+        let log = p.sessions[1].log();
+        // Keep everything up to this side's last own message.
+        let keep = log
+            .iter()
+            .rposition(|e| e.header.sender == Seat::Guest)
+            .unwrap()
+            + 1;
+        assert!(p.restore_from_older(1, keep));
+        assert!(p.run(STEPS), "{seed}");
+        let (a, b) = (p.verdict(0).unwrap(), p.verdict(1).unwrap());
+        assert!(a.is_clean() && b.is_clean(), "{a:?} {b:?}");
+        resumed += 1;
+    }
+    assert!(resumed >= 3);
+}
+
+// ----- finding 2: bytes from a stranger ------------------------------------------------
+
+fn start_of(bytes: &[u8]) -> junqi_proto::saved::StreamStart {
+    junqi_proto::frame::decode_payload(&bytes[4..]).unwrap()
+}
+
+/// During a reconnection a stranger opens the stream first: its start is
+/// unsigned, signed by another key, signed by the peer for another
+/// connection, names another game or none. Each is refused before anything
+/// is queued for sending, nobody is blamed, and the real peer then resumes
+/// the game to a clean end.
+#[test]
+fn a_strangers_stream_start_is_refused_unblamed_and_the_peer_resumes() {
+    use junqi_proto::saved::StreamRefused;
+    for (n, mode) in [Mode::Dark, Mode::Open, Mode::Flip].into_iter().enumerate() {
+        let mut p = Pair::new(Rules::for_mode(mode), 47_000 + n as u64);
+        p.run(200);
+        assert!(!p.sessions[0].is_done());
+        p.drop_in_flight();
+        let binding = [7u8; 32];
+        let real = start_of(&p.sessions[1].stream_start_bound(&binding));
+        let mut stranger = Pair::new(Rules::for_mode(mode), 47_100 + n as u64);
+        stranger.run(200);
+        let foreign = start_of(&stranger.sessions[1].stream_start_bound(&binding));
+        let now = p.clock(0);
+        let host = &mut p.sessions[0];
+        let events_before = host.log().len();
+        let cases = [
+            (
+                junqi_proto::saved::StreamStart {
+                    sig: [0; 64],
+                    ..real
+                },
+                StreamRefused::Unauthenticated,
+            ),
+            (
+                junqi_proto::saved::StreamStart {
+                    sig: foreign.sig,
+                    ..real
+                },
+                StreamRefused::Unauthenticated,
+            ),
+            (
+                start_of(&p.sessions[1].stream_start_bound(&[8; 32])),
+                StreamRefused::Unauthenticated,
+            ),
+            (foreign, StreamRefused::OtherGame),
+            (
+                junqi_proto::saved::StreamStart {
+                    game: [0; 32],
+                    ..real
+                },
+                StreamRefused::ZeroGame,
+            ),
+        ];
+        let host = &mut p.sessions[0];
+        for (start, why) in cases {
+            assert_eq!(host.accept_stream_start(now, start, &binding), Err(why));
+            assert!(host.poll_transmit().is_none(), "sent to a stranger");
+            assert!(
+                !std::iter::from_fn(|| host.poll_event())
+                    .any(|e| matches!(e, junqi_proto::session::AppEvent::Fault { .. })),
+                "blamed somebody"
+            );
+        }
+        assert_eq!(host.log().len(), events_before);
+        assert!(!host.is_done());
+        // The real peer, on this connection.
+        host.accept_stream_start(now, real, &binding).unwrap();
+        let guest_start = start_of(&host.stream_start_bound(&binding));
+        let now = p.clock(1);
+        p.sessions[1]
+            .accept_stream_start(now, guest_start, &binding)
+            .unwrap();
+        assert!(p.run(STEPS));
+        let (a, b) = (p.verdict(0).unwrap(), p.verdict(1).unwrap());
+        assert!(a.is_clean() && b.is_clean(), "{mode:?}: {a:?} {b:?}");
+    }
+}

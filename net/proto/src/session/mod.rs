@@ -527,6 +527,21 @@ impl Session {
         encode_frame(&env).ok()
     }
 
+    /// Signs and frames an arbitrary body as this side's next message,
+    /// acknowledging only `ack_seq` of the peer's messages, without acting on
+    /// it (scripted cheaters only: a claim that pretends not to have seen a move).
+    #[cfg(feature = "testing")]
+    pub fn forge_acking(&mut self, body: Body, ack_seq: u64) -> Option<Vec<u8>> {
+        let env = self.core.transcript.seal_acking(body, ack_seq).ok()?;
+        encode_frame(&env).ok()
+    }
+
+    /// Messages this side has received from the peer.
+    #[must_use]
+    pub fn received_count(&self) -> u64 {
+        self.core.transcript.counts().1
+    }
+
     /// Sets the extra time allowed to the peer beyond its move clock.
     pub fn set_grace(&mut self, grace: Duration) {
         self.core.grace = grace;
