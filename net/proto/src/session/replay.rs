@@ -279,22 +279,29 @@ impl Session {
             return Ok(());
         }
         let own = self.core.game_id;
-        if own != ZERO_DIGEST && start.game == ZERO_DIGEST {
-            return Err(StreamRefused::ZeroGame);
-        }
-        if own != ZERO_DIGEST && start.game != own {
+        if own != ZERO_DIGEST && start.game != ZERO_DIGEST && start.game != own {
             return Err(StreamRefused::OtherGame);
         }
         if self.core.peer_key == [0; 32] {
+            // A new game: whoever comes first is the guest, and pairs.
             if start.game != ZERO_DIGEST {
                 return Err(StreamRefused::OtherGame);
             }
         } else {
-            let key = VerifyingKey::from_bytes(&self.core.peer_key)
-                .map_err(|_| StreamRefused::Unauthenticated)?;
-            let d = stream_digest(binding, self.core.peer_seat(), &start);
-            key.verify_strict(&d, &Signature::from_bytes(&start.sig))
-                .map_err(|_| StreamRefused::Unauthenticated)?;
+            // Signed by the paired peer for this connection (a peer that has
+            // not learnt the game id yet signs a zero one).
+            let signed = VerifyingKey::from_bytes(&self.core.peer_key).is_ok_and(|key| {
+                let d = stream_digest(binding, self.core.peer_seat(), &start);
+                key.verify_strict(&d, &Signature::from_bytes(&start.sig))
+                    .is_ok()
+            });
+            if !signed {
+                return Err(if own != ZERO_DIGEST && start.game == ZERO_DIGEST {
+                    StreamRefused::ZeroGame
+                } else {
+                    StreamRefused::Unauthenticated
+                });
+            }
         }
         self.decoder = FrameDecoder::new();
         self.core.out.clear();
