@@ -142,8 +142,9 @@ fn stranger_endpoint() -> Endpoint {
     endpoint(&id, "127.0.0.1:0".parse().unwrap()).unwrap()
 }
 
-/// A stranger connects, opens a stream and writes `bytes`; returns how many
-/// bytes the host sent it before closing (it must be none).
+/// A stranger connects, writes `bytes` on a stream it opens and on any
+/// stream the host opens, and returns how many bytes the host sent it on
+/// either before closing (it must be none).
 async fn stranger(addr: SocketAddr, bytes: Vec<u8>) -> usize {
     let ep = stranger_endpoint();
     let Ok(connecting) = ep.connect(addr, "junqi.local") else {
@@ -152,18 +153,34 @@ async fn stranger(addr: SocketAddr, bytes: Vec<u8>) -> usize {
     let Ok(Ok(conn)) = tokio::time::timeout(Duration::from_secs(5), connecting).await else {
         return 0;
     };
-    let Ok((mut send, mut recv)) = conn.open_bi().await else {
-        return 0;
-    };
-    let _ = send.write_all(&bytes).await;
-    let mut got = 0;
-    let mut buf = [0u8; 4096];
-    while let Ok(Ok(Some(n))) =
-        tokio::time::timeout(Duration::from_secs(3), recv.read(&mut buf)).await
-    {
-        got += n;
+    async fn drain(mut recv: quinn::RecvStream) -> usize {
+        let mut got = 0;
+        let mut buf = [0u8; 4096];
+        while let Ok(Ok(Some(n))) =
+            tokio::time::timeout(Duration::from_secs(3), recv.read(&mut buf)).await
+        {
+            got += n;
+        }
+        got
     }
-    got
+    let mine = async {
+        let Ok((mut send, recv)) = conn.open_bi().await else {
+            return 0;
+        };
+        let _ = send.write_all(&bytes).await;
+        drain(recv).await
+    };
+    let theirs = async {
+        let Ok(Ok((mut send, recv))) =
+            tokio::time::timeout(Duration::from_secs(3), conn.accept_bi()).await
+        else {
+            return 0;
+        };
+        let _ = send.write_all(&bytes).await;
+        drain(recv).await
+    };
+    let (a, b) = tokio::join!(mine, theirs);
+    a + b
 }
 
 /// An unsigned stream start for `game` (as a stranger who learnt the id).
