@@ -18,7 +18,9 @@
 //! `--ai` takes `random`, `greedy` or an engine level (`novice`, `skilled`,
 //! `expert`, `master`). Without `--addr`, `join` finds a host by mDNS.
 //! Exit status: 0 for a clean audit, 2 when the audit names a cheater, 3 when
-//! the player did not confirm the pairing code, 1 on errors.
+//! the player did not confirm the pairing code, 4 when it was restored from a
+//! journal older than the game (it stops before sending; the journal is kept),
+//! 1 on errors.
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::process::ExitCode;
@@ -118,6 +120,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Cheated) => ExitCode::from(2),
         Ok(Outcome::Refused) => ExitCode::from(3),
+        Ok(Outcome::Stale) => ExitCode::from(4),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -140,6 +143,8 @@ struct Peer {
     answers: tokio::sync::mpsc::UnboundedSender<PeerCmd>,
     clean: bool,
     refused: bool,
+    /// Restored from a journal older than what the peer holds: stopped.
+    stale: bool,
     plies: u32,
 }
 
@@ -206,6 +211,13 @@ impl Handler for Peer {
             AppEvent::Finished(r) => println!("result: {r}"),
             AppEvent::Verdict(v) => {
                 self.clean = v.is_clean();
+                if let Some(r @ junqi_net::FaultKind::StaleJournal { .. }) = &v.reason {
+                    // Nothing was sent; the journal is kept as it is.
+                    self.stale = true;
+                    self.clean = false;
+                    println!("stopped, nobody blamed: {r}");
+                    return;
+                }
                 match v.cheater {
                     None => println!("verdict: clean audit"),
                     Some(c) => println!(
@@ -267,6 +279,7 @@ enum Outcome {
     Clean,
     Cheated,
     Refused,
+    Stale,
 }
 
 async fn run(args: Args) -> std::io::Result<Outcome> {
@@ -352,6 +365,7 @@ async fn run(args: Args) -> std::io::Result<Outcome> {
         answers,
         clean: false,
         refused: false,
+        stale: false,
         plies: 0,
     };
     let give_up = Instant::now() + Duration::from_secs(600);
@@ -369,6 +383,7 @@ async fn run(args: Args) -> std::io::Result<Outcome> {
     let _ = tokio::time::timeout(Duration::from_secs(1), ep.wait_idle()).await;
     // A finished game (or one the player refused to pair) is not resumed.
     if (ended == Ended::Done || peer.refused)
+        && !peer.stale
         && let Some(j) = journal
     {
         j.remove()?;
@@ -377,6 +392,8 @@ async fn run(args: Args) -> std::io::Result<Outcome> {
     let clean = peer.clean || session.verdict().is_some_and(|v| v.is_clean());
     Ok(if peer.refused {
         Outcome::Refused
+    } else if peer.stale {
+        Outcome::Stale
     } else if clean {
         Outcome::Clean
     } else {
