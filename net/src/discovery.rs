@@ -1,8 +1,13 @@
 //! LAN discovery with mDNS-SD: hosts advertise `_junqi._udp.local.` with TXT
 //! records (display name, protocol version, rules summary); a browser streams
-//! hosts appearing and disappearing.
+//! hosts appearing and disappearing, and a [`Lobby`] keeps the list a player
+//! sees, bounded by construction: at most [`MAX_HOSTS`] games, each dropped
+//! [`HOST_TTL`] after it was last announced, every field cut to size, so a
+//! flood of announcements costs bounded memory and time.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
 
 use mdns_sd::{ServiceDaemon, ServiceEvent, ServiceInfo};
 
@@ -88,43 +93,154 @@ impl Advert {
     }
 }
 
-/// Browses for hosts; returns the daemon (keep it alive) and a stream of
-/// discoveries.
+/// The most advertised games a [`Lobby`] keeps; a newer announcement
+/// replaces the one heard longest ago.
+pub const MAX_HOSTS: usize = 64;
+
+/// How long an advertised game stays listed after its last announcement
+/// (mDNS hosts re-announce well within it; the records' own lifetime is
+/// 120 s).
+pub const HOST_TTL: Duration = Duration::from_secs(150);
+
+/// Longest display name, rules summary and address list kept of an announcement.
+const MAX_FIELD: usize = 64;
+const MAX_ADDRS: usize = 8;
+
+/// How many discoveries wait between the mDNS thread and the reader; beyond
+/// that, announcements are dropped (the hosts announce again).
+pub const DISCOVERY_QUEUE: usize = 256;
+
+/// The advertised games a player chooses from: capped by count and age.
+#[derive(Debug, Default)]
+pub struct Lobby {
+    hosts: HashMap<String, (HostInfo, Instant)>,
+}
+
+impl Lobby {
+    /// An empty lobby.
+    #[must_use]
+    pub fn new() -> Lobby {
+        Lobby::default()
+    }
+
+    /// Takes one discovery heard at `now`. Returns whether the list changed.
+    pub fn apply(&mut self, d: Discovery, now: Instant) -> bool {
+        self.expire(now);
+        match d {
+            Discovery::Lost(name) => self.hosts.remove(&name).is_some(),
+            Discovery::Found(mut h) => {
+                h.fullname = cut(&h.fullname, MAX_FIELD * 4);
+                h.name = cut(&h.name, MAX_FIELD);
+                h.rules = cut(&h.rules, MAX_FIELD);
+                h.addrs.truncate(MAX_ADDRS);
+                if !self.hosts.contains_key(&h.fullname)
+                    && self.hosts.len() >= MAX_HOSTS
+                    && let Some(oldest) = self
+                        .hosts
+                        .iter()
+                        .min_by_key(|(_, (_, seen))| *seen)
+                        .map(|(k, _)| k.clone())
+                {
+                    self.hosts.remove(&oldest);
+                }
+                self.hosts.insert(h.fullname.clone(), (h, now));
+                true
+            }
+        }
+    }
+
+    /// Drops the games not announced for [`HOST_TTL`]. Returns whether any went.
+    pub fn expire(&mut self, now: Instant) -> bool {
+        let before = self.hosts.len();
+        self.hosts
+            .retain(|_, (_, seen)| now.saturating_duration_since(*seen) < HOST_TTL);
+        self.hosts.len() != before
+    }
+
+    /// The games listed, the most recently announced first.
+    #[must_use]
+    pub fn hosts(&self) -> Vec<&HostInfo> {
+        let mut v: Vec<&(HostInfo, Instant)> = self.hosts.values().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.fullname.cmp(&b.0.fullname)));
+        v.into_iter().map(|(h, _)| h).collect()
+    }
+
+    /// How many games are listed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// Whether no game is listed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.hosts.is_empty()
+    }
+}
+
+/// `s` cut to at most `max` bytes on a character boundary.
+fn cut(s: &str, max: usize) -> String {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
+/// Forwards discoveries to a bounded queue, dropping what does not fit: the
+/// mDNS thread never blocks on a slow reader, and a flood never grows memory.
+/// Returns how many were dropped, once the source or the reader is gone.
+pub fn forward(
+    source: impl IntoIterator<Item = Discovery>,
+    to: &std::sync::mpsc::SyncSender<Discovery>,
+) -> u64 {
+    let mut dropped = 0;
+    for d in source {
+        match to.try_send(d) {
+            Ok(()) => {}
+            Err(std::sync::mpsc::TrySendError::Full(_)) => dropped += 1,
+            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => break,
+        }
+    }
+    dropped
+}
+
+/// Browses for hosts; returns the daemon (keep it alive) and a bounded
+/// stream of discoveries (at most [`DISCOVERY_QUEUE`] waiting; feed them to
+/// a [`Lobby`]).
 ///
 /// # Errors
 /// mDNS daemon errors.
 pub fn browse() -> Result<(ServiceDaemon, std::sync::mpsc::Receiver<Discovery>), Error> {
     let daemon = ServiceDaemon::new()?;
     let rx = daemon.browse(SERVICE)?;
-    let (tx, out) = std::sync::mpsc::channel();
+    let (tx, out) = std::sync::mpsc::sync_channel(DISCOVERY_QUEUE);
     std::thread::spawn(move || {
-        while let Ok(ev) = rx.recv() {
-            let d = match ev {
-                ServiceEvent::ServiceResolved(info) => {
-                    let mut addrs: Vec<SocketAddr> = info
-                        .get_addresses()
-                        .iter()
-                        .map(|a| SocketAddr::new(a.to_ip_addr(), info.get_port()))
-                        .collect();
-                    addrs.sort_by_key(|a| (!matches!(a.ip(), IpAddr::V4(_)), a.ip().is_loopback()));
-                    Discovery::Found(HostInfo {
-                        fullname: info.get_fullname().to_string(),
-                        name: info.get_property_val_str("name").unwrap_or("").to_string(),
-                        version: info
-                            .get_property_val_str("v")
-                            .and_then(|v| v.parse().ok())
-                            .unwrap_or(0),
-                        rules: info.get_property_val_str("rules").unwrap_or("").to_string(),
-                        addrs,
-                    })
-                }
-                ServiceEvent::ServiceRemoved(_, fullname) => Discovery::Lost(fullname),
-                _ => continue,
-            };
-            if tx.send(d).is_err() {
-                break;
+        let events = std::iter::from_fn(|| rx.recv().ok()).filter_map(|ev| match ev {
+            ServiceEvent::ServiceResolved(info) => {
+                let mut addrs: Vec<SocketAddr> = info
+                    .get_addresses()
+                    .iter()
+                    .take(MAX_ADDRS * 4)
+                    .map(|a| SocketAddr::new(a.to_ip_addr(), info.get_port()))
+                    .collect();
+                addrs.sort_by_key(|a| (!matches!(a.ip(), IpAddr::V4(_)), a.ip().is_loopback()));
+                addrs.truncate(MAX_ADDRS);
+                Some(Discovery::Found(HostInfo {
+                    fullname: cut(info.get_fullname(), MAX_FIELD * 4),
+                    name: cut(info.get_property_val_str("name").unwrap_or(""), MAX_FIELD),
+                    version: info
+                        .get_property_val_str("v")
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(0),
+                    rules: cut(info.get_property_val_str("rules").unwrap_or(""), MAX_FIELD),
+                    addrs,
+                }))
             }
-        }
+            ServiceEvent::ServiceRemoved(_, fullname) => Some(Discovery::Lost(fullname)),
+            _ => None,
+        });
+        forward(events, &tx);
     });
     Ok((daemon, out))
 }
@@ -143,4 +259,68 @@ pub fn rules_summary(rules: &junqi_game::Rules) -> String {
         " no-inference"
     };
     format!("{mode} {}s{aids}", rules.move_seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(i: usize) -> Discovery {
+        Discovery::Found(HostInfo {
+            fullname: format!("host{i}._junqi._udp.local."),
+            name: "x".repeat(10_000),
+            version: 4,
+            rules: "dark 60s".into(),
+            addrs: (0..100)
+                .map(|p| SocketAddr::from(([10, 0, 0, 1], p)))
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn a_flood_of_announcements_keeps_the_lobby_small_and_fast() {
+        let t0 = Instant::now();
+        let mut lobby = Lobby::new();
+        let started = Instant::now();
+        for i in 0..20_000 {
+            lobby.apply(found(i), t0 + Duration::from_millis(i as u64));
+            assert!(lobby.len() <= MAX_HOSTS);
+        }
+        // Bounded work per announcement: a flood is absorbed in well under a
+        // second even unoptimised.
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(lobby.len(), MAX_HOSTS);
+        // The newest are kept, each cut to size.
+        let hosts = lobby.hosts();
+        assert_eq!(hosts[0].fullname, "host19999._junqi._udp.local.");
+        assert!(
+            hosts
+                .iter()
+                .all(|h| h.name.len() <= 64 && h.addrs.len() <= 8)
+        );
+        // A real host announcing again stays; the flood expires.
+        let later = t0 + Duration::from_millis(20_000) + HOST_TTL;
+        lobby.apply(found(7), later);
+        lobby.expire(later + Duration::from_secs(1));
+        assert_eq!(lobby.len(), 1);
+        assert!(lobby.apply(Discovery::Lost(found_name(7)), later));
+        assert!(lobby.is_empty());
+    }
+
+    fn found_name(i: usize) -> String {
+        format!("host{i}._junqi._udp.local.")
+    }
+
+    #[test]
+    fn the_discovery_queue_is_bounded_and_never_blocks_the_browser() {
+        let (tx, rx) = std::sync::mpsc::sync_channel(DISCOVERY_QUEUE);
+        // Nobody reads while 100,000 announcements arrive.
+        let dropped = forward((0..100_000).map(found), &tx);
+        assert_eq!(dropped, 100_000 - DISCOVERY_QUEUE as u64);
+        assert_eq!(rx.try_iter().count(), DISCOVERY_QUEUE);
+    }
 }

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use junqi_proto::envelope::Envelope;
 use junqi_proto::frame::{self, FrameError, LEN_PREFIX, MAX_FRAME};
-pub use junqi_proto::saved::{SavedGame, StreamStart};
+pub use junqi_proto::saved::{SavedGame, StreamRefused, StreamStart};
 use junqi_proto::session::Session;
 use junqi_proto::wire::Body;
 use junqi_proto::{Seat, Seed};

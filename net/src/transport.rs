@@ -18,7 +18,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ed25519_dalek::SigningKey;
 use quinn::crypto::rustls::{QuicClientConfig, QuicServerConfig};
@@ -30,7 +30,7 @@ use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::{DigitallySignedStruct, SignatureScheme};
 
 use crate::resume::Journal;
-use crate::session::{AppEvent, Session};
+use crate::session::{AppEvent, LATENCY_BOUND, Session};
 
 /// ALPN of the protocol.
 pub const ALPN: &[u8] = b"junqi/1";
@@ -235,72 +235,265 @@ pub fn peer_cert(conn: &Connection) -> Option<Vec<u8>> {
     certs.first().map(|c| c.as_ref().to_vec())
 }
 
-/// Host: waits for one guest and opens the game stream (the host speaks first).
+/// How long the QUIC handshake of a connection may take (both ways): twice
+/// a round trip at the latency bound, so a silent opener is dropped soon.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(LATENCY_BOUND.as_secs() * 4);
+
+/// How long the other end has, once connected, to open the game stream and
+/// send its stream start (a round trip at the latency bound).
+pub const STREAM_START_TIMEOUT: Duration = Duration::from_secs(LATENCY_BOUND.as_secs() * 2);
+
+/// How many incoming connections a host checks at once; more are refused
+/// at once, so a flood of openers costs bounded memory.
+pub const MAX_PENDING: usize = 8;
+
+/// The value a stream start is signed over: a TLS exporter both ends of this
+/// one connection derive, and no other connection shares.
 ///
 /// # Errors
-/// Connection errors.
+/// If the TLS session cannot export keying material.
+pub fn connection_binding(conn: &Connection) -> io::Result<[u8; 32]> {
+    let mut out = [0u8; 32];
+    conn.export_keying_material(&mut out, b"junqi v1 stream start", b"")
+        .map_err(|_| io::Error::other("no keying material"))?;
+    Ok(out)
+}
+
+fn timed_out(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, format!("{what} timed out"))
+}
+
+/// Host: waits for one guest's connection and its game stream (the guest
+/// opens it, and speaks first: the host sends nothing before it has checked
+/// the guest's stream start). The handshake and the stream have deadlines.
+///
+/// # Errors
+/// Connection errors and timeouts.
 pub async fn accept_game(ep: &Endpoint) -> io::Result<(Connection, SendStream, RecvStream)> {
     let incoming = ep
         .accept()
         .await
         .ok_or_else(|| io::Error::other("endpoint closed"))?;
-    let conn = incoming.await.map_err(io::Error::other)?;
-    let (send, recv) = conn.open_bi().await.map_err(io::Error::other)?;
+    accept_incoming(incoming).await
+}
+
+async fn accept_incoming(
+    incoming: quinn::Incoming,
+) -> io::Result<(Connection, SendStream, RecvStream)> {
+    let conn = tokio::time::timeout(HANDSHAKE_TIMEOUT, incoming)
+        .await
+        .map_err(|_| timed_out("handshake"))?
+        .map_err(io::Error::other)?;
+    let (send, recv) = tokio::time::timeout(STREAM_START_TIMEOUT, conn.accept_bi())
+        .await
+        .map_err(|_| timed_out("stream"))?
+        .map_err(io::Error::other)?;
     Ok((conn, send, recv))
 }
 
-/// Guest: connects to a host and accepts the game stream.
+/// Guest: connects to a host and opens the game stream. The handshake has a
+/// deadline.
 ///
 /// # Errors
-/// Connection errors.
+/// Connection errors and timeouts.
 pub async fn join_game(
     ep: &Endpoint,
     addr: SocketAddr,
 ) -> io::Result<(Connection, SendStream, RecvStream)> {
-    let conn = ep
-        .connect(addr, "junqi.local")
-        .map_err(io::Error::other)?
+    let connecting = ep.connect(addr, "junqi.local").map_err(io::Error::other)?;
+    let conn = tokio::time::timeout(HANDSHAKE_TIMEOUT, connecting)
         .await
+        .map_err(|_| timed_out("handshake"))?
         .map_err(io::Error::other)?;
-    let (send, recv) = conn.accept_bi().await.map_err(io::Error::other)?;
+    let (send, recv) = conn.open_bi().await.map_err(io::Error::other)?;
     Ok((conn, send, recv))
 }
 
-/// Exchanges [`crate::resume::StreamStart`] frames on a new stream, so that
-/// each side resends what the other missed, and hands leftover bytes to the
-/// session.
+/// Reads the other end's stream start, with its deadline; returns it and
+/// the bytes that came after it (not taken as anything until the start is
+/// accepted).
+async fn read_start(recv: &mut RecvStream) -> io::Result<(crate::resume::StreamStart, Vec<u8>)> {
+    let read = async {
+        let mut dec = crate::frame::FrameDecoder::new();
+        let mut buf = vec![0u8; 4096];
+        loop {
+            if let Some(s) = dec
+                .next_frame::<crate::resume::StreamStart>()
+                .map_err(io::Error::other)?
+            {
+                return Ok((s, dec.take_buffered()));
+            }
+            match recv.read(&mut buf).await.map_err(io::Error::other)? {
+                Some(n) => dec.push(&buf[..n]),
+                None => return Err(io::Error::other("stream closed before it started")),
+            }
+        }
+    };
+    tokio::time::timeout(STREAM_START_TIMEOUT, read)
+        .await
+        .map_err(|_| timed_out("stream start"))?
+}
+
+/// Why a stream start was refused (a stranger, not the paired peer).
+fn refused(e: crate::resume::StreamRefused) -> io::Error {
+    io::Error::new(io::ErrorKind::PermissionDenied, e)
+}
+
+/// Takes the other end's checked stream start into the session (resends
+/// queued) and the bytes that followed it.
+fn take_start(
+    session: &mut Session,
+    start: crate::resume::StreamStart,
+    rest: &[u8],
+    binding: &[u8; 32],
+) -> io::Result<()> {
+    let now = Instant::now();
+    session
+        .accept_stream_start(now, start, binding)
+        .map_err(refused)?;
+    if !rest.is_empty() {
+        session.handle_bytes(now, rest);
+    }
+    Ok(())
+}
+
+/// Exchanges [`crate::resume::StreamStart`] frames on a new stream bound to
+/// no connection (tests and benchmarks; [`play`] binds each start to its
+/// connection): the guest writes first, the host only once the guest's start
+/// is accepted. Each side then resends what the other missed.
 ///
 /// # Errors
-/// Stream errors or a malformed first frame.
+/// Stream errors, a timeout, or a start that is not the paired peer's.
 pub async fn start_stream(
     session: &mut Session,
     send: &mut SendStream,
     recv: &mut RecvStream,
 ) -> io::Result<()> {
-    send.write_all(&session.stream_start())
-        .await
-        .map_err(io::Error::other)?;
-    let mut dec = crate::frame::FrameDecoder::new();
-    let mut buf = vec![0u8; 4096];
-    let start = loop {
-        if let Some(s) = dec
-            .next_frame::<crate::resume::StreamStart>()
-            .map_err(io::Error::other)?
-        {
-            break s;
-        }
-        match recv.read(&mut buf).await.map_err(io::Error::other)? {
-            Some(n) => dec.push(&buf[..n]),
-            None => return Err(io::Error::other("stream closed before it started")),
-        }
-    };
-    let now = Instant::now();
-    session.handle_stream_start(now, start);
-    let rest = dec.take_buffered();
-    if !rest.is_empty() {
-        session.handle_bytes(now, &rest);
+    start_stream_bound(session, send, recv, &[0; 32]).await
+}
+
+/// [`start_stream`] with each start signed over `binding`
+/// ([`connection_binding`]).
+///
+/// # Errors
+/// Stream errors, a timeout, or a start that is not the paired peer's.
+pub async fn start_stream_bound(
+    session: &mut Session,
+    send: &mut SendStream,
+    recv: &mut RecvStream,
+    binding: &[u8; 32],
+) -> io::Result<()> {
+    let host = session.side() == junqi_game::Side::South;
+    if !host {
+        send.write_all(&session.stream_start_bound(binding))
+            .await
+            .map_err(io::Error::other)?;
     }
-    Ok(())
+    let (start, rest) = read_start(recv).await?;
+    if host {
+        // Checked before a byte goes out.
+        let mine = session.stream_start_bound(binding);
+        take_start(session, start, &[], binding)?;
+        send.write_all(&mine).await.map_err(io::Error::other)?;
+        if !rest.is_empty() {
+            session.handle_bytes(Instant::now(), &rest);
+        }
+        return Ok(());
+    }
+    take_start(session, start, &rest, binding)
+}
+
+/// A guest's connection whose stream start has been read, not yet checked.
+struct Opened {
+    conn: Connection,
+    send: SendStream,
+    recv: RecvStream,
+    start: crate::resume::StreamStart,
+    rest: Vec<u8>,
+    binding: [u8; 32],
+}
+
+/// Host: one incoming connection up to its stream start, every step with its
+/// deadline (run on its own task, so that a slow opener holds nobody up).
+async fn open_incoming(incoming: quinn::Incoming) -> io::Result<Opened> {
+    let (conn, send, mut recv) = accept_incoming(incoming).await?;
+    let binding = connection_binding(&conn)?;
+    let (start, rest) = read_start(&mut recv).await.inspect_err(|_| {
+        conn.close(2u32.into(), b"no stream start");
+    })?;
+    Ok(Opened {
+        conn,
+        send,
+        recv,
+        start,
+        rest,
+        binding,
+    })
+}
+
+/// Host: accepts connections until one proves to be the paired peer (or,
+/// for a new game, names no game); the others are closed unblamed. Several
+/// are checked at once, each with its deadlines.
+async fn accept_peer(
+    session: &mut Session,
+    ep: &Endpoint,
+) -> io::Result<(Connection, SendStream, RecvStream)> {
+    let mut pending = tokio::task::JoinSet::new();
+    loop {
+        tokio::select! {
+            incoming = ep.accept() => {
+                let incoming = incoming.ok_or_else(|| io::Error::other("endpoint closed"))?;
+                if pending.len() >= MAX_PENDING {
+                    incoming.refuse();
+                } else {
+                    pending.spawn(open_incoming(incoming));
+                }
+            }
+            Some(done) = pending.join_next() => {
+                let Ok(Ok(o)) = done else { continue };
+                let mine = session.stream_start_bound(&o.binding);
+                match take_start(session, o.start, &[], &o.binding) {
+                    Ok(()) => {
+                        pending.abort_all();
+                        let Opened { conn, mut send, recv, rest, .. } = o;
+                        send.write_all(&mine).await.map_err(io::Error::other)?;
+                        if !rest.is_empty() {
+                            session.handle_bytes(Instant::now(), &rest);
+                        }
+                        return Ok((conn, send, recv));
+                    }
+                    Err(_) => o.conn.close(3u32.into(), b"not the paired peer"),
+                }
+            }
+        }
+    }
+}
+
+/// Guest: connects to the host, sends its stream start (the only bytes that
+/// go out before the host is checked: signed, bound to this connection, no
+/// secret in it) and checks the host's.
+async fn connect_peer(
+    session: &mut Session,
+    ep: &Endpoint,
+    addr: SocketAddr,
+) -> io::Result<(Connection, SendStream, RecvStream)> {
+    let (conn, mut send, mut recv) = join_game(ep, addr).await?;
+    let binding = connection_binding(&conn)?;
+    let r = async {
+        send.write_all(&session.stream_start_bound(&binding))
+            .await
+            .map_err(io::Error::other)?;
+        let (start, rest) = read_start(&mut recv).await?;
+        take_start(session, start, &rest, &binding)
+    }
+    .await;
+    match r {
+        Ok(()) => Ok((conn, send, recv)),
+        Err(e) => {
+            conn.close(3u32.into(), b"not the paired peer");
+            Err(e)
+        }
+    }
 }
 
 /// A journal failure, marked so that [`play`] stops instead of reconnecting.
@@ -473,8 +666,8 @@ pub async fn play<H: Handler>(
         let (conn, mut send, mut recv) = loop {
             let attempt = async {
                 match dial {
-                    Dial::Accept => accept_game(ep).await,
-                    Dial::Connect(a) => join_game(ep, a).await,
+                    Dial::Accept => accept_peer(session, ep).await,
+                    Dial::Connect(a) => connect_peer(session, ep, a).await,
                 }
             };
             tokio::select! {
@@ -509,7 +702,6 @@ pub async fn play<H: Handler>(
         };
         handler.connected(session);
         let r = async {
-            start_stream(session, &mut send, &mut recv).await?;
             drive(
                 session,
                 &mut send,

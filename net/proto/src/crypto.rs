@@ -41,6 +41,8 @@ pub mod ctx {
     pub const NONCE: &str = "junqi v1 nonce";
     /// Hash of a game state, signed by both sides after a battle.
     pub const STATE: &str = "junqi v1 state";
+    /// A stream start, signed with the paired key and bound to one connection.
+    pub const STREAM: &str = "junqi v1 stream";
 }
 
 /// `H(context, parts…)`: BLAKE3 derive-key mode, each part prefixed by its

@@ -18,7 +18,7 @@ use crate::frame::{FrameError, encode_payload};
 use crate::rank::Seat;
 
 /// The protocol version this crate speaks.
-pub const PROTOCOL_VERSION: u16 = 3;
+pub const PROTOCOL_VERSION: u16 = 4;
 
 /// The signed part of an envelope besides the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,6 +37,11 @@ pub struct Header {
     pub ack_seq: u64,
     /// Hash of the last of those (zeros if none).
     pub ack: Digest,
+    /// The sender's own move clock when it sent this, in milliseconds: how
+    /// much of its turn it had used (a draw offer's wait not counted); zero
+    /// off its turn. Signed, so that a timeout claim that crossed a move is
+    /// judged on the mover's word ([`crate::session::LATENCY_BOUND`]).
+    pub turn_ms: u32,
 }
 
 /// A signed message.
@@ -233,17 +238,48 @@ impl Transcript {
         self.sent.last().copied().unwrap_or(ZERO_DIGEST)
     }
 
+    /// The digest of this side's message `seq`, if it sent it.
+    #[must_use]
+    pub fn sent_digest(&self, seq: u64) -> Option<Digest> {
+        usize::try_from(seq)
+            .ok()
+            .and_then(|i| self.sent.get(i))
+            .copied()
+    }
+
+    /// Signs a digest outside the chain (a stream start) with this side's
+    /// key; `None` for a witness, which has no key.
+    #[must_use]
+    pub fn sign_aside(&self, digest: &Digest) -> Option<[u8; 64]> {
+        match &self.signing {
+            MessageSigner::Key(k) => Some(k.sign(digest).to_bytes()),
+            MessageSigner::Witness { .. } => None,
+        }
+    }
+
     /// Hash of the peer's last message.
     #[must_use]
     pub fn last_received(&self) -> Digest {
         self.received.last().copied().unwrap_or(ZERO_DIGEST)
     }
 
-    /// Signs `body` as the next message.
+    /// Signs `body` as the next message, with a zero turn clock.
     ///
     /// # Errors
     /// If the body cannot be encoded within the frame limit.
     pub fn seal<B: Serialize>(&mut self, body: B) -> Result<Envelope<B>, FrameError> {
+        self.seal_at(body, 0)
+    }
+
+    /// Signs `body` as the next message, sent `turn_ms` into the sender's turn.
+    ///
+    /// # Errors
+    /// If the body cannot be encoded within the frame limit.
+    pub fn seal_at<B: Serialize>(
+        &mut self,
+        body: B,
+        turn_ms: u32,
+    ) -> Result<Envelope<B>, FrameError> {
         let header = Header {
             version: PROTOCOL_VERSION,
             game: self.game,
@@ -252,6 +288,7 @@ impl Transcript {
             prev: self.last_sent(),
             ack_seq: self.received.len() as u64,
             ack: self.last_received(),
+            turn_ms,
         };
         let d = message_digest(&header, &body)?;
         let sig = match &self.signing {
@@ -261,6 +298,42 @@ impl Transcript {
                 .filter(|s| public.verify_strict(&d, &Signature::from_bytes(s)).is_ok())
                 .copied()
                 .unwrap_or([0; 64]),
+        };
+        self.sent.push(d);
+        Ok(Envelope { header, body, sig })
+    }
+
+    /// Signs `body` as the next message but acknowledging only the first
+    /// `ack_seq` of the peer's messages received (a hostile sender's choice;
+    /// capped at what it received). Scripted adversaries only.
+    ///
+    /// # Errors
+    /// If the body cannot be encoded within the frame limit.
+    #[cfg(feature = "testing")]
+    pub fn seal_acking<B: Serialize>(
+        &mut self,
+        body: B,
+        ack_seq: u64,
+    ) -> Result<Envelope<B>, FrameError> {
+        let ack_seq = ack_seq.min(self.received.len() as u64);
+        let header = Header {
+            version: PROTOCOL_VERSION,
+            game: self.game,
+            sender: self.me,
+            seq: self.sent.len() as u64,
+            prev: self.last_sent(),
+            ack_seq,
+            ack: if ack_seq == 0 {
+                ZERO_DIGEST
+            } else {
+                self.received[ack_seq as usize - 1]
+            },
+            turn_ms: 0,
+        };
+        let d = message_digest(&header, &body)?;
+        let sig = match &self.signing {
+            MessageSigner::Key(k) => k.sign(&d).to_bytes(),
+            MessageSigner::Witness { .. } => [0; 64],
         };
         self.sent.push(d);
         Ok(Envelope { header, body, sig })

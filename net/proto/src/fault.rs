@@ -39,6 +39,21 @@ pub enum FaultKind {
     /// A reconnection to a different game.
     #[error("reconnected to another game")]
     OtherGame,
+    /// The peer holds more of this side's messages than this side remembers
+    /// (or other ones): this side was restored from an older copy of its
+    /// journal (a backup, a snapshot, a write lost before it reached the
+    /// disk). It stops before sending anything, since what it would send
+    /// next reuses sequence numbers and secrets the peer has already seen.
+    /// Nobody is blamed; the game cannot go on from this copy.
+    #[error(
+        "this side's saved game is older than the game: the peer holds {peer_has} of its messages, it remembers {remembered}"
+    )]
+    StaleJournal {
+        /// This side's messages in its journal.
+        remembered: u64,
+        /// This side's messages the peer says it holds.
+        peer_has: u64,
+    },
     /// The peer went away before the game began (nobody is blamed).
     #[error("the peer did not complete the handshake")]
     NoHandshake,
@@ -74,6 +89,24 @@ pub enum FaultKind {
     EarlyTimeoutClaim {
         /// Whether this side was on move at all (then the claim was only early).
         on_move: bool,
+    },
+    /// A timeout claim that did not see this side's move although the move
+    /// was sent long before its deadline (`turn_ms` into the turn, by its
+    /// signed clock): under the latency bound it cannot have crossed the claim.
+    #[error(
+        "timeout claimed over a move sent {turn_ms} ms into the turn, long before its deadline"
+    )]
+    ClaimCrossedEarlyMove {
+        /// The move's signed turn clock.
+        turn_ms: u32,
+    },
+    /// A move that arrived after this side's timeout claim, which it had not
+    /// seen, although its signed clock says it was sent long before its
+    /// deadline: within the latency bound it would have arrived first.
+    #[error("a move signed as sent {turn_ms} ms into the turn arrived after the timeout claim")]
+    MoveClockContradicted {
+        /// The move's signed turn clock.
+        turn_ms: u32,
     },
     /// A forfeit claim while this side owed nothing overdue.
     #[error("forfeit claimed while this side owed nothing overdue")]

@@ -9,7 +9,9 @@
 //! would have played it, with that side's own decisions taken from the log.
 //! The first message of a side that an honest program would not have sent
 //! is that side's fault; when both sides rebuild, their audit is the verdict.
-//! What it cannot check: clocks, and bytes nobody signed. A timeout claim is
+//! What it cannot check: clocks, bytes nobody signed and signed messages the
+//! chain refused (a replay, a false acknowledgement: no log can hold them; a
+//! dispute over them is `Undecidable`). A timeout claim is
 //! taken as the claimed-on side answered it; when one side refused a claim
 //! by its own clock and the other stands by it, the log cannot settle who was
 //! right ([`LogError::Undecidable`]), and it blames neither.
@@ -149,6 +151,16 @@ pub fn audit_log(log: &[Envelope<Body>], now: Instant) -> Result<Verdict, LogErr
     // by one of them stands (they never name different sides when one of
     // them is honest).
     let named: Vec<&Verdict> = verdicts.iter().filter(|v| v.cheater.is_some()).collect();
+    // A dispute the log does not support stopped on something the log cannot
+    // hold: unsigned bytes, or a signed message the chain refused (a replay,
+    // a false acknowledgement). Its sender is not blamed for it, nor the
+    // other side: the log cannot settle it.
+    if named
+        .iter()
+        .any(|v| v.reason == Some(FaultKind::UnsupportedDispute))
+    {
+        return Err(LogError::Undecidable);
+    }
     match named.as_slice() {
         [] => verdicts.into_iter().next().ok_or(LogError::NotOpened),
         [one] => Ok((*one).clone()),

@@ -325,6 +325,37 @@ impl Pair {
         self.sessions[1].handle_stream_start(self.clock(1), a);
     }
 
+    /// Simulates side `i` restored from an older copy of its journal (a
+    /// backup, a snapshot, a write lost before it reached the disk): only the
+    /// first `keep` messages of its log survive. Frames in flight are lost
+    /// and both sides exchange stream starts. Returns whether the older copy
+    /// could be restored at all (a guest's copy from before it accepted the
+    /// rules cannot).
+    pub fn restore_from_older(&mut self, i: usize, keep: usize) -> bool {
+        use crate::frame::decode_payload;
+        use crate::saved::StreamStart;
+        let mut saved = self.sessions[i].saved();
+        saved.log.truncate(keep);
+        let Ok(restored) = Session::restore(self.clock(i), &self.keys[i], &saved) else {
+            return false;
+        };
+        self.sessions[i] = restored;
+        self.wire.clear();
+        let start = |s: &Session| -> StreamStart {
+            decode_payload(&s.stream_start()[4..]).expect("stream start")
+        };
+        let (a, b) = (start(&self.sessions[0]), start(&self.sessions[1]));
+        self.sessions[0].handle_stream_start(self.clock(0), b);
+        self.sessions[1].handle_stream_start(self.clock(1), a);
+        true
+    }
+
+    /// The connection drops: frames in flight are lost (the caller then
+    /// exchanges stream starts, as a transport does on the next connection).
+    pub fn drop_in_flight(&mut self) {
+        self.wire.clear();
+    }
+
     /// Queues one raw frame from side `from` (for replay and garbage tests).
     pub fn inject(&mut self, from: usize, bytes: Vec<u8>) {
         self.queue(from, bytes);

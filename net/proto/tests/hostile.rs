@@ -132,11 +132,18 @@ fn a_timeout_claimed_before_the_deadline_is_refused_and_blamed() {
         }
         let v = p.run_until_verdict(honest, STEPS).unwrap();
         assert_honest_wins_and_blames(&v, honest, &format!("{mode:?}"));
-        // On move, but 0 s into the turn: refused as early.
-        assert_eq!(
-            v.reason,
-            Some(FaultKind::EarlyTimeoutClaim { on_move: true }),
-            "{mode:?}"
+        // On move, but 0 s into the turn: refused as early (or, when the
+        // honest side's move left first, as a claim over a move sent long
+        // before its deadline).
+        assert!(
+            matches!(
+                v.reason,
+                Some(
+                    FaultKind::EarlyTimeoutClaim { on_move: true }
+                        | FaultKind::ClaimCrossedEarlyMove { .. }
+                )
+            ),
+            "{mode:?}: {v:?}"
         );
         assert!(
             !p.events[honest].iter().any(|e| matches!(
@@ -767,13 +774,48 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// A random adversary: some of its messages are replaced by random signed
-    /// messages or withheld, and random signed messages are sent at random
-    /// moments. The honest side never panics, is never blamed, never loses on
-    /// time or by forfeit, and keeps a bounded log.
+    /// messages or withheld, random signed messages are sent at random
+    /// moments, timeout claims with any acknowledgement at any moment,
+    /// strangers open streams, and either side is restored from any earlier
+    /// point of its journal. The honest side never panics, is never blamed
+    /// (by itself or by a third party reading its log), never loses on time
+    /// or by forfeit, and keeps a bounded log.
     #[test]
     fn an_honest_side_survives_any_adversary(seed in any::<u64>(), mode in 0..3usize, n in 1..4usize) {
         adversary_case(seed, mode, n)?;
     }
+}
+
+/// A stranger's stream start at the honest side: a random start, or the
+/// honest side's own game with a forged or missing signature.
+fn stranger_start(
+    p: &mut Pair,
+    honest: usize,
+    rng: &mut rand_pcg::Pcg64,
+) -> Result<(), TestCaseError> {
+    use junqi_proto::saved::StreamStart;
+    let mut start = StreamStart {
+        game: rand::Rng::random(rng),
+        have: rand::Rng::random_range(rng, 0..200),
+        have_last: rand::Rng::random(rng),
+        sig: [0; 64],
+    };
+    if rand::Rng::random_bool(rng, 0.5) {
+        start.game = p.sessions[honest].game_id();
+    }
+    if rand::Rng::random_bool(rng, 0.3) {
+        start.game = [0; 32];
+    }
+    for b in &mut start.sig {
+        *b = rand::Rng::random(rng);
+    }
+    let now = p.clock(honest);
+    let s = &mut p.sessions[honest];
+    let (log, done) = (s.log().len(), s.is_done());
+    prop_assert!(s.accept_stream_start(now, start, &[9; 32]).is_err() || done);
+    prop_assert!(s.poll_transmit().is_none(), "sent to a stranger");
+    prop_assert_eq!(s.log().len(), log);
+    Ok(())
 }
 
 /// One case of the property above.
@@ -819,6 +861,32 @@ fn adversary_case(seed: u64, mode: usize, n: usize) -> Result<(), TestCaseError>
             if let Some(f) = p.sessions[adversary].forge(body) {
                 p.inject(adversary, f);
             }
+        }
+        // A timeout claim at any moment, acknowledging any number of the
+        // honest side's messages (a claim over a move it holds).
+        if step % 89 == 7 && rand::Rng::random_bool(&mut rng, 0.15) {
+            let ply = p.sessions[honest].view().map_or(0, |v| v.ply());
+            let ply = ply.saturating_sub(rand::Rng::random_range(&mut rng, 0..2));
+            let have = p.sessions[adversary].received_count();
+            let ack = rand::Rng::random_range(&mut rng, 0..=have);
+            if let Some(f) = p.sessions[adversary].forge_acking(Body::ClaimTimeout { ply }, ack) {
+                p.inject(adversary, f);
+            }
+        }
+        // A stranger opens a stream once the game has an id: refused,
+        // nothing sent, nobody blamed.
+        if step % 83 == 5
+            && rand::Rng::random_bool(&mut rng, 0.1)
+            && p.sessions[honest].game_id() != [0; 32]
+        {
+            stranger_start(&mut p, honest, &mut rng)?;
+        }
+        // Either side restored from an earlier point of its journal.
+        if step % 211 == 17 && rand::Rng::random_bool(&mut rng, 0.05) {
+            let who = rand::Rng::random_range(&mut rng, 0..2);
+            let len = p.sessions[who].log().len();
+            let keep = rand::Rng::random_range(&mut rng, 0..=len);
+            p.restore_from_older(who, keep);
         }
         p.step();
     }

@@ -18,7 +18,9 @@
 //! `--ai` takes `random`, `greedy` or an engine level (`novice`, `skilled`,
 //! `expert`, `master`). Without `--addr`, `join` finds a host by mDNS.
 //! Exit status: 0 for a clean audit, 2 when the audit names a cheater, 3 when
-//! the player did not confirm the pairing code, 1 on errors.
+//! the player did not confirm the pairing code, 4 when it was restored from a
+//! journal older than the game (it stops before sending; the journal is kept),
+//! 1 on errors.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -111,6 +113,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Cheated) => ExitCode::from(2),
         Ok(Outcome::Refused) => ExitCode::from(3),
+        Ok(Outcome::Stale) => ExitCode::from(4),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -136,6 +139,7 @@ enum Outcome {
     Clean,
     Cheated,
     Refused,
+    Stale,
 }
 
 /// How long the game may stay silent (a peer gone for good) before the run gives up.
@@ -152,6 +156,8 @@ struct Peer {
     resumed: bool,
     clean: bool,
     refused: bool,
+    /// Restored from a journal older than what the peer holds: stopped.
+    stale: bool,
     plies: u32,
 }
 
@@ -226,6 +232,13 @@ impl Peer {
             PeerEvent::NotKept(e) => eprintln!("cannot keep the finished game's log: {e}"),
             PeerEvent::Verdict(v) => {
                 self.clean = v.is_clean();
+                if let Some(r @ junqi_net::FaultKind::StaleJournal { .. }) = &v.reason {
+                    // Nothing was sent; the journal is kept as it is.
+                    self.stale = true;
+                    self.clean = false;
+                    println!("stopped, nobody blamed: {r}");
+                    return;
+                }
                 match v.cheater {
                     None => println!("verdict: clean audit"),
                     Some(c) => println!(
@@ -311,6 +324,7 @@ fn run(args: Args) -> Result<Outcome, RunError> {
         resumed,
         clean: false,
         refused: false,
+        stale: false,
         plies: 0,
     };
     let (answers, answered) = mpsc::channel();
@@ -346,6 +360,8 @@ fn run(args: Args) -> Result<Outcome, RunError> {
     }
     Ok(if peer.refused {
         Outcome::Refused
+    } else if peer.stale {
+        Outcome::Stale
     } else if peer.clean {
         Outcome::Clean
     } else {

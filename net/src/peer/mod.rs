@@ -483,8 +483,12 @@ async fn run(
     )
     .await
     .map_err(PeerError::network)?;
-    // A finished game is not resumed; nor is one left before it began.
-    if ended == Ended::Done || !shell.has_started() {
+    // A finished game is not resumed; nor is one left before it began. A side that stopped
+    // because its journal is older than the game keeps the journal as it is.
+    let stale = session
+        .verdict()
+        .is_some_and(|v| matches!(v.reason, Some(crate::FaultKind::StaleJournal { .. })));
+    if !stale && (ended == Ended::Done || !shell.has_started()) {
         if let Some(j) = journal {
             j.remove().map_err(PeerError::storage)?;
         }

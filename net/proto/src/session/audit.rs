@@ -14,7 +14,7 @@ use super::play::Play;
 use super::setup::{PeerCommit, ranks_of};
 use super::{AppEvent, MAX_AFTER_END, Session, Stage, Verdict};
 use crate::audit::{Act, AuditInput, Fault, audit};
-use crate::commit::{SetupCommitment, seed_commitment};
+use crate::commit::{RevealError, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed};
 use crate::envelope::Header;
 use crate::fault::FaultKind;
@@ -32,6 +32,9 @@ pub(super) struct Audit {
     peer: PeerCommit,
     setups: Setups,
     peer_reveal: Option<(Seed, Vec<Rank>)>,
+    /// Whether this side has opened its seed and setup: at once if its own
+    /// message ended the game, else only after the peer's opening checked out.
+    revealed: bool,
     /// Messages read after the end of the game.
     after_end: u32,
 }
@@ -52,6 +55,11 @@ pub(super) enum Setups {
 }
 
 impl Audit {
+    /// Whether this side has opened its seed and setup.
+    pub(super) fn revealed(&self) -> bool {
+        self.revealed
+    }
+
     pub(super) fn result(&self) -> GameResult {
         self.result
     }
@@ -106,7 +114,12 @@ impl Session {
     }
 
     /// The game is over: tell the app, open this side's seed and setup, and
-    /// audit once the peer's are in.
+    /// audit once the peer's are in. The order of the openings is fair
+    /// whatever ended the game: the side whose own message ended it opens
+    /// first, the other only once that opening checks out against its
+    /// commitments (so nobody obtains the other's setup while keeping its
+    /// own closed; withholding after receiving is blamed on the log's
+    /// evidence). In an open game both setups are public already.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn end_game(
         &mut self,
@@ -128,18 +141,11 @@ impl Session {
             }
         }
         c.events.push_back(AppEvent::Finished(result));
-        let ranks = match c.cheats().reveal_layout {
-            Some(l) => slots_of(&l, c.me),
-            None => match &setups {
-                Setups::Army { mine, .. } => ranks_of(mine),
-                Setups::Flip(_) => Vec::new(),
-            },
-        };
-        if !c.cheats().refuse_reveal {
-            c.send(Body::Reveal {
-                seed: c.seed.clone(),
-                ranks,
-            });
+        // Whose message ended the game: the last one this side logged.
+        let ended_here = c.log.last().is_some_and(|e| e.header.sender == c.seat);
+        let reveal_now = ended_here || peer_reveal.is_some();
+        if reveal_now {
+            send_reveal(c, &setups);
         }
         self.stage = Stage::Audit(Box::new(Audit {
             result,
@@ -148,6 +154,7 @@ impl Session {
             peer,
             setups,
             peer_reveal,
+            revealed: reveal_now,
             after_end: 0,
         }));
         self.timers.stop_all();
@@ -167,6 +174,23 @@ impl Session {
         };
         match body {
             Body::Reveal { seed, ranks } => {
+                if !a.revealed {
+                    // This side opens only once the peer's opening opens
+                    // what the peer committed to; else it disputes it.
+                    match opens_commitment(&self.core, a, &seed, &ranks) {
+                        Ok(()) => send_reveal(&mut self.core, &a.setups),
+                        Err(e) => {
+                            let reason = FaultKind::SetupMismatch(e);
+                            self.core.record_fault(
+                                peer,
+                                reason.clone(),
+                                format!("{peer} reveal, message seq {}", header.seq),
+                            );
+                            self.core.dispute(&reason);
+                        }
+                    }
+                    a.revealed = true;
+                }
                 a.peer_reveal = Some((seed, ranks));
                 if let Some(v) = self.try_verdict() {
                     self.conclude(v);
@@ -368,6 +392,63 @@ impl Session {
         let mut record = flip.referee.record().clone();
         record.setup = GameSetup::Flip { arrangement: truth };
         Ok(Game::replay(&record, None).ok().map(|_| record))
+    }
+}
+
+/// Opens this side's seed and setup (a scripted cheater may lie or refuse).
+fn send_reveal(c: &mut super::Core, setups: &Setups) {
+    let ranks = match c.cheats().reveal_layout {
+        Some(l) => slots_of(&l, c.me),
+        None => match setups {
+            Setups::Army { mine, .. } => ranks_of(mine),
+            Setups::Flip(_) => Vec::new(),
+        },
+    };
+    if !c.cheats().refuse_reveal {
+        c.send(Body::Reveal {
+            seed: c.seed.clone(),
+            ranks,
+        });
+    }
+}
+
+/// Whether the peer's opening opens its commitments (its seed, and its
+/// setup square by square; a flip game has no setup to open).
+fn opens_commitment(
+    c: &super::Core,
+    a: &Audit,
+    seed: &Seed,
+    ranks: &[Rank],
+) -> Result<(), RevealError> {
+    match &a.setups {
+        Setups::Army { peer_pieces, .. } => {
+            let placement: Vec<(u8, Rank)> = ranks
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| (i as u8, r))
+                .collect();
+            verify_reveal(
+                &c.game_id,
+                c.peer_seat(),
+                seed,
+                &a.peer.seed,
+                &placement,
+                peer_pieces,
+            )
+        }
+        Setups::Flip(_) => {
+            if !ranks.is_empty() {
+                return Err(RevealError::Count {
+                    got: ranks.len(),
+                    want: 0,
+                });
+            }
+            if seed_commitment(&c.game_id, c.peer_seat(), seed) == a.peer.seed {
+                Ok(())
+            } else {
+                Err(RevealError::Seed)
+            }
+        }
     }
 }
 

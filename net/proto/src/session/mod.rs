@@ -56,12 +56,21 @@ pub use replay::ReplayError;
 use setup::Setup;
 use timers::{Timer, TimerTable};
 
-/// The one-way network latency the protocol tolerates. The waiting side
-/// claims a timeout or a forfeit only a round trip (two graces) after the
-/// other side's own deadline; the other side accepts a claim only once its
-/// own deadline has passed on its own clock. With one-way latencies up to the
-/// grace, an honest side's message therefore never crosses an honest claim.
-pub const DEFAULT_GRACE: Duration = Duration::from_secs(2);
+/// The latency bound: the one-way network latency the protocol assumes, and
+/// the one constant every deadline of play derives from (`net/README.md`,
+/// "Time"). The waiting side claims a move a round trip (2 × the bound)
+/// after the mover's deadline, an answer or a reply two round trips after;
+/// the claimed-on side accepts a claim only once its own deadline has
+/// passed on its own clock. With one-way latency within the bound an honest
+/// message never crosses an honest claim. A timeout claim that did cross a
+/// move voids it only if the move was sent within the claim margin of its
+/// deadline on the mover's signed clock ([`crate::envelope::Header::turn_ms`]);
+/// any other crossing claim is the claimant's violation.
+pub const LATENCY_BOUND: Duration = Duration::from_secs(2);
+
+/// The grace a session starts with: the latency bound ([`Session::set_grace`]
+/// changes it for tests of other networks).
+pub const DEFAULT_GRACE: Duration = LATENCY_BOUND;
 
 /// Messages after the end of the game (other than the awaited reveal) that
 /// are read before the peer is blamed for flooding.
@@ -238,6 +247,11 @@ struct Core {
     /// Rebuilding: the side's fault came from a logged dispute that the log
     /// itself does not support.
     fault_unsupported: bool,
+    /// The turn clock the next message sent carries (its signed `turn_ms`).
+    turn_ms: u32,
+    /// Rebuilding: the turn clocks of this side's logged messages, by sequence
+    /// number (a clock is not read again when a log is replayed).
+    replay_clocks: Vec<u32>,
     #[cfg(feature = "testing")]
     cheats: Cheats,
     /// Messages of each kind sent so far (for [`Cheats::rewrites`]).
@@ -295,6 +309,8 @@ impl Core {
             replaying: false,
             replay_refuses: false,
             fault_unsupported: false,
+            turn_ms: 0,
+            replay_clocks: Vec::new(),
             #[cfg(feature = "testing")]
             cheats: Cheats::default(),
             #[cfg(feature = "testing")]
@@ -347,9 +363,16 @@ impl Core {
                 None => body,
             }
         };
+        let turn_ms = std::mem::take(&mut self.turn_ms);
+        let turn_ms = if self.replaying {
+            let seq = self.transcript.counts().0 as usize;
+            self.replay_clocks.get(seq).copied().unwrap_or(turn_ms)
+        } else {
+            turn_ms
+        };
         let env = self
             .transcript
-            .seal(body)
+            .seal_at(body, turn_ms)
             .expect("own messages fit a frame");
         let bytes = encode_frame(&env).expect("own messages fit a frame");
         self.log.push(env);
@@ -502,6 +525,21 @@ impl Session {
     pub fn forge(&mut self, body: Body) -> Option<Vec<u8>> {
         let env = self.core.transcript.seal(body).ok()?;
         encode_frame(&env).ok()
+    }
+
+    /// Signs and frames an arbitrary body as this side's next message,
+    /// acknowledging only `ack_seq` of the peer's messages, without acting on
+    /// it (scripted cheaters only: a claim that pretends not to have seen a move).
+    #[cfg(feature = "testing")]
+    pub fn forge_acking(&mut self, body: Body, ack_seq: u64) -> Option<Vec<u8>> {
+        let env = self.core.transcript.seal_acking(body, ack_seq).ok()?;
+        encode_frame(&env).ok()
+    }
+
+    /// Messages this side has received from the peer.
+    #[must_use]
+    pub fn received_count(&self) -> u64 {
+        self.core.transcript.counts().1
     }
 
     /// Sets the extra time allowed to the peer beyond its move clock.
@@ -723,7 +761,25 @@ impl Session {
 
     fn on_timer(&mut self, now: Instant, timer: Timer) {
         match timer {
-            Timer::Handshake => self.conclude(Verdict::not_begun(FaultKind::NoHandshake)),
+            Timer::Handshake => {
+                // An open game's reveal withheld after this side opened its
+                // own: the peer holds this setup and keeps its own closed.
+                if matches!(&self.stage, Stage::Setup(s) if s.revealed()) {
+                    let peer = self.core.peer();
+                    let evidence = format!("{peer} commitment and no reveal after this side's");
+                    let f = self
+                        .core
+                        .record_fault(peer, FaultKind::RefusedToOpen, evidence);
+                    return self.conclude(Verdict {
+                        result: None,
+                        cheater: Some(f.culprit),
+                        reason: Some(f.reason),
+                        evidence: f.evidence,
+                        record: None,
+                    });
+                }
+                self.conclude(Verdict::not_begun(FaultKind::NoHandshake));
+            }
             Timer::Pairing => self.conclude(Verdict::not_begun(FaultKind::PairingTimeout)),
             Timer::ClaimPeer => {
                 self.in_play(now, |p, c| p.claim_overdue(c, now));
@@ -819,7 +875,12 @@ impl Session {
                     record: None,
                 });
             }
-            Stage::Audit(_) => {
+            Stage::Audit(a) => {
+                // A side that has not opened yet says why it stops, so that
+                // its log does not read as a refusal to open.
+                if self.core.fault.is_none() && !a.revealed() {
+                    self.core.dispute(&reason);
+                }
                 self.core.record_fault(culprit, reason, evidence);
                 if let Some(v) = self.try_verdict() {
                     self.conclude(v);

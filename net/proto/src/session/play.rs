@@ -27,14 +27,18 @@ pub(super) struct Play {
     pub(super) debt: Debt,
     /// Which step of an action the debt belongs to (a new step, a new debt).
     debt_step: u8,
-    /// When this side's latest turn began: a timeout claim that crossed this
-    /// side's move is judged from it.
-    turn_since: Instant,
+    /// The clock of the turn under way (whoever is on move): only a move
+    /// restarts it.
+    turn: Turn,
+    /// This side's latest move-class message (a move, a draw offer, a
+    /// no-moves claim): a timeout claim that did not see it is judged on it.
+    last_move: Option<SentMove>,
     my_time_expired: bool,
     /// The ply of each side's last draw offer (one offer a turn).
     offered: [Option<u16>; 2],
-    /// This side's timeout claim: moves sent before the peer saw it are void.
-    claim_seq: Option<u64>,
+    /// This side's timeout claim (its sequence number and the claim margin of
+    /// the turn it ended): moves sent before the peer saw it are void.
+    claim: Option<(u64, Duration)>,
     snapshot: Option<Snapshot>,
     pub(super) acts: Vec<Act>,
     pub(super) peer: PeerCommit,
@@ -75,13 +79,75 @@ pub(super) enum Pending {
     MyNoMoves,
 }
 
+/// One turn's move clock, on this side's clock: it starts when the turn
+/// begins (this side sent or received the move that ended the last one) and
+/// is paused while a draw offer waits for its answer. No other message
+/// restarts it: not a draw offer, its answer, nor a reply inside an action.
+#[derive(Clone, Copy, Debug)]
+struct Turn {
+    by: Side,
+    ply: u16,
+    since: Instant,
+    /// Time spent waiting for draw answers, not counted.
+    paused: Duration,
+    /// Since when it is paused.
+    pause_from: Option<Instant>,
+    /// Draw offers answered in this turn (each adds a round trip of doubt to
+    /// when the two sides' clocks resume).
+    offers: u32,
+}
+
+impl Turn {
+    fn new(by: Side, ply: u16, now: Instant) -> Turn {
+        Turn {
+            by,
+            ply,
+            since: now,
+            paused: Duration::ZERO,
+            pause_from: None,
+            offers: 0,
+        }
+    }
+
+    /// When the mover's move clock runs out, on this side's clock.
+    fn deadline(&self, move_time: Duration) -> Instant {
+        self.since + self.paused + move_time
+    }
+
+    /// How much of the turn the mover has used, on this side's clock.
+    fn used(&self, now: Instant) -> Duration {
+        let end = self.pause_from.unwrap_or(now);
+        end.saturating_duration_since(self.since)
+            .saturating_sub(self.paused)
+    }
+
+    /// How long after the mover's deadline the other side claims: a round
+    /// trip, and one more for each answered draw offer (the two sides paused
+    /// and resumed the clock a message apart).
+    fn claim_margin(&self, grace: Duration) -> Duration {
+        grace * 2 * (1 + self.offers)
+    }
+}
+
+/// This side's move-class message as sent.
+#[derive(Clone, Copy, Debug)]
+struct SentMove {
+    ply: u16,
+    seq: u64,
+    turn_ms: u32,
+    /// How close to its deadline a move must have been sent for a claim that
+    /// did not see it to void it: the claim margin of that turn.
+    window: Duration,
+}
+
 /// The state before this side's last plain move, to roll it back if it
 /// crossed the peer's timeout claim.
 #[derive(Clone)]
 struct Snapshot {
     ply: u16,
-    /// When this side's turn at `ply` began (its move clock).
-    since: Instant,
+    /// Where this side's move clock at `ply` started (pauses added): it ran
+    /// out a move time later.
+    origin: Instant,
     view: PlayerView,
     acts: usize,
     referee: RefereeSnapshot,
@@ -119,6 +185,7 @@ impl Play {
         peer: PeerCommit,
         mode: Mode,
     ) -> Play {
+        let turn = Turn::new(view.turn(), view.ply(), now);
         let mut play = Play {
             debt: Debt {
                 by: view.turn(),
@@ -129,10 +196,11 @@ impl Play {
             view,
             pending: Pending::None,
             debt_step: 0,
-            turn_since: now,
+            turn,
+            last_move: None,
             my_time_expired: false,
             offered: [None; 2],
-            claim_seq: None,
+            claim: None,
             snapshot: None,
             acts: Vec::new(),
             peer,
@@ -180,16 +248,31 @@ impl Play {
         }
     }
 
-    /// A new debt starts its clock now; the same debt keeps its start.
+    /// A new debt starts its clock now; the same debt keeps its start. The
+    /// turn's move clock restarts only with a new turn, and stands still
+    /// while a draw offer waits for its answer.
     pub(super) fn update_debt(&mut self, c: &Core, now: Instant) {
         let (by, due, step) = self.owed(c.me);
         let ply = self.view.ply();
+        let mover = self.view.turn();
+        if (self.turn.by, self.turn.ply) != (mover, ply) {
+            self.turn = Turn::new(mover, ply, now);
+            if mover == c.me {
+                self.my_time_expired = false;
+            }
+        }
+        let answering = matches!(self.pending, Pending::MyDrawOffer | Pending::PeerDrawOffer);
+        match (answering, self.turn.pause_from) {
+            (true, None) => self.turn.pause_from = Some(now),
+            (false, Some(from)) => {
+                self.turn.paused += now.saturating_duration_since(from);
+                self.turn.pause_from = None;
+                self.turn.offers += 1;
+            }
+            _ => {}
+        }
         let d = self.debt;
         if (d.by, d.due, d.ply) != (by, due, ply) || self.debt_step != step {
-            if by == c.me && due == Due::Move {
-                self.my_time_expired = false;
-                self.turn_since = now;
-            }
             self.debt = Debt {
                 by,
                 due,
@@ -202,21 +285,46 @@ impl Play {
 
     /// The play timer the debt arms: this side's own clock for its own debt
     /// (none for an automatic reply, sent at once), the claim against the
-    /// peer's once it is overdue by the claim margin.
+    /// peer's once it is overdue by the claim margin. A move is timed by the
+    /// turn's clock, an answer or a reply from when it fell due.
     pub(super) fn timer(&self, c: &Core) -> Option<(Timer, Instant)> {
         let d = self.debt;
         let move_time = c.move_time();
         if d.by != c.me {
-            return Some((
-                Timer::ClaimPeer,
-                d.since + move_time + claim_margin(c.grace, d.due),
-            ));
+            let at = match d.due {
+                Due::Move => self.turn.deadline(move_time) + self.turn.claim_margin(c.grace),
+                Due::Answer | Due::Reply => d.since + move_time + claim_margin(c.grace, d.due),
+            };
+            return Some((Timer::ClaimPeer, at));
         }
         match d.due {
-            Due::Move => (!self.my_time_expired).then_some((Timer::MyClock, d.since + move_time)),
+            Due::Move => {
+                (!self.my_time_expired).then_some((Timer::MyClock, self.turn.deadline(move_time)))
+            }
             Due::Answer => Some((Timer::MyClock, d.since + move_time)),
             Due::Reply => None,
         }
+    }
+
+    /// The turn clock a move-class message of this side carries, and the
+    /// record of it (a claim that did not see it is judged on it).
+    fn stamp_move(&mut self, c: &mut Core, now: Instant) {
+        let used = self.turn.used(now);
+        let turn_ms = u32::try_from(used.as_millis()).unwrap_or(u32::MAX);
+        c.turn_ms = turn_ms;
+        // During a rebuild the logged clock is the one sent.
+        let turn_ms = if c.replaying {
+            let seq = c.transcript.counts().0 as usize;
+            c.replay_clocks.get(seq).copied().unwrap_or(turn_ms)
+        } else {
+            turn_ms
+        };
+        self.last_move = Some(SentMove {
+            ply: self.view.ply(),
+            seq: c.transcript.counts().0,
+            turn_ms,
+            window: self.turn.claim_margin(c.grace),
+        });
     }
 
     /// The peer's debt is overdue by the claim margin: claim it.
@@ -246,7 +354,7 @@ impl Play {
     pub(super) fn claim_timeout(&mut self, c: &mut Core, now: Instant) {
         let ply = self.view.ply();
         c.send(Body::ClaimTimeout { ply });
-        self.claim_seq = Some(c.transcript.counts().0 - 1);
+        self.claim = Some((c.transcript.counts().0 - 1, self.turn.claim_margin(c.grace)));
         self.apply_timeout(c, now, c.peer());
     }
 
@@ -320,6 +428,7 @@ impl Play {
                     return Err(SessionError::Illegal);
                 }
                 let opened = flip.opened_by(m);
+                self.stamp_move(c, now);
                 c.send(match m {
                     Move::Flip { at } => Body::Flip { at: at.0 },
                     Move::Step { from, to } => Body::Step {
@@ -342,6 +451,7 @@ impl Play {
                 let Move::Step { from, to } = m else {
                     return Err(SessionError::Illegal);
                 };
+                self.stamp_move(c, now);
                 c.send(Body::Step {
                     from: from.0,
                     to: to.0,
@@ -354,9 +464,10 @@ impl Play {
                     return Err(SessionError::Illegal);
                 };
                 if self.view.at(to).is_some() {
-                    self.start_attack(c, from, to)?;
+                    self.start_attack(c, now, from, to)?;
                 } else {
                     self.take_snapshot();
+                    self.stamp_move(c, now);
                     c.send(Body::Step {
                         from: from.0,
                         to: to.0,
@@ -384,7 +495,13 @@ impl Play {
     }
 
     /// Dark games: this side attacks `to`; the peer owes its table.
-    fn start_attack(&mut self, c: &mut Core, from: Point, to: Point) -> Result<(), SessionError> {
+    fn start_attack(
+        &mut self,
+        c: &mut Core,
+        now: Instant,
+        from: Point,
+        to: Point,
+    ) -> Result<(), SessionError> {
         let Some(Seen::Piece {
             rank: Some(rank), ..
         }) = self.view.at(from)
@@ -398,6 +515,7 @@ impl Play {
         let cx = battle_context(&c.game_id, k, from.0, to.0, &prev);
         let (att, req) = Attacker::start(&c.seed, k, rank_from_game(rank), &self.peer.ot, cx)
             .map_err(|_| SessionError::Illegal)?;
+        self.stamp_move(c, now);
         c.send(Body::Attack {
             from: from.0,
             to: to.0,
@@ -433,6 +551,7 @@ impl Play {
         }
         self.offered[c.me.index()] = Some(ply);
         self.take_snapshot();
+        self.stamp_move(c, now);
         c.send(Body::OfferDraw);
         self.mode.note(c.me, Action::OfferDraw);
         self.pending = Pending::MyDrawOffer;
@@ -487,18 +606,31 @@ impl Play {
         let peer = c.peer();
         let peer_turn = self.view.turn() == peer;
         let board_len = self.view.board().len();
-        // A move sent before the peer saw our timeout claim is void.
-        if matches!(
+        // A move sent before the peer saw our timeout claim is void, if it
+        // could have crossed the claim: sent within the claim margin of its
+        // deadline on the mover's signed clock. One sent earlier would have
+        // arrived before the claim within the latency bound: its clock lies.
+        let a_move = matches!(
             body,
             Body::Step { .. }
                 | Body::Attack { .. }
                 | Body::Flip { .. }
-                | Body::FlipOpen(_)
                 | Body::OfferDraw
                 | Body::NoMoves
-        ) && let Some(claim) = self.claim_seq
+        );
+        if (a_move || matches!(body, Body::FlipOpen(_)))
+            && let Some((claim, window)) = self.claim
             && header.ack_seq <= claim
         {
+            if a_move && !could_cross(header.turn_ms, window, c.move_time()) {
+                return self.violation(
+                    c,
+                    header,
+                    FaultKind::MoveClockContradicted {
+                        turn_ms: header.turn_ms,
+                    },
+                );
+            }
             return;
         }
         // Points off the board never reach the engine.
@@ -735,40 +867,58 @@ impl Play {
     fn take_snapshot(&mut self) {
         self.snapshot = Some(Snapshot {
             ply: self.view.ply(),
-            since: self.turn_since,
+            origin: self.turn.deadline(Duration::ZERO),
             view: self.view.clone(),
             acts: self.acts.len(),
             referee: self.mode.save(),
         });
     }
 
+    /// The peer claims this side ran out of time at `ply`. The latency rule:
+    /// a claim that did not see this side's move at `ply` voids that move only
+    /// if the move was sent within the claim margin of its deadline (its
+    /// signed turn clock says so), and only once the deadline has passed on
+    /// this side's clock; a claim that did not see a move sent earlier is the
+    /// claimant's violation (the signed claim and the signed move are the
+    /// evidence, and [`crate::log_audit`] applies the same rule).
     fn on_claim_timeout(&mut self, c: &mut Core, now: Instant, header: &Header, ply: u16) {
-        let sent = c.transcript.counts().0;
-        // The claim did not see this side's latest message: it may have
-        // crossed this side's move at `ply`, which is then void (both sides
-        // apply the same rule: the claim stands, the crossing move does not).
-        let unseen = header.ack_seq < sent;
-        let crossed = unseen
-            && self.view.ply() == ply
-            && match self.pending {
-                Pending::MyAttack { .. } | Pending::MyNoMoves => true,
-                Pending::Opening { mover, .. } => mover == c.me,
-                _ => false,
-            }
-            || unseen && self.snapshot.as_ref().is_some_and(|s| s.ply == ply);
-        let since = match (crossed, &self.snapshot) {
-            (true, Some(s)) if s.ply == ply => s.since,
-            _ => self.turn_since,
-        };
+        let move_time = c.move_time();
+        let crossed = self
+            .last_move
+            .filter(|m| m.ply == ply && header.ack_seq <= m.seq)
+            .filter(|_| {
+                self.view.ply() == ply
+                    && match self.pending {
+                        Pending::MyAttack { .. } | Pending::MyNoMoves | Pending::MyDrawOffer => {
+                            true
+                        }
+                        Pending::Opening { mover, .. } => mover == c.me,
+                        _ => false,
+                    }
+                    || self.snapshot.as_ref().is_some_and(|s| s.ply == ply)
+            });
         let d = self.debt;
-        let on_move = crossed || d.by == c.me && d.due == Due::Move && d.ply == ply;
+        let on_move = crossed.is_some() || d.by == c.me && d.due == Due::Move && d.ply == ply;
         if !on_move {
             return self.violation(c, header, FaultKind::EarlyTimeoutClaim { on_move: false });
         }
-        if !c.clock_passed(now, since + c.move_time()) {
+        if let Some(m) = crossed
+            && !could_cross(m.turn_ms, m.window, move_time)
+        {
+            return self.violation(
+                c,
+                header,
+                FaultKind::ClaimCrossedEarlyMove { turn_ms: m.turn_ms },
+            );
+        }
+        let origin = match (&crossed, &self.snapshot) {
+            (Some(_), Some(s)) if s.ply == ply => s.origin,
+            _ => self.turn.deadline(Duration::ZERO),
+        };
+        if !c.clock_passed(now, origin + move_time) {
             return self.violation(c, header, FaultKind::EarlyTimeoutClaim { on_move: true });
         }
-        if crossed {
+        if crossed.is_some() {
             match self.pending {
                 // The battle counter stays where it is: a voided attack's
                 // `x` is never used again.
@@ -903,6 +1053,7 @@ impl Play {
                 }
                 if v.turn() == c.me {
                     if v.legal_moves().is_empty() {
+                        self.stamp_move(c, now);
                         c.send(Body::NoMoves);
                         self.acts.push(Act::NoMoves {
                             side: c.me,
@@ -931,6 +1082,14 @@ fn claim_margin(grace: Duration, due: Due) -> Duration {
         Due::Move => grace * 2,
         Due::Answer | Due::Reply => grace * 4,
     }
+}
+
+/// Whether a move sent `turn_ms` into its turn can have crossed a timeout
+/// claim: only if it was sent within the claim margin (`window`) of the move
+/// clock's end. Any earlier move reaches the claimant before it claims when
+/// latency is within twice the bound.
+fn could_cross(turn_ms: u32, window: Duration, move_time: Duration) -> bool {
+    Duration::from_millis(u64::from(turn_ms)) + window >= move_time
 }
 
 pub(super) fn no_moves_result(stuck: Side, other_can_move: bool) -> GameResult {

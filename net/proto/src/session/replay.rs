@@ -4,16 +4,17 @@
 
 use std::time::Instant;
 
-use ed25519_dalek::{SigningKey, VerifyingKey};
+use ed25519_dalek::{Signature, SigningKey, VerifyingKey};
 use junqi_game::{Layout, Move, Point};
 
 use super::play::Due;
-use super::{AppEvent, Session, SessionError, Stage, pairing_code};
-use crate::crypto::ZERO_DIGEST;
+use super::{AppEvent, Session, SessionError, Stage, Verdict, pairing_code};
+use crate::crypto::{Digest, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Transcript};
 use crate::fault::FaultKind;
 use crate::frame::{FrameDecoder, encode_frame};
 use crate::rank::Seat;
+use crate::saved::StreamRefused;
 use crate::wire::Body;
 
 impl Session {
@@ -124,6 +125,10 @@ impl Session {
             ),
         };
         s.core.replaying = true;
+        let mut own: Vec<&Envelope<Body>> =
+            log.iter().filter(|e| e.header.sender == seat).collect();
+        own.sort_by_key(|e| e.header.seq);
+        s.core.replay_clocks = own.iter().map(|e| e.header.turn_ms).collect();
         for (i, env) in log.iter().enumerate() {
             if s.is_done() {
                 // What the other side sent after this side's verdict was
@@ -212,27 +217,110 @@ impl Session {
         r.map_err(|e| e.to_string())
     }
 
-    /// The first frame to write on a new stream.
+    /// The first frame to write on a new stream (bound to no connection:
+    /// transports that can, use [`Session::stream_start_bound`]).
     #[must_use]
     pub fn stream_start(&self) -> Vec<u8> {
-        let s = crate::saved::StreamStart {
+        self.stream_start_bound(&ZERO_DIGEST)
+    }
+
+    /// The first frame to write on a new stream, signed with this side's key
+    /// over `binding` (a value both ends of this one connection derive, such
+    /// as a TLS exporter) once the peer's key is known.
+    #[must_use]
+    pub fn stream_start_bound(&self, binding: &[u8; 32]) -> Vec<u8> {
+        let t = &self.core.transcript;
+        let mut s = crate::saved::StreamStart {
             game: self.core.game_id,
-            have: self.core.transcript.counts().1,
+            have: t.counts().1,
+            have_last: t.last_received(),
+            sig: [0; 64],
         };
+        if self.core.peer_key != [0; 32]
+            && let Some(sig) = t.sign_aside(&stream_digest(binding, self.core.seat, &s))
+        {
+            s.sig = sig;
+        }
         encode_frame(&s).expect("small")
     }
 
-    /// Handles the peer's first frame on a new stream: queues every own
-    /// message it has not received, and starts a fresh frame decoder.
+    /// Handles the peer's first frame on a new stream with no connection
+    /// binding (tests, in-memory transports); see [`Session::accept_stream_start`].
+    /// A refused start is ignored.
     pub fn handle_stream_start(&mut self, now: Instant, start: crate::saved::StreamStart) {
+        let _ = self.accept_stream_start(now, start, &ZERO_DIGEST);
+    }
+
+    /// Handles the other end's first frame on a new stream. Before a byte of
+    /// it is taken as protocol it must come from the paired peer: once this
+    /// side knows the peer's key, the start must carry this game's id and
+    /// be signed with that key over this connection's `binding`; before
+    /// (a new game), it must name no game. A refused start changes nothing,
+    /// blames nobody and queues nothing: drop the connection.
+    ///
+    /// An accepted start queues every own message the peer has not received
+    /// and starts a fresh frame decoder; but if the peer holds more of this
+    /// side's messages than it remembers, or other ones, this side was
+    /// restored from an older journal: it stops at once, sending nothing
+    /// (what it would send next reuses sequence numbers, battle counters and
+    /// labels the peer has seen), with [`FaultKind::StaleJournal`] and nobody
+    /// blamed.
+    ///
+    /// # Errors
+    /// The start does not come from the paired peer.
+    pub fn accept_stream_start(
+        &mut self,
+        now: Instant,
+        start: crate::saved::StreamStart,
+        binding: &[u8; 32],
+    ) -> Result<(), StreamRefused> {
+        let _ = now;
+        if self.is_done() {
+            return Ok(());
+        }
+        let own = self.core.game_id;
+        if own != ZERO_DIGEST && start.game != ZERO_DIGEST && start.game != own {
+            return Err(StreamRefused::OtherGame);
+        }
+        if self.core.peer_key == [0; 32] {
+            // A new game: whoever comes first is the guest, and pairs.
+            if start.game != ZERO_DIGEST {
+                return Err(StreamRefused::OtherGame);
+            }
+        } else {
+            // Signed by the paired peer for this connection (a peer that has
+            // not learnt the game id yet signs a zero one).
+            let signed = VerifyingKey::from_bytes(&self.core.peer_key).is_ok_and(|key| {
+                let d = stream_digest(binding, self.core.peer_seat(), &start);
+                key.verify_strict(&d, &Signature::from_bytes(&start.sig))
+                    .is_ok()
+            });
+            if !signed {
+                return Err(if own != ZERO_DIGEST && start.game == ZERO_DIGEST {
+                    StreamRefused::ZeroGame
+                } else {
+                    StreamRefused::Unauthenticated
+                });
+            }
+        }
         self.decoder = FrameDecoder::new();
         self.core.out.clear();
-        if start.game != self.core.game_id
-            && start.game != ZERO_DIGEST
-            && self.core.game_id != ZERO_DIGEST
-        {
-            let peer = self.core.peer();
-            return self.fault(now, peer, FaultKind::OtherGame, "stream start".into());
+        let t = &self.core.transcript;
+        let sent = t.counts().0;
+        let same = start.have == 0 || t.sent_digest(start.have - 1) == Some(start.have_last);
+        if start.have > sent || !same {
+            self.core.events.clear();
+            self.conclude(Verdict {
+                result: None,
+                cheater: None,
+                reason: Some(FaultKind::StaleJournal {
+                    remembered: sent,
+                    peer_has: start.have,
+                }),
+                evidence: String::new(),
+                record: None,
+            });
+            return Ok(());
         }
         let resend: Vec<Vec<u8>> = self
             .core
@@ -242,7 +330,22 @@ impl Session {
             .filter_map(|e| encode_frame(e).ok())
             .collect();
         self.core.out.extend(resend);
+        Ok(())
     }
+}
+
+/// What a stream start's signature covers.
+fn stream_digest(binding: &[u8; 32], sender: Seat, s: &crate::saved::StreamStart) -> Digest {
+    h(
+        ctx::STREAM,
+        &[
+            binding,
+            &[sender as u8],
+            &s.game,
+            &s.have.to_le_bytes(),
+            &s.have_last,
+        ],
+    )
 }
 
 /// Where rebuilding a side from a log failed: its message at `index` of the

@@ -17,7 +17,7 @@ use crate::envelope::Header;
 use crate::fault::FaultKind;
 use crate::flip::{FLIP_SIZE, FlipLayer, FlipVerifier, layer_of};
 use crate::ot::PeerKey;
-use crate::rank::Rank;
+use crate::rank::{Rank, Seat};
 use crate::wire::{Body, layout_of, slots_of, table_from_rules};
 
 #[derive(Clone)]
@@ -35,12 +35,14 @@ enum Step {
     },
     /// Confirmed and committed; waiting for the peer's commitment.
     Commit { mine: MyCommit },
-    /// Open games: both committed and this side's setup opened; waiting for
-    /// the peer's.
+    /// Open games: both committed; the host has opened its setup and waits
+    /// for the guest's, the guest waits for the host's and opens its own
+    /// once the host's checks out (`revealed`).
     OpenReveal {
         mine: SetupCommitment,
         peer: PeerCommit,
         peer_pieces: Vec<Digest>,
+        revealed: bool,
     },
 }
 
@@ -106,7 +108,7 @@ impl Setup {
 
     /// Whether this side opened its setup (an open game's reveal).
     pub(super) fn revealed(&self) -> bool {
-        matches!(self.step, Step::OpenReveal { .. })
+        matches!(self.step, Step::OpenReveal { revealed: true, .. })
     }
 
     pub(super) fn handshake_wait(&self) -> Option<HandshakeWait> {
@@ -268,16 +270,20 @@ impl Session {
                 Mode::Dark(Dark::new(mine, peer_pieces, table_from_rules(&c.rules)))
             }
             (MyCommit::Open(mine), PeerLayer::Army(peer_pieces)) => {
-                c.send(Body::Reveal {
-                    seed: c.seed.clone(),
-                    ranks: ranks_of(&mine),
-                });
+                // The host opens first; the guest once the host's opening
+                // checks out: neither holds the other's setup with its own
+                // closed, unless it withholds (and is blamed).
+                let revealed = c.seat == Seat::Host;
+                if revealed {
+                    send_open_reveal(c, &mine);
+                }
                 self.stage = Stage::Setup(Box::new(Setup {
                     layout,
                     step: Step::OpenReveal {
                         mine,
                         peer,
                         peer_pieces,
+                        revealed,
                     },
                 }));
                 return;
@@ -351,10 +357,14 @@ impl Session {
             mine,
             peer,
             peer_pieces,
+            revealed,
         } = s.step
         else {
             return;
         };
+        if !revealed {
+            send_open_reveal(&mut self.core, &mine);
+        }
         let mode = Mode::Open(Open::new(mine, peer_pieces, referee, (seed, ranks)));
         self.start_play(now, s.layout, peer, mode);
     }
@@ -395,6 +405,7 @@ impl Session {
             mine,
             peer,
             peer_pieces,
+            ..
         } = s.step
         else {
             self.stage = Stage::Setup(s);
@@ -408,6 +419,17 @@ impl Session {
         };
         self.end_game(now, result, None, Vec::new(), peer, setups, None);
     }
+}
+
+/// Opens this side's setup at the start of an open game.
+fn send_open_reveal(c: &mut Core, mine: &SetupCommitment) {
+    if c.cheats().refuse_reveal {
+        return;
+    }
+    c.send(Body::Reveal {
+        seed: c.seed.clone(),
+        ranks: ranks_of(mine),
+    });
 }
 
 /// Commits to this side's setup (or its flip layer) and sends it.
