@@ -6,15 +6,21 @@
 
 pub mod ai;
 mod board;
+mod effect;
 mod game;
+mod game_result;
+mod illegal_move;
 mod layout;
 mod move_list;
+mod move_sets;
+mod moves;
 pub mod notation;
 mod perft;
 mod piece;
 mod position;
 mod position_file;
 mod rules;
+mod targets;
 mod view;
 
 pub use board::{
