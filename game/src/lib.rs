@@ -7,6 +7,7 @@
 pub mod ai;
 mod board;
 mod effect;
+mod event;
 mod game;
 mod game_result;
 mod illegal_move;
@@ -26,9 +27,9 @@ mod view;
 pub use board::{
     Board, MAX_POINTS, Point, PointInfo, PointKind, PointName, PointNameError, PointSet,
 };
+pub use game::scores::room_score;
 pub use game::{
     Action, ActionError, Event, Game, Record, Setup, SetupError, TableEvent, public_events,
-    room_score,
 };
 pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,
