@@ -8,9 +8,15 @@
 
 pub mod ai;
 mod board;
+mod effect;
+mod event;
 mod game;
+mod game_result;
+mod illegal_move;
 mod layout;
 mod move_list;
+mod move_sets;
+mod moves;
 pub mod notation;
 mod perft;
 mod piece;
@@ -19,14 +25,15 @@ mod position_file;
 #[cfg(feature = "progress")]
 pub mod progress;
 mod rules;
+mod targets;
 mod view;
 
 pub use board::{
     Board, MAX_POINTS, Point, PointInfo, PointKind, PointName, PointNameError, PointSet,
 };
+pub use game::scores::room_score;
 pub use game::{
     Action, ActionError, Event, Game, Record, Setup, SetupError, TableEvent, public_events,
-    room_score,
 };
 pub use layout::{
     Deployment, Layout, LayoutErrors, LayoutFileError, LayoutParseError, LayoutProblem,

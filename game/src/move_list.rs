@@ -7,7 +7,7 @@
 //! first [`MAX_MOVES`] moves inline (so generating the moves of any position
 //! of an ordinary game does not allocate) and moves to the heap beyond that.
 
-use crate::position::Move;
+use crate::moves::Move;
 use arrayvec::ArrayVec;
 use std::ops::{Deref, DerefMut};
 

@@ -5,7 +5,7 @@
 //! The AI and the app consume views; a view never holds a hidden enemy rank.
 
 use crate::board::{Board, MAX_POINTS, Point, PointKind};
-use crate::game::Event;
+use crate::event::Event;
 use crate::layout::Deployment;
 use crate::piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, ranks_in};
 use crate::position::{GameResult, Move, MoveList, Position};

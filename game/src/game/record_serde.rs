@@ -5,7 +5,8 @@
 //! and rules say which board the game is on, whatever the field order.
 
 use super::{Action, Record, Setup};
-use crate::board::{Board, Point, with_point_names};
+use crate::board::point_serde::with_point_names;
+use crate::board::{Board, Point};
 use crate::piece::Side;
 use crate::position::Move;
 use crate::rules::Rules;

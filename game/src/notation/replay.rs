@@ -5,7 +5,8 @@
 //! played through the referee from the start of the game, each move checked
 //! for legality and each written announcement against the referee's.
 
-use super::{NotationError, Note, Written, note_of, parse_written_on};
+use super::parse::parse_written_on;
+use super::written::{NotationError, Note, Written, note_of};
 use crate::game::{Action, Game};
 use crate::position::Move;
 

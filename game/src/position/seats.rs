@@ -2,8 +2,9 @@
 //! putting a player out with all their pieces, and how a team game (or the
 //! last-pieces rule) ends. Two-player games use only the last-pieces part.
 
-use super::{DrawReason, GameResult, Position, WinReason};
+use super::Position;
 use crate::board::PointSet;
+use crate::game_result::{DrawReason, GameResult, WinReason};
 use crate::piece::{Piece, Side};
 use crate::rules::{Clash, Outcome};
 

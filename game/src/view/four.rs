@@ -3,7 +3,7 @@
 
 use super::{PieceKnowledge, PlayerView, Seen, ViewError, setup_possible};
 use crate::board::{Board, Point};
-use crate::game::TableEvent;
+use crate::event::TableEvent;
 use crate::layout::Deployment;
 use crate::piece::{PieceId, Rank, Side};
 use crate::position::WinReason;
