@@ -155,11 +155,18 @@ fn order_key(pos: &Position, m: Move) -> i32 {
     }
 }
 
-fn ordered(pos: &Position, moves: &MoveList) -> ArrayVec<(i32, Move), MAX_MOVES> {
+/// The moves, best first by [`order_key`]. Keyed inline as the move list is; a position with
+/// more moves than that (flying bombs on the big board) is keyed on the heap.
+fn ordered(pos: &Position, moves: &MoveList) -> MoveList {
+    if moves.len() > MAX_MOVES {
+        let mut v: Vec<(i32, Move)> = moves.iter().map(|&m| (order_key(pos, m), m)).collect();
+        v.sort_unstable_by_key(|e| -e.0);
+        return v.into_iter().map(|e| e.1).collect();
+    }
     let mut v: ArrayVec<(i32, Move), MAX_MOVES> =
         moves.iter().map(|&m| (order_key(pos, m), m)).collect();
     v.sort_unstable_by_key(|e| -e.0);
-    v
+    v.into_iter().map(|e| e.1).collect()
 }
 
 /// The attacks of the side to move on face-up enemy pieces (for quiescence),
@@ -293,7 +300,7 @@ impl<'a> Searcher<'a> {
                 WIN - ply
             });
         }
-        if pos.quiet_plies() >= pos.rules().quiet_draw_plies {
+        if pos.rules().is_quiet_draw(pos.quiet_plies()) {
             return Some(self.draw_value(pos));
         }
         None
@@ -331,7 +338,7 @@ impl<'a> Searcher<'a> {
         }
         let mut best = -INF;
         let mut stand = None;
-        for (_, m) in ordered(pos, &moves) {
+        for m in ordered(pos, &moves) {
             let v = if self.blind(pos, m) {
                 if self.interior != Interior::Chance {
                     continue;
@@ -744,6 +751,27 @@ mod tests {
     use crate::ai::team::tests::team_position;
     use Rank::*;
     use Side::{East as E, North as N, South as S, West as W};
+
+    #[test]
+    fn moves_past_the_inline_capacity_are_all_ordered() {
+        // Flying bombs on the big board: over 500 legal moves (the ordering once panicked).
+        for text in [
+            include_str!("../../tests/data/many_moves_four.json"),
+            include_str!("../../tests/data/many_moves_two_on_four.json"),
+        ] {
+            let pos = crate::position_from_json(text).expect("a valid position");
+            let moves = pos.legal_moves();
+            assert!(moves.len() > MAX_MOVES);
+            let sorted = ordered(&pos, &moves);
+            let keys: Vec<i32> = sorted.iter().map(|&m| order_key(&pos, m)).collect();
+            assert!(keys.windows(2).all(|w| w[0] >= w[1]), "best first");
+            let mut a: Vec<String> = moves.iter().map(|m| format!("{m:?}")).collect();
+            let mut b: Vec<String> = sorted.iter().map(|m| format!("{m:?}")).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "every move, once");
+        }
+    }
 
     /// The best move for the side to move by a full-width search of `depth` plies.
     fn best(pos: &Position, depth: u8) -> Move {

@@ -552,7 +552,7 @@ fn fast_random_game(rules: &Rules, players: u8, rng: &mut Pcg64Mcg, moves: &mut 
                 return plies;
             }
         } else {
-            if pos.flag_captured().is_some() || pos.quiet_plies() >= rules.quiet_draw_plies {
+            if pos.flag_captured().is_some() || rules.is_quiet_draw(pos.quiet_plies()) {
                 return plies;
             }
             if rules.mode == Mode::Flip && pos.colours_fixed() && pos.result().is_some() {

@@ -237,7 +237,7 @@ impl Peer {
                     self.stale = true;
                     self.clean = false;
                     println!("stopped, nobody blamed: {r}");
-                    return;
+                    return true;
                 }
                 match v.cheater {
                     None => println!("verdict: clean audit"),

@@ -946,7 +946,7 @@ impl Play {
             Mode::Dark(_) => {
                 let count = self.view.timeouts(side) + 1;
                 self.apply_event(c, now, Event::TimedOut { side, count }, false);
-                if self.end.is_none() && count > c.rules.max_timeouts {
+                if self.end.is_none() && c.rules.is_timeout_loss(count) {
                     self.finish(GameResult::Win {
                         winner: side.opponent(),
                         reason: WinReason::Timeouts,
@@ -1046,7 +1046,7 @@ impl Play {
                 }
             }
             Mode::Dark(_) => {
-                if v.quiet_plies() >= c.rules.quiet_draw_plies {
+                if c.rules.is_quiet_draw(v.quiet_plies()) {
                     return self.finish(GameResult::Draw {
                         reason: DrawReason::QuietMoves,
                     });
