@@ -275,9 +275,6 @@ impl Session {
         binding: &[u8; 32],
     ) -> Result<(), StreamRefused> {
         let _ = now;
-        if self.is_done() {
-            return Ok(());
-        }
         let own = self.core.game_id;
         if own != ZERO_DIGEST && start.game != ZERO_DIGEST && start.game != own {
             return Err(StreamRefused::OtherGame);
@@ -302,6 +299,10 @@ impl Session {
                     StreamRefused::Unauthenticated
                 });
             }
+        }
+        if self.is_done() {
+            // Checked like any other: a finished game has nothing to resend.
+            return Ok(());
         }
         self.decoder = FrameDecoder::new();
         self.core.out.clear();
