@@ -369,7 +369,7 @@ fn lan_demo(
         return;
     }
     *frame += 1;
-    if !*joined && let Some(h) = lobby.hosts.first() {
+    if !*joined && let Some(h) = lobby.hosts.hosts().first() {
         *joined = true;
         lobby_actions.write(crate::screens::lobby::LobbyAction::Join(h.fullname.clone()));
     }

@@ -575,6 +575,21 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "claimed a timeout before the time was up",
     ),
     (
+        "fault.stale_journal",
+        "保存的对局不是最新的，为了你的棋子不被对方得知，对局已停止；不算任何一方的错",
+        "the saved game on this device is older than the game (restored from a backup?): the game stopped so that your pieces stay hidden; nobody is at fault",
+    ),
+    (
+        "fault.claim_early_move",
+        "宣称超时，可对方的这一步在时限前就已走出",
+        "claimed a timeout over a move sent long before the time was up",
+    ),
+    (
+        "fault.move_clock",
+        "这一步所记的用时与它到来的时间对不上",
+        "sent a move whose signed time contradicts when it arrived",
+    ),
+    (
         "fault.baseless_forfeit",
         "无故宣称对方弃权",
         "claimed a forfeit nothing supported",

@@ -61,6 +61,9 @@ fn fault_key(kind: &FaultKind) -> &'static str {
         FaultKind::PeerDisputes(_) => "fault.dispute",
         FaultKind::OwnDispute(_) => "fault.own_dispute",
         FaultKind::UnsupportedDispute => "fault.unsupported_dispute",
+        FaultKind::StaleJournal { .. } => "fault.stale_journal",
+        FaultKind::ClaimCrossedEarlyMove { .. } => "fault.claim_early_move",
+        FaultKind::MoveClockContradicted { .. } => "fault.move_clock",
         _ => "fault.protocol",
     }
 }
@@ -106,7 +109,10 @@ fn fault_detail(kind: &FaultKind) -> Option<String> {
         | FaultKind::BadShuffle
         | FaultKind::KeyMismatch
         | FaultKind::RefusedToOpen
-        | FaultKind::UnsupportedDispute => None,
+        | FaultKind::UnsupportedDispute
+        | FaultKind::StaleJournal { .. }
+        | FaultKind::ClaimCrossedEarlyMove { .. }
+        | FaultKind::MoveClockContradicted { .. } => None,
         // A kind newer than this build: its English sentence says what it is.
         _ => Some(kind.to_string()),
     }

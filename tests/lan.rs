@@ -80,6 +80,7 @@ fn the_lobby_lists_hosts_as_they_appear_and_disappear() {
         .world()
         .resource::<LobbyState>()
         .hosts
+        .hosts()
         .iter()
         .map(|h| h.name.clone())
         .collect();
@@ -92,7 +93,7 @@ fn the_lobby_lists_hosts_as_they_appear_and_disappear() {
     app.update();
     let lobby = app.world().resource::<LobbyState>();
     assert_eq!(lobby.hosts.len(), 1);
-    assert_eq!(lobby.hosts[0].rules, "dark 60s");
+    assert_eq!(lobby.hosts.hosts()[0].rules, "dark 60s");
     assert_eq!(
         rules_text("dark 60s", junqi::i18n::Lang::Zh),
         "暗棋 · 每步 60 秒"

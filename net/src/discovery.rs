@@ -113,7 +113,10 @@ pub const DISCOVERY_QUEUE: usize = 256;
 /// The advertised games a player chooses from: capped by count and age.
 #[derive(Debug, Default)]
 pub struct Lobby {
-    hosts: HashMap<String, (HostInfo, Instant)>,
+    /// Each game with when it was last announced and its place in the order first heard.
+    hosts: HashMap<String, (HostInfo, Instant, u64)>,
+    /// The next game's place.
+    next: u64,
 }
 
 impl Lobby {
@@ -138,12 +141,21 @@ impl Lobby {
                     && let Some(oldest) = self
                         .hosts
                         .iter()
-                        .min_by_key(|(_, (_, seen))| *seen)
+                        .min_by_key(|(_, (_, seen, _))| *seen)
                         .map(|(k, _)| k.clone())
                 {
                     self.hosts.remove(&oldest);
                 }
-                self.hosts.insert(h.fullname.clone(), (h, now));
+                // A game announced again keeps its place, so that the list a player points at
+                // does not reorder.
+                let place = match self.hosts.get(&h.fullname) {
+                    Some((_, _, place)) => *place,
+                    None => {
+                        self.next += 1;
+                        self.next
+                    }
+                };
+                self.hosts.insert(h.fullname.clone(), (h, now, place));
                 true
             }
         }
@@ -153,16 +165,17 @@ impl Lobby {
     pub fn expire(&mut self, now: Instant) -> bool {
         let before = self.hosts.len();
         self.hosts
-            .retain(|_, (_, seen)| now.saturating_duration_since(*seen) < HOST_TTL);
+            .retain(|_, (_, seen, _)| now.saturating_duration_since(*seen) < HOST_TTL);
         self.hosts.len() != before
     }
 
-    /// The games listed, the most recently announced first.
+    /// The games listed, in the order they were first heard (an announcement again does not
+    /// move a game).
     #[must_use]
     pub fn hosts(&self) -> Vec<&HostInfo> {
-        let mut v: Vec<&(HostInfo, Instant)> = self.hosts.values().collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.fullname.cmp(&b.0.fullname)));
-        v.into_iter().map(|(h, _)| h).collect()
+        let mut v: Vec<&(HostInfo, Instant, u64)> = self.hosts.values().collect();
+        v.sort_by_key(|e| e.2);
+        v.into_iter().map(|(h, _, _)| h).collect()
     }
 
     /// How many games are listed.
@@ -294,9 +307,13 @@ mod tests {
             started.elapsed()
         );
         assert_eq!(lobby.len(), MAX_HOSTS);
-        // The newest are kept, each cut to size.
+        // The newest are kept, in the order first heard, each cut to size.
         let hosts = lobby.hosts();
-        assert_eq!(hosts[0].fullname, "host19999._junqi._udp.local.");
+        assert_eq!(hosts[0].fullname, found_name(20_000 - MAX_HOSTS));
+        assert_eq!(
+            hosts[MAX_HOSTS - 1].fullname,
+            "host19999._junqi._udp.local."
+        );
         assert!(
             hosts
                 .iter()

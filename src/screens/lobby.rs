@@ -8,8 +8,9 @@ use std::sync::{Mutex, mpsc};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{Layout, Mode, Rules};
-use junqi_net::discovery::{Discovery, HostInfo};
+use junqi_net::discovery::{Discovery, Lobby};
 use junqi_net::peer::{PeerCmd, PeerError, PeerEvent, Role, Unfinished};
+use std::time::Instant;
 
 use super::{
     Navigate, Screen,
@@ -70,8 +71,8 @@ pub enum LobbyPhase {
 /// The lobby's state.
 #[derive(Resource)]
 pub struct LobbyState {
-    /// Hosts found, in order of discovery.
-    pub hosts: Vec<HostInfo>,
+    /// Hosts found, in order of discovery (capped by count and age).
+    pub hosts: Lobby,
     /// Where the lobby is.
     pub phase: LobbyPhase,
     /// The last error.
@@ -94,7 +95,7 @@ pub struct LobbyState {
 impl Default for LobbyState {
     fn default() -> Self {
         Self {
-            hosts: Vec::new(),
+            hosts: Lobby::new(),
             phase: LobbyPhase::Browsing,
             error: None,
             name: default_name(),
@@ -127,13 +128,7 @@ impl LobbyState {
 
     /// Applies one discovery to the list.
     pub fn apply(&mut self, d: Discovery) {
-        match d {
-            Discovery::Found(h) => match self.hosts.iter_mut().find(|o| o.fullname == h.fullname) {
-                Some(o) => *o = h,
-                None => self.hosts.push(h),
-            },
-            Discovery::Lost(fullname) => self.hosts.retain(|h| h.fullname != fullname),
-        }
+        self.hosts.apply(d, Instant::now());
     }
 }
 
@@ -204,7 +199,7 @@ fn find_unfinished(mut lobby: ResMut<LobbyState>, dir: Res<DataDir>, link: Optio
 fn stop_browsing(mut lobby: ResMut<LobbyState>, mut lan: MessageWriter<LanRequest>) {
     if lobby.feed.is_none() {
         lan.write(LanRequest::Browse(false));
-        lobby.hosts.clear();
+        lobby.hosts = Lobby::new();
     }
 }
 
@@ -215,6 +210,11 @@ fn discover(mut lobby: ResMut<LobbyState>, mut found: MessageReader<LanFound>) {
     }
     for d in all {
         lobby.apply(d);
+    }
+    // Games no longer announced leave the list (the app wakes at least once a second).
+    if !lobby.hosts.is_empty() {
+        let now = Instant::now();
+        lobby.bypass_change_detection().hosts.expire(now);
     }
 }
 
@@ -265,7 +265,12 @@ fn actions(
                 nav.write(Navigate(Screen::Lobby));
             }
             LobbyAction::Join(fullname) => {
-                let Some(h) = lobby.hosts.iter().find(|h| &h.fullname == fullname) else {
+                let found = lobby
+                    .hosts
+                    .hosts()
+                    .into_iter()
+                    .find(|h| &h.fullname == fullname);
+                let Some(h) = found.cloned() else {
                     continue;
                 };
                 let Some(addr) = h.addrs.first().copied() else {
@@ -456,7 +461,7 @@ fn ui(
                         .num_columns(4)
                         .spacing([24.0, 10.0])
                         .show(ui, |ui| {
-                            for h in &lobby.hosts {
+                            for h in lobby.hosts.hosts() {
                                 ui.label(egui::RichText::new(&h.name).size(20.0).strong());
                                 ui.label(rules_text(&h.rules, lang));
                                 ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
