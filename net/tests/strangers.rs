@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use junqi_game::{Mode, Rules};
 use junqi_net::session::{AppEvent, Session, Verdict};
-use junqi_net::testing::{preset, random_move};
+use junqi_proto::testing::{preset, random_move};
 use junqi_net::transport::{Control, Dial, Handler, Identity, endpoint, play};
 use junqi_net::{Seed, session::pairing_code};
 use quinn::Endpoint;
