@@ -554,14 +554,10 @@ pub fn evaluate(
     let mut mines = [0u8; 2];
     let mut big = [0u8; 2]; // strongest officer level alive
     let mut bombs = [0u8; 2];
-    let mut engineers = [0u8; 2];
     for p in board.points() {
         let Some(pc) = pos.at(p) else { continue };
         let s = pc.side.index() & 1;
         material[s] += worth(pos, p, pc.rank);
-        if pc.rank == Rank::Engineer {
-            engineers[s] += 1;
-        }
         match pc.rank {
             Rank::Flag => {
                 flag_at[s] = Some(p);
@@ -645,21 +641,6 @@ pub fn evaluate(
                 * (scaled(home_guard(pos, f, lock), weights.home_guard)
                     + scaled(plugged(pos, f), weights.plug)
                     + scaled(shielded(pos, f), weights.shield));
-        }
-    }
-    // The keys (dark games, the searcher's own side only, `Weights::keys`):
-    // against an enemy flag the sample boxes in, only engineers and bombs
-    // open the way, so the last of them are worth the win they keep.
-    if let Some(home) = home.filter(|_| weights.keys > 0 && pos.rules().mode == Mode::Dark) {
-        let s = home.index() & 1;
-        if flag_at[1 - s].is_some_and(|f| boxed_in(pos, f)) {
-            let cost = match engineers[s] + bombs[s] {
-                0 => NO_MEANS,
-                1 => LAST_MEANS,
-                _ => 0,
-            };
-            let sign = if s == me { 1 } else { -1 };
-            score -= sign * scaled(cost, weights.keys);
         }
     }
     // Trading down (Master, flip games): the side ahead also closes in on
@@ -972,28 +953,6 @@ mod tests {
         assert!(
             flip_gap(Knowledge::Technique) >= flip_gap(Knowledge::Full) + NO_MEANS - LAST_MEANS
         );
-    }
-
-    #[test]
-    fn the_keys_in_dark_games_count_for_the_searchers_own_side_only() {
-        use Rank::*;
-        let mut w = without_trading();
-        let dark = |extra: &[(&'static str, Side, Rank)]| study(Mode::Dark, &boxed(extra));
-        let with = dark(&[("S23", Side::South, Engineer)]);
-        let without = dark(&[]);
-        let gap = |w: &Weights, home| {
-            evaluate(&with, Knowledge::Full, w, None, 0, home)
-                - evaluate(&without, Knowledge::Full, w, None, 0, home)
-        };
-        let off = gap(&w, Some(Side::South));
-        w.keys = 100;
-        // South's engineer, its last key to North's boxed flag, is worth the
-        // win it keeps when South searches...
-        assert!(gap(&w, Some(Side::South)) >= off + LAST_MEANS, "{off}");
-        // ...and only its rank when North searches (the sample's enemy
-        // engineers are guesses), or with the weight off.
-        assert_eq!(gap(&w, Some(Side::North)), off);
-        assert_eq!(gap(&w, None), off);
     }
 
     #[test]

@@ -45,11 +45,6 @@ pub struct Weights {
     /// can be attacked (`eval::SHIELD`); 0 in [`Weights::HAND`], Master
     /// turns it on.
     pub shield: i32,
-    /// Dark games: the searcher's own last engineers and bombs against an
-    /// enemy flag the sample boxes in by its landmines (`NO_MEANS`,
-    /// `LAST_MEANS`, counted for the searcher's side only); 0 in
-    /// [`Weights::HAND`] and at every level (journal, 7 December).
-    pub keys: i32,
 }
 
 impl Default for Weights {
@@ -76,11 +71,10 @@ impl Weights {
         home_guard: 0,
         plug: 0,
         shield: 0,
-        keys: 0,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 14] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -95,7 +89,6 @@ impl Weights {
         "home_guard",
         "plug",
         "shield",
-        "keys",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -114,7 +107,6 @@ impl Weights {
             "home_guard" => &mut self.home_guard,
             "plug" => &mut self.plug,
             "shield" => &mut self.shield,
-            "keys" => &mut self.keys,
             _ => return None,
         })
     }
