@@ -1,5 +1,7 @@
 //! Runs the `junqi-cli` binary on good and broken files.
 
+mod readme_help;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -416,4 +418,15 @@ fn analyse_weighs_the_moves_of_a_recorded_game_from_the_movers_view() {
         2,
         &["unknown level"],
     );
+}
+
+#[test]
+fn the_readme_shows_the_help_of_every_command() {
+    let block = readme_help::help_block(
+        "junqi-cli",
+        env!("CARGO_BIN_EXE_junqi-cli"),
+        &["validate", "moves", "perft", "selfplay", "bench", "analyse"],
+    );
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    readme_help::check_block(&readme, "junqi-cli", &block);
 }

@@ -113,7 +113,8 @@ struct BenchArgs {
     /// Print one JSON line
     #[arg(long)]
     json: bool,
-    /// Seconds per figure, more than 0 and less than 3600
+    /// Seconds of random games (the other figures take half or a quarter of it), more than 0
+    /// and less than 3600
     #[arg(long, value_name = "S", default_value_t = 2.0, value_parser = seconds)]
     seconds: f64,
     /// Play exactly N fast random games and stop (fixed work for profilers)
