@@ -1,6 +1,9 @@
 //! `junqi-net-bench`'s command line: its flags and JSON line as `scripts/bench.sh` reads
 //! them, and bad usage refused.
 
+#[path = "../../game/tests/readme_help/mod.rs"]
+mod readme_help;
+
 use std::process::{Command, Output};
 
 fn bench(args: &[&str]) -> Output {
@@ -62,4 +65,15 @@ fn bad_usage_exits_2_with_a_message() {
         }
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn the_readme_shows_the_help() {
+    let block = readme_help::help_block(
+        "junqi-net-bench",
+        env!("CARGO_BIN_EXE_junqi-net-bench"),
+        &[],
+    );
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    readme_help::check_block(&readme, "junqi-net-bench", &block);
 }
