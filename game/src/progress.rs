@@ -28,7 +28,7 @@ pub fn on_terminal() -> bool {
 
 impl Progress {
     /// A line for `total` steps counted in `unit` (`"games"`, `"battles"`), labelled `label`:
-    /// `label [=====>    ] 57/200 games  NOTE  3.2 games/s  45s left`, the bar as wide as the
+    /// `label [=====>    ] 57/200 games NOTE 3.2/s, 45s left`, the bar as wide as the
     /// terminal allows. Silent when `quiet` (e.g. `--json`) or not on a terminal.
     pub fn new(label: &str, total: u64, unit: &str, quiet: bool) -> Progress {
         let p = Progress::shown_unless(quiet, total, label);
@@ -144,6 +144,15 @@ impl Progress {
         bar.set_message("");
     }
 
+    /// Runs `f`, which writes to the terminal (a result line of a long run), with the line
+    /// cleared, then redraws the line below what `f` wrote.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
     /// Clears the line (also done when the `Progress` is dropped), so that what the run
     /// prints next starts on a clean line.
     pub fn finish(&self) {
@@ -175,9 +184,7 @@ pub fn score_text(wins: u64, draws: u64, losses: u64) -> String {
 fn counting(unit: &str) -> String {
     // The unit is text in the template: braces would read as keys.
     let unit: String = unit.chars().filter(|c| !matches!(c, '{' | '}')).collect();
-    format!(
-        "{{prefix}} [{{wide_bar}}] {{pos}}/{{len}} {unit}  {{msg}}  {{rate}} {unit}/s  {{eta}} left"
-    )
+    format!("{{prefix}} [{{wide_bar}}] {{pos}}/{{len}} {unit} {{msg}} {{rate}}/s, {{eta}} left")
 }
 
 /// The template of a [`Progress::timed`] line.
@@ -226,6 +233,7 @@ mod tests {
             p.inc(3);
             p.score(1, 1, 1);
             p.stage("next", 5, "inputs");
+            assert_eq!(p.suspend(|| 7), 7);
             p.finish();
         }
     }
@@ -244,7 +252,7 @@ mod tests {
         for unit in ["games", "battles", "odd {unit} }{"] {
             let t = counting(unit);
             assert!(ProgressStyle::with_template(&t).is_ok(), "{t}");
-            assert!(t.contains("} games  {") || !unit.starts_with('g'), "{t}");
+            assert!(t.contains("} games {") || !unit.starts_with('g'), "{t}");
         }
         assert!(ProgressStyle::with_template(TIMED).is_ok());
     }
