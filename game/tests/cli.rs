@@ -196,6 +196,13 @@ fn selfplay_prints_a_summary() {
         2,
         &["--games"],
     );
+    // A flag given twice takes its last value.
+    let o = cli(&["selfplay", "--games", "9", "--seed", "5", "--games", "3"]);
+    assert!(
+        text(&o).0.contains("games: 3 (dark, seed 5)"),
+        "{}",
+        text(&o).1
+    );
     assert_fails(
         &cli(&["selfplay", "--seed", "1"]),
         2,

@@ -33,6 +33,8 @@ macro_rules! say {
 #[command(
     name = "junqi-cli",
     arg_required_else_help = true,
+    // A flag given twice takes its last value, as the hand-written parser did.
+    args_override_self = true,
     after_help = "Exit status: 0 success, 1 invalid layout, 2 bad input or usage."
 )]
 struct Cli {

@@ -16,7 +16,8 @@ use junqi_net::{Rank, Seed};
 /// memory, the move round trip over loopback QUIC and the time from start to discovering a
 /// host by mDNS.
 #[derive(Parser)]
-#[command(name = "junqi-net-bench")]
+// A flag given twice is no error (the hand-written parser ignored the second one).
+#[command(name = "junqi-net-bench", args_override_self = true)]
 struct Cli {
     /// Print one JSON line
     #[arg(long)]
