@@ -222,6 +222,16 @@ fn bench_prints_one_json_line() {
 }
 
 #[test]
+fn bench_piped_prints_its_report_and_no_progress_line() {
+    let o = cli(&["bench", "--seconds", "0.2"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(out.starts_with("times by "), "{out}");
+    assert_eq!(out.lines().count(), 5, "{out}");
+}
+
+#[test]
 fn usage_errors() {
     assert_fails(&cli(&[]), 2, &["Usage: junqi-cli <COMMAND>", "selfplay"]);
     assert_fails(&cli(&["fly"]), 2, &["unrecognized subcommand 'fly'"]);

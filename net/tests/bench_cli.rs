@@ -47,6 +47,19 @@ fn the_json_line_keeps_its_fields() {
 }
 
 #[test]
+fn the_text_report_piped_has_no_progress_line() {
+    let out = bench(&["--battles", "20", "--no-net"]);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("battles measured: 20\n"), "{text}");
+}
+
+#[test]
 fn bad_usage_exits_2_with_a_message() {
     for (args, needles) in [
         (
