@@ -3,7 +3,7 @@
 //!
 //! Pure Rust: no I/O, no clock, no global random source. Callers pass random
 //! number generators and report time-outs. (The command-line tools' progress
-//! line, [`progress`], writes to the terminal; it is behind the `progress`
+//! line, `progress`, writes to the terminal; it is behind the `progress`
 //! feature, which the app does not take.)
 
 pub mod ai;

@@ -28,22 +28,28 @@ pub fn on_terminal() -> bool {
 
 impl Progress {
     /// A line for `total` steps counted in `unit` (`"games"`, `"battles"`), labelled `label`:
-    /// `label [=====>    ] 57/200 games  NOTE  3.2 games/s  45s left`, the bar as wide as the
+    /// `label [=====>    ] 57/200 games NOTE 3.2/s, 45s left`, the bar as wide as the
     /// terminal allows. Silent when `quiet` (e.g. `--json`) or not on a terminal.
     pub fn new(label: &str, total: u64, unit: &str, quiet: bool) -> Progress {
-        let p = Progress::shown_unless(quiet, total, label);
-        p.stage(label, total, unit);
-        p
+        if quiet || !on_terminal() {
+            return Progress::hidden();
+        }
+        Progress {
+            bar: Some(counting_bar(label, total, unit)),
+        }
     }
 
     /// A line for work bounded by time rather than by count (a bench's measuring rounds):
     /// `label [=====>    ] 2.1/4.5 s  NOTE`. It moves with the clock, redrawn from a thread
     /// of its own, so the measured loops never call it.
     pub fn timed(label: &str, total: Duration, quiet: bool) -> Progress {
-        let p = Progress::shown_unless(quiet, 0, label);
-        if let Some(bar) = &p.bar {
-            let total_s = total.as_secs_f64();
-            bar.set_style(
+        if quiet || !on_terminal() {
+            return Progress::hidden();
+        }
+        let total_s = total.as_secs_f64();
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+            .with_prefix(label.to_string())
+            .with_style(
                 style(TIMED)
                     .with_key(
                         "clock_bar",
@@ -67,23 +73,13 @@ impl Progress {
                         },
                     ),
             );
-            bar.enable_steady_tick(Duration::from_millis(100));
-        }
-        p
+        bar.enable_steady_tick(Duration::from_millis(100));
+        Progress { bar: Some(bar) }
     }
 
     /// A line that never draws.
     pub fn hidden() -> Progress {
         Progress { bar: None }
-    }
-
-    fn shown_unless(quiet: bool, total: u64, label: &str) -> Progress {
-        if quiet || !on_terminal() {
-            return Progress::hidden();
-        }
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-            .with_prefix(label.to_string());
-        Progress { bar: Some(bar) }
     }
 
     /// Whether the line is drawn.
@@ -122,26 +118,24 @@ impl Progress {
 
     /// Starts the next stage on the same line: a new label, total and unit; the count, the
     /// rate and the time left start again.
-    pub fn stage(&self, label: &str, total: u64, unit: &str) {
-        let Some(bar) = &self.bar else {
-            return;
-        };
-        bar.set_style(style(&counting(unit)).with_key(
-            "rate",
-            |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let r = s.per_sec();
-                let _ = if r >= 100.0 {
-                    write!(w, "{r:.0}")
-                } else {
-                    write!(w, "{r:.1}")
-                };
-            },
-        ));
-        // Count and length first: a redraw in between shows the new stage's numbers.
-        bar.reset();
-        bar.set_length(total);
-        bar.set_prefix(label.to_string());
-        bar.set_message("");
+    pub fn stage(&mut self, label: &str, total: u64, unit: &str) {
+        // A new bar, made whole before it draws: changing the old one piece by piece could
+        // draw a mix of the two stages.
+        if let Some(old) = self.bar.take() {
+            old.finish_and_clear();
+            let bar = counting_bar(label, total, unit);
+            bar.tick();
+            self.bar = Some(bar);
+        }
+    }
+
+    /// Runs `f`, which writes to the terminal (a result line of a long run), with the line
+    /// cleared, then redraws the line below what `f` wrote.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
     }
 
     /// Clears the line (also done when the `Progress` is dropped), so that what the run
@@ -171,13 +165,26 @@ pub fn score_text(wins: u64, draws: u64, losses: u64) -> String {
     text
 }
 
+/// A [`Progress::new`] line on standard error, not drawn yet.
+fn counting_bar(label: &str, total: u64, unit: &str) -> ProgressBar {
+    let rate = |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let r = s.per_sec();
+        let _ = if r >= 100.0 {
+            write!(w, "{r:.0}")
+        } else {
+            write!(w, "{r:.1}")
+        };
+    };
+    ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+        .with_style(style(&counting(unit)).with_key("rate", rate))
+        .with_prefix(label.to_string())
+}
+
 /// The template of a [`Progress::new`] line counting `unit`s.
 fn counting(unit: &str) -> String {
     // The unit is text in the template: braces would read as keys.
     let unit: String = unit.chars().filter(|c| !matches!(c, '{' | '}')).collect();
-    format!(
-        "{{prefix}} [{{wide_bar}}] {{pos}}/{{len}} {unit}  {{msg}}  {{rate}} {unit}/s  {{eta}} left"
-    )
+    format!("{{prefix}} [{{wide_bar}}] {{pos}}/{{len}} {unit} {{msg}} {{rate}}/s, {{eta}} left")
 }
 
 /// The template of a [`Progress::timed`] line.
@@ -217,7 +224,7 @@ mod tests {
 
     #[test]
     fn a_quiet_line_draws_nothing_and_takes_every_call() {
-        for p in [
+        for mut p in [
             Progress::new("arena", 10, "games", true),
             Progress::timed("bench", Duration::from_secs(3), true),
             Progress::hidden(),
@@ -226,6 +233,7 @@ mod tests {
             p.inc(3);
             p.score(1, 1, 1);
             p.stage("next", 5, "inputs");
+            assert_eq!(p.suspend(|| 7), 7);
             p.finish();
         }
     }
@@ -244,7 +252,7 @@ mod tests {
         for unit in ["games", "battles", "odd {unit} }{"] {
             let t = counting(unit);
             assert!(ProgressStyle::with_template(&t).is_ok(), "{t}");
-            assert!(t.contains("} games  {") || !unit.starts_with('g'), "{t}");
+            assert!(t.contains("} games {") || !unit.starts_with('g'), "{t}");
         }
         assert!(ProgressStyle::with_template(TIMED).is_ok());
     }

@@ -1,5 +1,7 @@
 //! Runs the `junqi-cli` binary on good and broken files.
 
+mod readme_help;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -194,6 +196,13 @@ fn selfplay_prints_a_summary() {
         2,
         &["--games"],
     );
+    // A flag given twice takes its last value.
+    let o = cli(&["selfplay", "--games", "9", "--seed", "5", "--games", "3"]);
+    assert!(
+        text(&o).0.contains("games: 3 (dark, seed 5)"),
+        "{}",
+        text(&o).1
+    );
     assert_fails(
         &cli(&["selfplay", "--seed", "1"]),
         2,
@@ -210,6 +219,16 @@ fn bench_prints_one_json_line() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert!(v["random_games_per_sec"].as_f64().unwrap() > 0.0);
     assert!(v["movegen_ns_per_position"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bench_piped_prints_its_report_and_no_progress_line() {
+    let o = cli(&["bench", "--seconds", "0.2"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(out.starts_with("times by "), "{out}");
+    assert_eq!(out.lines().count(), 5, "{out}");
 }
 
 #[test]
@@ -416,4 +435,15 @@ fn analyse_weighs_the_moves_of_a_recorded_game_from_the_movers_view() {
         2,
         &["unknown level"],
     );
+}
+
+#[test]
+fn the_readme_shows_the_help_of_every_command() {
+    let block = readme_help::help_block(
+        "junqi-cli",
+        env!("CARGO_BIN_EXE_junqi-cli"),
+        &["validate", "moves", "perft", "selfplay", "bench", "analyse"],
+    );
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    readme_help::check_block(&readme, "junqi-cli", &block);
 }

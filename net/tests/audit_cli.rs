@@ -1,6 +1,9 @@
 //! `junqi-audit GAME_FILE` on saved games: the verdict both sides saw, a
 //! cheat named with its evidence, an edited file named as edited.
 
+#[path = "../../game/tests/readme_help/mod.rs"]
+mod readme_help;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -109,4 +112,11 @@ fn bad_usage_exits_2_with_a_message() {
         .expect("junqi-audit runs");
     assert!(help.status.success());
     assert!(String::from_utf8_lossy(&help.stdout).contains("Exit status: 0 clean"));
+}
+
+#[test]
+fn the_readme_shows_the_help() {
+    let block = readme_help::help_block("junqi-audit", env!("CARGO_BIN_EXE_junqi-audit"), &[]);
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    readme_help::check_block(&readme, "junqi-audit", &block);
 }

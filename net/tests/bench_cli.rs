@@ -1,6 +1,9 @@
 //! `junqi-net-bench`'s command line: its flags and JSON line as `scripts/bench.sh` reads
 //! them, and bad usage refused.
 
+#[path = "../../game/tests/readme_help/mod.rs"]
+mod readme_help;
+
 use std::process::{Command, Output};
 
 fn bench(args: &[&str]) -> Output {
@@ -44,6 +47,19 @@ fn the_json_line_keeps_its_fields() {
 }
 
 #[test]
+fn the_text_report_piped_has_no_progress_line() {
+    let out = bench(&["--battles", "20", "--no-net"]);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("battles measured: 20\n"), "{text}");
+}
+
+#[test]
 fn bad_usage_exits_2_with_a_message() {
     for (args, needles) in [
         (
@@ -62,4 +78,15 @@ fn bad_usage_exits_2_with_a_message() {
         }
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn the_readme_shows_the_help() {
+    let block = readme_help::help_block(
+        "junqi-net-bench",
+        env!("CARGO_BIN_EXE_junqi-net-bench"),
+        &[],
+    );
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    readme_help::check_block(&readme, "junqi-net-bench", &block);
 }

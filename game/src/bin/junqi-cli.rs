@@ -33,6 +33,8 @@ macro_rules! say {
 #[command(
     name = "junqi-cli",
     arg_required_else_help = true,
+    // A flag given twice takes its last value, as the hand-written parser did.
+    args_override_self = true,
     after_help = "Exit status: 0 success, 1 invalid layout, 2 bad input or usage."
 )]
 struct Cli {
@@ -113,7 +115,8 @@ struct BenchArgs {
     /// Print one JSON line
     #[arg(long)]
     json: bool,
-    /// Seconds per figure, more than 0 and less than 3600
+    /// Seconds of random games (the other figures take half or a quarter of it), more than 0
+    /// and less than 3600
     #[arg(long, value_name = "S", default_value_t = 2.0, value_parser = seconds)]
     seconds: f64,
     /// Play exactly N fast random games and stop (fixed work for profilers)

@@ -622,6 +622,11 @@ pub fn arbitrary_body(rng: &mut impl Rng) -> crate::wire::Body {
 /// each followed by a random timeout. Panics on any panic of the session.
 /// Returns how many inputs were processed.
 pub fn fuzz_sessions(iterations: u64, seed: u64) -> u64 {
+    fuzz_sessions_with(iterations, seed, |_| {})
+}
+
+/// [`fuzz_sessions`], calling `done(i)` after input `i` (for a progress line).
+pub fn fuzz_sessions_with(iterations: u64, seed: u64, mut done: impl FnMut(u64)) -> u64 {
     use crate::envelope::Envelope;
     use crate::frame::FrameDecoder;
     let mut rng = Pcg64::seed_from_u64(seed);
@@ -680,6 +685,7 @@ pub fn fuzz_sessions(iterations: u64, seed: u64) -> u64 {
                 }
             }
         }
+        done(i);
     }
     iterations
 }

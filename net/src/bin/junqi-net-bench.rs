@@ -16,7 +16,8 @@ use junqi_net::{Rank, Seed};
 /// memory, the move round trip over loopback QUIC and the time from start to discovering a
 /// host by mDNS.
 #[derive(Parser)]
-#[command(name = "junqi-net-bench")]
+// A flag given twice is no error (the hand-written parser ignored the second one).
+#[command(name = "junqi-net-bench", args_override_self = true)]
 struct Cli {
     /// Print one JSON line
     #[arg(long)]
@@ -35,7 +36,7 @@ fn main() {
     let json = cli.json;
     let battles = usize::try_from(cli.battles).expect("at most 10^8 battles");
     let warm_up = battles.min(50);
-    let progress = Progress::new("battles", (warm_up + battles) as u64, "battles", json);
+    let mut progress = Progress::new("battles", (warm_up + battles) as u64, "battles", json);
 
     let table = junqi_net::wire::table_from_rules(&junqi_game::Rules::default());
     let seed_a = Seed([0x11; 32]);
@@ -74,10 +75,10 @@ fn main() {
     let (att_med, att_mean) = stats(&mut att);
     let (def_med, def_mean) = stats(&mut def);
     let total = att_med + def_med;
-    let (flip_game_ms, flip_open_ms) = flip_cost(&progress);
+    let (flip_game_ms, flip_open_ms) = flip_cost(&mut progress);
     let net = !cli.no_net;
     let (rtt, moves) = if net {
-        quic_round_trip(&progress)
+        quic_round_trip(&mut progress)
     } else {
         (f64::NAN, 0)
     };
@@ -116,7 +117,7 @@ fn main() {
 /// Plays honest flip games between two random players in the in-memory
 /// harness; returns the CPU time per game and per opened piece (both sides,
 /// move choice included).
-fn flip_cost(progress: &Progress) -> (f64, f64) {
+fn flip_cost(progress: &mut Progress) -> (f64, f64) {
     use junqi_game::{Event, Mode, Rules};
     use junqi_net::session::AppEvent;
     use junqi_net::testing::Pair;
@@ -152,7 +153,7 @@ fn flip_cost(progress: &Progress) -> (f64, f64) {
 /// Plays dark games over loopback QUIC between two instant random players and
 /// returns the median time from the host playing a move to the host seeing
 /// the guest's answer move (both protocol runs, battles included).
-fn quic_round_trip(progress: &Progress) -> (f64, usize) {
+fn quic_round_trip(progress: &mut Progress) -> (f64, usize) {
     use junqi_game::{Event, Rules, Side};
     use junqi_net::session::{AppEvent, Session};
     use junqi_net::testing::{preset, random_move};

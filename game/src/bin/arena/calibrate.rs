@@ -133,6 +133,7 @@ fn collect(a: &CalArgs, seed: u64) -> Vec<(String, Observation)> {
         .collect();
     let next = AtomicUsize::new(0);
     let all = Mutex::new(Vec::new());
+    let bar = junqi_game::progress::Progress::new("calibrate", jobs.len() as u64, "games", false);
     std::thread::scope(|s| {
         for _ in 0..a.threads {
             s.spawn(|| {
@@ -144,12 +145,12 @@ fn collect(a: &CalArgs, seed: u64) -> Vec<(String, Observation)> {
                     let (south, north) = if g % 2 == 0 { (x, y) } else { (y, x) };
                     let obs = play(south, north, game_seed, a.every);
                     all.lock().expect("no panics").extend(obs);
-                    eprint!("\r{}/{} games", j + 1, jobs.len());
+                    bar.inc(1);
                 }
             });
         }
     });
-    eprintln!();
+    bar.finish();
     all.into_inner().expect("no panics")
 }
 

@@ -33,13 +33,13 @@ mod spsa;
 mod tune;
 
 use junqi_game::ai::{Ai, FlagBox, Interior, Knowledge, Level, Player, Priors, player_by_name};
+use junqi_game::progress::Progress;
 use junqi_game::{
     Action, DrawReason, Game, GameResult, Mode, Move, PlayerView, Rules, Side, TableEvent, Team,
     WinReason,
 };
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
-use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -673,9 +673,17 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
     let next = Arc::new(AtomicUsize::new(0));
     let results: Arc<Mutex<Vec<(usize, Outcome)>>> = Arc::new(Mutex::new(Vec::new()));
     let started = Instant::now();
+    let label = format!("{} vs {} ({:?})", args.a, args.b, args.mode);
+    let bar = Arc::new(Progress::new(
+        &label,
+        args.games as u64,
+        "games",
+        !progress || args.json,
+    ));
     let handles: Vec<_> = (0..args.threads.max(1))
         .map(|_| {
-            let (args, next, results) = (args.clone(), next.clone(), results.clone());
+            let (args, next, results, bar) =
+                (args.clone(), next.clone(), results.clone(), bar.clone());
             std::thread::spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
@@ -688,18 +696,10 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
                     let o = play_one(&args, i);
                     let mut r = results.lock().expect("no poisoned lock");
                     r.push((i, o));
-                    if progress {
+                    if bar.is_shown() {
                         let (w, d, l) = wdl(r.iter().map(|x| &x.1));
-                        eprint!(
-                            "\r[{}/{}] {} vs {} ({:?}): +{w} ={d} -{l}  {:.0}s ",
-                            r.len(),
-                            args.games,
-                            args.a,
-                            args.b,
-                            args.mode,
-                            started.elapsed().as_secs_f64()
-                        );
-                        let _ = std::io::stderr().flush();
+                        bar.inc(1);
+                        bar.score(w as u64, d as u64, l as u64);
                     }
                 }
             })
@@ -708,9 +708,7 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
     for h in handles {
         h.join().expect("worker finished");
     }
-    if progress {
-        eprintln!();
-    }
+    bar.finish();
     let mut r = std::mem::take(&mut *results.lock().expect("no poisoned lock"));
     r.sort_by_key(|x| x.0);
     r.into_iter().map(|x| x.1).collect()

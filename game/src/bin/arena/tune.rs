@@ -127,6 +127,7 @@ pub fn main() {
     let mut spsa = Spsa::new(t.params.clone(), t.a, t.big_a);
     let mut rng = Pcg64Mcg::seed_from_u64(t.seed ^ 0x5350_5341);
     let started = Instant::now();
+    let bar = junqi_game::progress::Progress::new("tune", u64::from(t.steps), "steps", false);
     for step in 0..t.steps {
         let trial = spsa.trial(&mut rng);
         let at = |v: &[f64]| player(&t.base, spsa.params.iter().zip(v).map(|(p, &x)| (p, x)));
@@ -155,14 +156,16 @@ pub fn main() {
             .iter()
             .map(|p| format!("\"{}\":{:.1}", p.name, p.value))
             .collect();
-        println!(
+        bar.inc(1);
+        bar.suspend(|| println!(
             "{{\"step\":{step},\"plus\":\"{}\",\"minus\":\"{}\",\"wins\":{w},\"draws\":{d},\"losses\":{l},\"result\":{result:.3},\"values\":{{{}}},\"seconds\":{:.0}}}",
             args.a,
             args.b,
             values.join(","),
             started.elapsed().as_secs_f64()
-        );
+        ));
     }
+    bar.finish();
     println!(
         "tuned: {}",
         player(&t.base, spsa.params.iter().map(|p| (p, p.value)))
