@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use junqi_game::{Mode, Rules};
 use junqi_net::session::{AppEvent, Session, Verdict};
-use junqi_proto::testing::{preset, random_move};
 use junqi_net::transport::{Control, Dial, Handler, Identity, endpoint, play};
 use junqi_net::{Seed, session::pairing_code};
+use junqi_proto::testing::{preset, random_move};
 use quinn::Endpoint;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
