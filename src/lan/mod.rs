@@ -5,7 +5,7 @@
 //! reports, one by one) and the hosts found through [`LanFound`]; no screen starts, holds or
 //! stops the network, and this module knows no screen.
 //!
-//! - [`plugin`]: the resources' owner; forwards the handle's reports and the screens' requests.
+//! - [`plugin`](mod@plugin): the resources' owner; forwards the handle's reports and the screens' requests.
 //! - [`play`]: the game side: a LAN game's [`crate::model::ActiveGame`] is created from the
 //!   snapshot when play begins and follows the events that come after it.
 //! - [`files`]: finished games' signed logs kept next to their records, for `junqi-audit`.

@@ -1,4 +1,4 @@
-//! A game against the computer or a LAN peer ([`Opponent`]): click a piece to see its legal targets, click a target (or drag
+//! A game against the computer or a LAN peer (`Opponent`): click a piece to see its legal targets, click a target (or drag
 //! the piece) to move; battles announced on the board and in the log; the last move highlighted;
 //! the per-move clock; resign, offer a draw, hint; private markers on enemy pieces; removed
 //! pieces; the computer thinks on the async compute pool; in a LAN game the player's decisions

@@ -146,7 +146,7 @@ pub(crate) fn walk(view: &PlayerView, mut f: impl FnMut(&Event, Option<PieceId>,
 /// The ply from which a piece that never moved falls in a bucket of its own.
 pub const LATE: u16 = 40;
 
-/// Buckets of [`Behaviour::bucket`].
+/// Buckets of `Behaviour::bucket`.
 pub const BUCKETS: usize = 30;
 
 /// A multiplier per bucket and rank ([`Rank::ALL`] order) on the layout
@@ -158,7 +158,7 @@ pub type Table = [[f32; 12]; BUCKETS];
 /// point, what the hand-set rules make of it, its bucket, and its true rank.
 #[derive(Clone, Debug)]
 pub struct Observation {
-    /// [`Behaviour::bucket`].
+    /// `Behaviour::bucket`.
     pub bucket: u8,
     /// The layout weights of its starting point, zero outside the ranks
     /// the hard facts and the counts allow.

@@ -345,7 +345,7 @@ impl Belief {
     /// The probability of each rank for a hidden enemy piece: its soft
     /// weights balanced so that every piece holds one rank and the army's
     /// pieces together hold each rank as often as it has them left
-    /// ([`balance`]). `None` when the piece is not hidden.
+    /// (`balance`). `None` when the piece is not hidden.
     pub fn probabilities(&self, id: PieceId) -> Option<[f32; 12]> {
         self.pieces.iter().find(|p| p.id == id).map(|p| p.chances)
     }

@@ -50,7 +50,7 @@ pub struct Standing {
     /// A piece of the team that can take it stands next to a known enemy flag.
     pub enemy_flag_threatened: bool,
     /// The team can still open the enemy flag: it is not shut in, or the
-    /// team keeps an engineer or a bomb ([`can_open`]).
+    /// team keeps an engineer or a bomb (`can_open`).
     pub own_can_open: bool,
     /// The enemies can still open the team's flag.
     pub enemy_can_open: bool,

@@ -18,11 +18,11 @@ pub enum Knowledge {
     /// Also direct threats to both flags, closing in on weaker pieces in
     /// thin positions, and the drift towards the quiet-move draw.
     Full,
-    /// Also endgame technique ([`technique`]) in flip and open games:
+    /// Also endgame technique (`technique`) in flip and open games:
     /// keeping the means to take a flag its landmines shut in, digging
     /// those mines with engineers, sending a bomb at the enemy's officer
     /// nothing else beats, and in flip games trading down when ahead
-    /// ([`TRADE_DOWN`]).
+    /// (`TRADE_DOWN`).
     Technique,
 }
 

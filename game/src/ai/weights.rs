@@ -10,7 +10,7 @@
 /// Percent scales of the evaluation's terms (100 = as hand-set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// Our pieces near the enemy flag ([`super::eval::NEAR_FLAG`]).
+    /// Our pieces near the enemy flag (`super::eval::NEAR_FLAG`).
     pub near_flag: i32,
     /// Enemy pieces near our flag (`DEFEND_FLAG`).
     pub defend_flag: i32,

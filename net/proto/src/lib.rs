@@ -16,7 +16,7 @@
 //! - [`session`]: the state machine of one side; [`audit`]: the end-of-game
 //!   audit; [`log_audit`]: the same audit from a signed log alone, for a
 //!   third party; [`saved`]: what a side keeps to resume;
-//! - [`testing`] (feature `testing`): a two-peer harness with a virtual clock,
+//! - `testing` (feature `testing`): a two-peer harness with a virtual clock,
 //!   scripted cheaters and a hostile peer.
 
 pub mod audit;

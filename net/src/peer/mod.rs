@@ -11,11 +11,11 @@
 //! peer's timeout claim or resignation): the owner rebuilds its view from the snapshot and those
 //! events ([`rewind`]).
 //!
-//! - [`shell`]: the driver's [`crate::transport::Handler`] that turns the session's events into
+//! - `shell`: the driver's [`crate::transport::Handler`] that turns the session's events into
 //!   [`PeerEvent`]s and the owner's commands into session calls;
-//! - [`files`]: the data folder's files (identity, journal, how to reach the peer again, kept
+//! - `files`: the data folder's files (identity, journal, how to reach the peer again, kept
 //!   finished games) and the unfinished game a crash left ([`unfinished`]);
-//! - [`browse`]: finding hosts on the LAN ([`Browser`]).
+//! - `browse`: finding hosts on the LAN ([`Browser`]).
 
 mod browse;
 mod files;

@@ -1,7 +1,7 @@
 //! A full-width alpha-beta searcher in the style of the commercial apps:
 //! iterative deepening to a fixed depth (4) under a node budget, negamax
 //! with a capture quiescence, its own material-and-mobility evaluation
-//! ([`evaluate`]), its own move ordering (MVV-LVA for attacks, two killer
+//! (`evaluate`), its own move ordering (MVV-LVA for attacks, two killer
 //! moves a ply, the last iteration's order at the root). Pieces it cannot
 //! see are handled by expected values, never samples ([`Guess`]): an
 //! unidentified enemy piece counts its expected value, stands on the board
