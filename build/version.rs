@@ -3,7 +3,7 @@
 
 /// `pkg` alone when there is no git description (a source tarball, no git installed);
 /// `pkg (describe)` otherwise, unless the description is just the version's own tag.
-pub fn version_string(pkg: &str, describe: Option<&str>) -> String {
+pub(crate) fn version_string(pkg: &str, describe: Option<&str>) -> String {
     match describe.map(str::trim).filter(|d| !d.is_empty()) {
         None => pkg.to_owned(),
         Some(d) if d == pkg || d.strip_prefix('v') == Some(pkg) => pkg.to_owned(),

@@ -10,6 +10,15 @@ command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2
 ensure_alsa
 # Reuse a target directory outside the clone when one is given (CI cache).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+# The gates: formatting, lints and the docs, before any test (each fails the run).
+if ! cargo fmt --version >/dev/null 2>&1; then
+  rustup component add rustfmt clippy >/dev/null 2>&1 || {
+    echo "error: rustfmt and clippy are needed: rustup component add rustfmt clippy" >&2; exit 1; }
+fi
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --locked
+python3 scripts/check_docs.py
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1; then
   cargo build -p junqi-net --bin junqi-peer
   JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-discovery.sh dark

@@ -43,6 +43,9 @@ pub struct NamedLayout {
 /// One broken setup rule, with the point it concerns (`RC` of the half).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(tag = "problem", rename_all = "snake_case")]
+// The fields are the same in every variant: the point (`row`, `col` of the half, from 1) and
+// the ranks concerned.
+#[allow(missing_docs)]
 pub enum LayoutProblem {
     /// Camps start empty.
     PieceInCamp { row: u8, col: u8, rank: Rank },

@@ -12,7 +12,7 @@ use super::{BoardClick, BoardDrag, BoardLongPress, BoardScene, BoardZoom, Curren
 use crate::{form::UiZoom, redraw::Redraw};
 
 /// How long a press must be held still to count as a long press.
-pub const LONG_PRESS_SECS: f32 = 0.5;
+pub(super) const LONG_PRESS_SECS: f32 = 0.5;
 /// Half of a finger's hit target in dp (48 dp, about 9 mm).
 const FINGER_DP: f32 = 24.0;
 

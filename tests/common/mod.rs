@@ -3,7 +3,7 @@
 use junqi_game::{Move, PlayerView, Point};
 
 /// The first legal step (not a flip) in `view`.
-pub fn first_step(view: &PlayerView) -> (Point, Point) {
+pub(crate) fn first_step(view: &PlayerView) -> (Point, Point) {
     view.legal_moves()
         .iter()
         .find_map(|m| match *m {

@@ -245,7 +245,7 @@ fn attacks(pos: &Position, all: bool) -> ArrayVec<(i32, Move), 96> {
 
 impl<'a> Searcher<'a> {
     /// A searcher for `root` with the budget and options of `p`.
-    pub fn new(p: &SearchParams, root: Side, stop: &'a dyn Fn() -> bool) -> Searcher<'a> {
+    pub(crate) fn new(p: &SearchParams, root: Side, stop: &'a dyn Fn() -> bool) -> Searcher<'a> {
         Searcher {
             nodes: 0,
             limit: p.nodes,
@@ -307,7 +307,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Negamax alpha-beta for the side to move.
-    pub fn negamax(
+    pub(crate) fn negamax(
         &mut self,
         pos: &Position,
         depth: u8,
@@ -426,7 +426,14 @@ impl<'a> Searcher<'a> {
     }
 
     /// Attack-only quiescence: stand pat or make a non-losing attack.
-    pub fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: i32, q: u8) -> i32 {
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        q: u8,
+    ) -> i32 {
         if self.tick() {
             return 0;
         }

@@ -17,7 +17,7 @@ thread_local! {
 
 /// Runs `f` with points (de)serialized by their names on `board`, then
 /// restores the naming in force before (also when `f` panics).
-pub fn with_point_names<R>(board: &'static Board, f: impl FnOnce() -> R) -> R {
+pub(crate) fn with_point_names<R>(board: &'static Board, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<&'static Board>);
     impl Drop for Restore {
         fn drop(&mut self) {

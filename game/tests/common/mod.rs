@@ -12,7 +12,7 @@ use rand::seq::IndexedRandom;
 use rand_pcg::Pcg64Mcg;
 
 /// Plays `plies` plies with random movers under `rules` and returns the game.
-pub fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {
+pub(crate) fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let a = classic_layouts().choose(&mut rng).unwrap().layout;
     let b = Layout::random(&rules, &mut rng);
@@ -32,7 +32,7 @@ pub fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {
 
 /// Swaps the ranks of two North pieces in North's layout, when the South
 /// view allows each to be the other, and replays the same actions.
-pub fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
+pub(crate) fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
     let board = game.position().board();
     let view = game.view(Side::South);
     let Setup::Layouts { south, north } = game.record().setup.clone() else {
@@ -67,7 +67,7 @@ pub fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
 
 /// An open-game position on the classic board with South to move: `pieces` by point name,
 /// ids in order per side (South from 0, North from 25), counters at `ply` and `quiet`.
-pub fn open_position(pieces: &[(&str, Side, Rank)], ply: u16, quiet: u16) -> Position {
+pub(crate) fn open_position(pieces: &[(&str, Side, Rank)], ply: u16, quiet: u16) -> Position {
     let board = Board::classic();
     let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), Side::South);
     let mut next = [0u8, 25];

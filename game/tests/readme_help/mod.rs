@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// The block for tool `name` (run from `exe`): `$ name --help` and the help of each of
 /// `commands` (`$ name COMMAND --help`), in a `<details>` element; trailing spaces dropped.
-pub fn help_block(name: &str, exe: &str, commands: &[&str]) -> String {
+pub(crate) fn help_block(name: &str, exe: &str, commands: &[&str]) -> String {
     let mut block = format!(
         "<details><summary><code>{name} --help</code>{}</summary>\n\n```text\n",
         if commands.is_empty() {
@@ -43,7 +43,7 @@ pub fn help_block(name: &str, exe: &str, commands: &[&str]) -> String {
 
 /// Checks that `readme` holds `block` between `<!-- begin help: NAME -->` and
 /// `<!-- end help: NAME -->`, or writes it there with `JUNQI_BLESS_HELP=1`.
-pub fn check_block(readme: &Path, name: &str, block: &str) {
+pub(crate) fn check_block(readme: &Path, name: &str, block: &str) {
     let text = std::fs::read_to_string(readme).expect("the README");
     let begin = format!("<!-- begin help: {name} -->\n");
     let end = format!("<!-- end help: {name} -->");

@@ -9,7 +9,7 @@ use rand::Rng;
 
 /// One tuned value.
 #[derive(Clone, Debug)]
-pub struct Param {
+pub(crate) struct Param {
     pub name: String,
     pub value: f64,
     /// The perturbation at the first step, in the value's own units.
@@ -20,7 +20,7 @@ pub struct Param {
 
 /// The optimiser's state.
 #[derive(Clone, Debug)]
-pub struct Spsa {
+pub(crate) struct Spsa {
     pub params: Vec<Param>,
     /// Step size at the first step, relative to each value's `c`: a step
     /// moves a value by about `a * c * result` (result in −1 … 1).
@@ -37,7 +37,7 @@ const GAMMA: f64 = 0.101;
 
 /// The two settings one step plays against each other.
 #[derive(Clone, Debug)]
-pub struct Trial {
+pub(crate) struct Trial {
     /// The random sign of each value's perturbation.
     pub signs: Vec<f64>,
     pub plus: Vec<f64>,
@@ -45,7 +45,7 @@ pub struct Trial {
 }
 
 impl Spsa {
-    pub fn new(params: Vec<Param>, a: f64, big_a: f64) -> Spsa {
+    pub(crate) fn new(params: Vec<Param>, a: f64, big_a: f64) -> Spsa {
         Spsa {
             params,
             a,
@@ -61,7 +61,7 @@ impl Spsa {
 
     /// The settings of the next step: every value moved by its perturbation
     /// up in `plus` and down in `minus`, by a random sign each, within bounds.
-    pub fn trial(&self, rng: &mut impl Rng) -> Trial {
+    pub(crate) fn trial(&self, rng: &mut impl Rng) -> Trial {
         let signs: Vec<f64> = self
             .params
             .iter()
@@ -83,7 +83,7 @@ impl Spsa {
 
     /// Moves the values after `trial`, given how `plus` did against
     /// `minus`: `result` is its mean score less its opponent's, −1 … 1.
-    pub fn update(&mut self, trial: &Trial, result: f64) {
+    pub(crate) fn update(&mut self, trial: &Trial, result: f64) {
         let a_k = self.a / (f64::from(self.k + 1) + self.big_a).powf(ALPHA);
         for i in 0..self.params.len() {
             let c_k = self.c_k(i);

@@ -122,7 +122,7 @@ fn player<'a>(base: &str, values: impl IntoIterator<Item = (&'a Param, f64)>) ->
     format!("{base}{sep}{}", overrides.join(","))
 }
 
-pub fn main() {
+pub(crate) fn main() {
     let t = parse();
     let mut spsa = Spsa::new(t.params.clone(), t.a, t.big_a);
     let mut rng = Pcg64Mcg::seed_from_u64(t.seed ^ 0x5350_5341);
