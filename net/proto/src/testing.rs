@@ -334,6 +334,22 @@ impl Pair {
     pub fn restore_from_older(&mut self, i: usize, keep: usize) -> bool {
         use crate::frame::decode_payload;
         use crate::saved::StreamStart;
+        if !self.restore_alone(i, keep) {
+            return false;
+        }
+        let start = |s: &Session| -> StreamStart {
+            decode_payload(&s.stream_start()[4..]).expect("stream start")
+        };
+        let (a, b) = (start(&self.sessions[0]), start(&self.sessions[1]));
+        self.sessions[0].handle_stream_start(self.clock(0), b);
+        self.sessions[1].handle_stream_start(self.clock(1), a);
+        true
+    }
+
+    /// Side `i` is restored from the first `keep` messages of its journal and the connection
+    /// drops, but no stream start is exchanged yet (the restored side has not heard what the
+    /// peer holds). Returns false when the copy does not restore.
+    pub fn restore_alone(&mut self, i: usize, keep: usize) -> bool {
         let mut saved = self.sessions[i].saved();
         saved.log.truncate(keep);
         let Ok(restored) = Session::restore(self.clock(i), &self.keys[i], &saved) else {
@@ -341,12 +357,6 @@ impl Pair {
         };
         self.sessions[i] = restored;
         self.wire.clear();
-        let start = |s: &Session| -> StreamStart {
-            decode_payload(&s.stream_start()[4..]).expect("stream start")
-        };
-        let (a, b) = (start(&self.sessions[0]), start(&self.sessions[1]));
-        self.sessions[0].handle_stream_start(self.clock(0), b);
-        self.sessions[1].handle_stream_start(self.clock(1), a);
         true
     }
 

@@ -474,6 +474,49 @@ fn a_side_restored_from_an_older_journal_stops_before_reusing_a_secret() {
     assert!(stopped >= 8, "only {stopped} restores");
 }
 
+/// A restored side sends nothing new, neither a move nor a claim, however
+/// long it waits, until the peer's stream start has shown what the peer
+/// holds of it: a move made in between (a player or a computer acting on the
+/// restored view) would reuse a sequence number and battle counter the peer
+/// may have seen. Once resynchronised, it moves again.
+#[test]
+fn a_restored_side_sends_nothing_before_the_peer_says_what_it_holds() {
+    let mut checked = 0;
+    for seed in 0..6u64 {
+        let mut p = Pair::new(Rules::default(), 47_100 + seed);
+        p.run(200);
+        if p.sessions.iter().any(Session::is_done) {
+            continue;
+        }
+        for i in 0..2 {
+            let keep = p.sessions[i].log().len();
+            assert!(p.restore_alone(i, keep));
+            let now = p.clock(i);
+            let s = &mut p.sessions[i];
+            assert!(!s.my_turn(), "{seed}: its turn before the resync");
+            if let Some(m) = s.view().and_then(|v| v.legal_moves().first().copied()) {
+                assert!(s.play(now, m).is_err(), "{seed}: played before the resync");
+            }
+            assert!(s.offer_draw(now).is_err());
+            assert!(s.resign(now).is_err());
+            // Whatever the clock says, no claim goes out.
+            s.handle_timeout(now + Duration::from_secs(3_600));
+            assert!(
+                s.poll_transmit().is_none(),
+                "{seed}: sent before the resync"
+            );
+            checked += 1;
+        }
+        // The stream starts resynchronise both; the game then ends clean.
+        let last = p.sessions[1].log().len();
+        assert!(p.restore_from_older(1, last));
+        assert!(p.run(STEPS), "{seed}");
+        let (a, b) = (p.verdict(0).unwrap(), p.verdict(1).unwrap());
+        assert!(a.is_clean() && b.is_clean(), "{a:?} {b:?}");
+    }
+    assert!(checked >= 6, "only {checked}");
+}
+
 /// A restore from a copy that lost only what this side received (not what
 /// it sent) is no rewind: the peer resends and the game completes clean.
 #[test]

@@ -252,6 +252,10 @@ struct Core {
     /// Rebuilding: the turn clocks of this side's logged messages, by sequence
     /// number (a clock is not read again when a log is replayed).
     replay_clocks: Vec<u32>,
+    /// Restored from a journal: nothing new is sent (no move, no claim) until the peer's
+    /// stream start shows that it holds no more of this side's messages than the journal
+    /// (a newer message would reuse sequence numbers and battle counters the peer has seen).
+    resync_pending: bool,
     #[cfg(feature = "testing")]
     cheats: Cheats,
     /// Messages of each kind sent so far (for [`Cheats::rewrites`]).
@@ -311,6 +315,7 @@ impl Core {
             fault_unsupported: false,
             turn_ms: 0,
             replay_clocks: Vec::new(),
+            resync_pending: false,
             #[cfg(feature = "testing")]
             cheats: Cheats::default(),
             #[cfg(feature = "testing")]
@@ -627,7 +632,8 @@ impl Session {
     #[must_use]
     pub fn my_turn(&self) -> bool {
         match &self.stage {
-            Stage::Play(p) => p.my_turn(self.core.me),
+            // A restored side moves once the peer's stream start resynchronised it.
+            Stage::Play(p) => p.my_turn(self.core.me) && !self.core.resync_pending,
             _ => false,
         }
     }
@@ -747,6 +753,10 @@ impl Session {
 
     /// Call when the instant from [`Session::poll_timeout`] has come.
     pub fn handle_timeout(&mut self, now: Instant) {
+        if self.core.resync_pending {
+            // Restored and not yet resynchronised: a claim now could reuse a sequence number.
+            return;
+        }
         // Every expired timer fires, earliest first (what fires re-arms only
         // later deadlines; the bound is a safeguard).
         for _ in 0..timers::COUNT {
@@ -796,6 +806,9 @@ impl Session {
         let Stage::Play(p) = &mut self.stage else {
             return None;
         };
+        if self.core.resync_pending {
+            return None;
+        }
         let r = f(p, &mut self.core);
         self.settle(now);
         Some(r)

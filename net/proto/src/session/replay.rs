@@ -57,9 +57,8 @@ impl Session {
             });
         }
         s.rearm(now);
-        if s.my_turn() {
-            s.core.events.push_back(AppEvent::YourTurn);
-        }
+        // Nothing new until the peer says what it holds (`accept_stream_start`).
+        s.core.resync_pending = !s.is_done();
         Ok(s)
     }
 
@@ -322,6 +321,9 @@ impl Session {
                 record: None,
             });
             return Ok(());
+        }
+        if std::mem::take(&mut self.core.resync_pending) && self.my_turn() {
+            self.core.events.push_back(AppEvent::YourTurn);
         }
         let resend: Vec<Vec<u8>> = self
             .core
