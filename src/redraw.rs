@@ -135,17 +135,32 @@ fn make_waker(proxy: Option<Res<EventLoopProxyWrapper>>, mut waker: ResMut<Waker
     }
 }
 
-/// Input (bar raw mouse motion, reported even outside the window) or a screen change: let the
-/// UI settle. A change of the game itself comes from input, a [`Waker`] or a time asked for.
+/// Input or a screen change: let the UI settle. Only what the player or the system did counts:
+/// not raw mouse motion (reported even outside the window) nor the redraw requests themselves,
+/// which would keep the app drawing. A change of the game itself comes from input, a [`Waker`] or a time asked for.
 fn settle_on_change(
     mut redraw: ResMut<Redraw>,
     mut window: MessageReader<WindowEvent>,
     mut nav: MessageReader<Navigate>,
     screen: Option<Res<State<Screen>>>,
 ) {
-    let input = window
-        .read()
-        .any(|e| !matches!(e, WindowEvent::MouseMotion(_)));
+    let input = window.read().any(|e| {
+        matches!(
+            e,
+            WindowEvent::CursorMoved(_)
+                | WindowEvent::CursorLeft(_)
+                | WindowEvent::MouseButtonInput(_)
+                | WindowEvent::MouseWheel(_)
+                | WindowEvent::KeyboardInput(_)
+                | WindowEvent::TouchInput(_)
+                | WindowEvent::Ime(_)
+                | WindowEvent::WindowResized(_)
+                | WindowEvent::WindowScaleFactorChanged(_)
+                | WindowEvent::WindowFocused(_)
+                | WindowEvent::WindowOccluded(_)
+                | WindowEvent::AppLifecycle(_)
+        )
+    });
     let navigated = nav.read().count() > 0;
     if input || navigated || screen.is_some_and(|s| s.is_changed()) {
         redraw.settle();
