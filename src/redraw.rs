@@ -13,13 +13,16 @@
 //! Screenshots (`JUNQI_SCREENSHOT`) and frame-time figures (`JUNQI_DIAG`) count frames, so they
 //! keep the app drawing continuously.
 
-use std::time::Duration;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
+use bevy::platform::collections::HashMap;
 use bevy::{
     prelude::*,
     window::{RequestRedraw, WindowEvent},
     winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEvent},
 };
+use bevy_egui::{EguiInput, EguiPreUpdateSet, egui};
 use winit::event_loop::EventLoopProxy;
 
 use crate::screens::{Navigate, Screen};
@@ -118,9 +121,39 @@ pub(super) fn winit_plugin(app: &mut App) {
         focused_mode: UpdateMode::reactive_low_power(IDLE_WAIT),
         unfocused_mode: UpdateMode::reactive_low_power(IDLE_WAIT),
     })
-    .add_systems(Startup, make_waker)
+    .add_systems(Startup, (make_waker, allow_long_frames))
+    .add_systems(
+        PreUpdate,
+        quiet_modifiers
+            .after(EguiPreUpdateSet::ProcessInput)
+            .before(EguiPreUpdateSet::BeginPass),
+    )
     .add_systems(Update, settle_on_change)
     .add_systems(Last, apply);
+}
+
+/// bevy_egui feeds egui the keyboard modifiers as an event every frame, changed or not, and egui
+/// repaints at once after any event: the app would never sleep. Only a change is passed on.
+fn quiet_modifiers(
+    mut inputs: Query<(Entity, &mut EguiInput)>,
+    mut last: Local<HashMap<Entity, egui::Modifiers>>,
+) {
+    for (entity, mut input) in &mut inputs {
+        let seen = last.entry(entity).or_default();
+        drop_unchanged_modifiers(&mut input.0.events, seen);
+    }
+}
+
+/// Removes the `ModifiersChanged` events that repeat the modifiers last seen (`seen`, updated).
+fn drop_unchanged_modifiers(events: &mut Vec<egui::Event>, seen: &mut egui::Modifiers) {
+    events.retain(|e| match e {
+        egui::Event::ModifiersChanged(m) if m == seen => false,
+        egui::Event::ModifiersChanged(m) => {
+            *seen = *m;
+            true
+        }
+        _ => true,
+    });
 }
 
 impl Redraw {
@@ -129,9 +162,60 @@ impl Redraw {
     }
 }
 
-fn make_waker(proxy: Option<Res<EventLoopProxyWrapper>>, mut waker: ResMut<Waker>) {
+/// Frames may come a whole [`IDLE_WAIT`] apart, and the game's clocks advance by each frame's
+/// delta: Bevy's virtual time would clamp a delta to a quarter of a second and the clocks would
+/// run slow. The bound stays, well above the longest sleep (a suspended app's first frame).
+fn allow_long_frames(mut time: ResMut<Time<Virtual>>) {
+    time.set_max_delta(IDLE_WAIT * 5);
+}
+
+fn make_waker(
+    mut commands: Commands,
+    proxy: Option<Res<EventLoopProxyWrapper>>,
+    mut waker: ResMut<Waker>,
+) {
     if let Some(proxy) = proxy {
         *waker = Waker(Some((**proxy).clone()));
+        commands.insert_resource(Alarm::start(waker.clone()));
+    }
+}
+
+/// Wakes the app at the times the screens ask for ([`Redraw::within`]), from a thread of its
+/// own. The update mode itself stays the same: bevy_winit redraws at once whenever the mode
+/// changes, so a wait set anew each frame (the clock's next second) would never let it sleep.
+#[derive(Resource)]
+struct Alarm(mpsc::Sender<Instant>);
+
+impl Alarm {
+    fn start(waker: Waker) -> Alarm {
+        let (tx, rx) = mpsc::channel::<Instant>();
+        let spawned = std::thread::Builder::new()
+            .name("junqi-alarm".into())
+            .spawn(move || ring_at_deadlines(&rx, &|| waker.wake()));
+        if let Err(e) = spawned {
+            // The app then wakes at least every IDLE_WAIT.
+            warn!("no alarm thread: {e}");
+        }
+        Alarm(tx)
+    }
+}
+
+/// Calls `wake` at each deadline received (the earliest first), until the sender is gone.
+fn ring_at_deadlines(rx: &mpsc::Receiver<Instant>, wake: &dyn Fn()) {
+    let mut next: Option<Instant> = None;
+    loop {
+        let got = match next {
+            Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match got {
+            Ok(at) => next = Some(next.map_or(at, |n| n.min(at))),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                next = None;
+                wake();
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        }
     }
 }
 
@@ -170,16 +254,16 @@ fn settle_on_change(
 /// Tells bevy_winit when to run the next frame.
 fn apply(
     redraw: Res<Redraw>,
-    mut settings: ResMut<WinitSettings>,
+    alarm: Option<Res<Alarm>>,
     mut request: MessageWriter<RequestRedraw>,
 ) {
     if redraw.wants_next_frame() {
         request.write(RequestRedraw);
-    }
-    let mode = UpdateMode::reactive_low_power(redraw.wait());
-    if settings.focused_mode != mode {
-        settings.focused_mode = mode;
-        settings.unfocused_mode = mode;
+    } else if let Some(alarm) = alarm
+        && redraw.wait() < IDLE_WAIT
+    {
+        // Fails only when the alarm thread is gone; IDLE_WAIT still wakes the app.
+        let _ = alarm.0.send(Instant::now() + redraw.wait());
     }
 }
 
@@ -222,6 +306,51 @@ mod tests {
         assert_eq!(r.wait(), IDLE_WAIT);
         r.within(Duration::from_secs(5));
         assert_eq!(r.wait(), IDLE_WAIT);
+    }
+
+    #[test]
+    fn the_alarm_rings_at_the_earliest_deadline_and_ends_with_its_sender() {
+        let (tx, rx) = mpsc::channel::<Instant>();
+        let (rang_tx, rang) = mpsc::channel::<Instant>();
+        let t = std::thread::spawn(move || {
+            ring_at_deadlines(&rx, &|| {
+                let _ = rang_tx.send(Instant::now());
+            });
+        });
+        let start = Instant::now();
+        tx.send(start + Duration::from_millis(300)).unwrap();
+        tx.send(start + Duration::from_millis(100)).unwrap();
+        let first = rang.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(first >= start + Duration::from_millis(100));
+        // The later deadline was folded into the earlier one: no second ring.
+        assert!(rang.recv_timeout(Duration::from_millis(400)).is_err());
+        // It returns once its sender is gone.
+        drop(tx);
+        t.join().unwrap();
+    }
+
+    #[test]
+    fn only_a_change_of_the_modifiers_reaches_egui() {
+        use egui::{Event, Modifiers};
+        let mut seen = Modifiers::NONE;
+        // Every frame bevy_egui sends the modifiers; unchanged, they are dropped.
+        let mut events = vec![Event::ModifiersChanged(Modifiers::NONE)];
+        drop_unchanged_modifiers(&mut events, &mut seen);
+        assert!(events.is_empty());
+        // A change is passed on (with the other events), once.
+        let mut events = vec![
+            Event::ModifiersChanged(Modifiers::SHIFT),
+            Event::Text("a".into()),
+        ];
+        drop_unchanged_modifiers(&mut events, &mut seen);
+        assert_eq!(events.len(), 2);
+        assert_eq!(seen, Modifiers::SHIFT);
+        let mut events = vec![Event::ModifiersChanged(Modifiers::SHIFT)];
+        drop_unchanged_modifiers(&mut events, &mut seen);
+        assert!(events.is_empty());
+        let mut events = vec![Event::ModifiersChanged(Modifiers::NONE)];
+        drop_unchanged_modifiers(&mut events, &mut seen);
+        assert_eq!(events.len(), 1);
     }
 
     #[test]
