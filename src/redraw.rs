@@ -27,9 +27,9 @@ use winit::event_loop::EventLoopProxy;
 
 use crate::screens::{Navigate, Screen};
 
-/// The longest the app sleeps when nothing asked for a time: things polled without a waker
-/// (the lobby's list of hosts found) are seen within it.
-pub const IDLE_WAIT: Duration = Duration::from_secs(1);
+/// The longest the app sleeps when nothing asked for a time (anything polled without a waker
+/// asks for its own time, as the lobby does for the hosts found).
+pub const IDLE_WAIT: Duration = Duration::from_secs(5);
 
 /// Frames drawn after an input or a change, for the UI to settle (egui lays a new screen out
 /// over two frames; a state change applies in the frame after it is asked).
@@ -166,7 +166,7 @@ impl Redraw {
 /// delta: Bevy's virtual time would clamp a delta to a quarter of a second and the clocks would
 /// run slow. The bound stays, well above the longest sleep (a suspended app's first frame).
 fn allow_long_frames(mut time: ResMut<Time<Virtual>>) {
-    time.set_max_delta(IDLE_WAIT * 5);
+    time.set_max_delta(IDLE_WAIT * 2);
 }
 
 fn make_waker(

@@ -203,7 +203,15 @@ fn stop_browsing(mut lobby: ResMut<LobbyState>, mut lan: MessageWriter<LanReques
     }
 }
 
-fn discover(mut lobby: ResMut<LobbyState>, mut found: MessageReader<LanFound>) {
+/// How often the lobby looks for hosts found (the browser has no waker of its own).
+const BROWSE_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn discover(
+    mut lobby: ResMut<LobbyState>,
+    mut found: MessageReader<LanFound>,
+    mut redraw: ResMut<crate::redraw::Redraw>,
+) {
+    redraw.within(BROWSE_POLL);
     let mut all: Vec<Discovery> = found.read().map(|LanFound(d)| d.clone()).collect();
     if let Some(rx) = &lobby.feed {
         all.extend(rx.lock().expect("not poisoned").try_iter());
