@@ -360,6 +360,30 @@ impl Pair {
         true
     }
 
+    /// Plays side `i` by hand (random moves) until it is on move at `min_ply` or later, and
+    /// leaves it there, idle; the caller gives the side its player back.
+    ///
+    /// # Panics
+    /// The side never comes on move at `min_ply` (a test's setting is wrong).
+    pub fn hold_turn(&mut self, i: usize, min_ply: u16, seed: u64) {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        self.players[i] = Player::Idle;
+        for _ in 0..200_000 {
+            self.step();
+            if !self.sessions[i].my_turn() {
+                continue;
+            }
+            let v = self.sessions[i].view().expect("in play").clone();
+            if v.ply() >= min_ply {
+                return;
+            }
+            let m = random_move(&v, &mut rng).expect("a legal move");
+            let now = self.clock(i);
+            self.sessions[i].play(now, m).expect("its move");
+        }
+        panic!("side {i} never came on move at ply {min_ply}");
+    }
+
     /// The connection drops: frames in flight are lost (the caller then
     /// exchanges stream starts, as a transport does on the next connection).
     pub fn drop_in_flight(&mut self) {

@@ -24,27 +24,6 @@ fn bodies(log: &[Envelope<Body>], from: Seat) -> impl Iterator<Item = &Envelope<
     log.iter().filter(move |e| e.header.sender == from)
 }
 
-/// Plays side `i` by hand until it is on move at `min_ply` or later and
-/// leaves it there (idle).
-fn hold_turn(p: &mut Pair, i: usize, min_ply: u16, seed: u64) {
-    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(seed);
-    p.players[i] = Player::Idle;
-    for _ in 0..STEPS {
-        p.step();
-        if !p.sessions[i].my_turn() {
-            continue;
-        }
-        let v = p.sessions[i].view().unwrap().clone();
-        if v.ply() >= min_ply {
-            return;
-        }
-        let m = random_move(&v, &mut rng).unwrap();
-        let now = p.clock(i);
-        p.sessions[i].play(now, m).unwrap();
-    }
-    panic!("side {i} never came on move at ply {min_ply}");
-}
-
 /// Sends everything side `from` has queued straight to the other side at
 /// `at` (both clocks read the same here).
 fn deliver(s: &mut [Session; 2], from: usize, at: std::time::Instant) -> usize {
@@ -71,7 +50,7 @@ fn a_timeout_claim_over_a_move_sent_early_is_the_claimants_violation() {
         for seed in 0..3u64 {
             let seed = 46_100 + 10 * n as u64 + seed;
             let mut p = Pair::new(Rules::for_mode(mode), seed);
-            hold_turn(&mut p, 0, 2, seed);
+            p.hold_turn(0, 2, seed);
             // From now on the adversary never receives the host's messages.
             let held = Rc::new(RefCell::new(Vec::new()));
             let h = held.clone();
@@ -138,7 +117,7 @@ fn a_timeout_claim_over_a_move_sent_at_the_deadline_voids_it_on_both_sides() {
     for (n, mode) in [Mode::Dark, Mode::Open, Mode::Flip].into_iter().enumerate() {
         let seed = 46_200 + n as u64;
         let mut p = Pair::new(Rules::for_mode(mode), seed);
-        hold_turn(&mut p, 0, 2, seed);
+        p.hold_turn(0, 2, seed);
         let move_time = Duration::from_secs(u64::from(p.sessions[0].rules().move_seconds));
         let deadline = p.sessions[0].poll_timeout().unwrap();
         // Let the last replies of the previous action arrive.
@@ -189,7 +168,7 @@ fn a_declined_draw_offer_does_not_restart_the_offerers_clock() {
         let seed = 46_300 + n as u64;
         let mut p = Pair::new(Rules::for_mode(mode), seed);
         p.latency = Duration::ZERO;
-        hold_turn(&mut p, 0, 2, seed);
+        p.hold_turn(0, 2, seed);
         p.players[1] = Player::Idle;
         let deadline = p.sessions[0].poll_timeout().unwrap();
         let t1 = deadline - Duration::from_secs(1);
@@ -271,7 +250,7 @@ fn a_resigning_side_that_never_opens_gets_nothing() {
             let mut p = Pair::new(Rules::for_mode(mode), seed);
             p.sessions[adversary].set_cheats(refuses_to_open());
             let min_ply = p.sessions[0].rules().resign_after_plies;
-            hold_turn(&mut p, adversary, min_ply, seed);
+            p.hold_turn(adversary, min_ply, seed);
             let now = p.clock(adversary);
             p.sessions[adversary].resign(now).unwrap();
             let v = p.run_until_verdict(honest, STEPS).unwrap();

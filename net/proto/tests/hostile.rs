@@ -46,27 +46,6 @@ fn bodies(log: &[Envelope<Body>], from: Seat) -> impl Iterator<Item = &Envelope<
     log.iter().filter(move |e| e.header.sender == from)
 }
 
-/// Plays side `i` by hand (random moves) until it is on move at `min_ply` or
-/// later, and leaves it there; the caller gives the side its player back.
-fn hold_turn(p: &mut Pair, i: usize, min_ply: u16, seed: u64) {
-    let mut rng = <rand_pcg::Pcg64 as rand::SeedableRng>::seed_from_u64(seed);
-    p.players[i] = Player::Idle;
-    for _ in 0..STEPS {
-        p.step();
-        if !p.sessions[i].my_turn() {
-            continue;
-        }
-        let v = p.sessions[i].view().unwrap().clone();
-        if v.ply() >= min_ply {
-            return;
-        }
-        let m = random_move(&v, &mut rng).unwrap();
-        let now = p.clock(i);
-        p.sessions[i].play(now, m).unwrap();
-    }
-    panic!("side {i} never came on move at ply {min_ply}");
-}
-
 // ----- attack 1: a forged forfeit --------------------------------------------
 
 #[test]
@@ -120,7 +99,7 @@ fn a_timeout_claimed_before_the_deadline_is_refused_and_blamed() {
         let mut p = Pair::new(Rules::for_mode(mode), 2000);
         let (adversary, honest) = (1, 0);
         // Wait for the honest side's turn a few moves in.
-        hold_turn(&mut p, honest, 6, 1);
+        p.hold_turn(honest, 6, 1);
         p.players[honest] = Player::Random;
         let ply = p.sessions[honest].view().unwrap().ply();
         // Four claims at once, 0 s into a 60 s turn.
@@ -690,7 +669,7 @@ fn a_lying_no_moves_reply_is_blamed_by_the_audit() {
 #[test]
 fn an_unanswered_draw_offer_is_declined_by_the_answerers_own_clock() {
     let mut p = Pair::new(Rules::default(), 9100);
-    hold_turn(&mut p, 1, 3, 2);
+    p.hold_turn(1, 3, 2);
     p.players[1] = Player::Random;
     let now = p.clock(1);
     p.sessions[1].offer_draw(now).unwrap();
@@ -718,7 +697,7 @@ fn a_draw_offer_never_answered_by_the_peer_forfeits_it_and_repeated_offers_are_b
         }],
         ..Cheats::default()
     });
-    hold_turn(&mut p, 0, 4, 3);
+    p.hold_turn(0, 4, 3);
     let now = p.clock(0);
     p.sessions[0].offer_draw(now).unwrap();
     let v = p.run_until_verdict(0, STEPS).unwrap();
@@ -732,7 +711,7 @@ fn a_draw_offer_never_answered_by_the_peer_forfeits_it_and_repeated_offers_are_b
     );
     // Two offers in one turn from the adversary.
     let mut p = Pair::new(Rules::default(), 9300);
-    hold_turn(&mut p, 1, 3, 4);
+    p.hold_turn(1, 3, 4);
     for _ in 0..2 {
         let f = p.sessions[1].forge(Body::OfferDraw).unwrap();
         p.inject(1, f);
@@ -744,7 +723,7 @@ fn a_draw_offer_never_answered_by_the_peer_forfeits_it_and_repeated_offers_are_b
 #[test]
 fn in_an_open_game_a_sides_own_illegal_move_is_blamed_on_itself() {
     let mut p = Pair::new(Rules::for_mode(Mode::Open), 9400);
-    hold_turn(&mut p, 0, 0, 5);
+    p.hold_turn(0, 0, 5);
     // A mine moves: the host's own referee refuses it.
     let v = p.sessions[0].view().unwrap().clone();
     let mine = v
@@ -771,7 +750,10 @@ fn in_an_open_game_a_sides_own_illegal_move_is_blamed_on_itself() {
 // ----- any adversary -----------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    // 48 cases by default; PROPTEST_CASES=N for a longer run.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
+    ))]
 
     /// A random adversary: some of its messages are replaced by random signed
     /// messages or withheld, random signed messages are sent at random
