@@ -13,7 +13,7 @@
 //! ranks is reported on both sets for every model, overall and per player
 //! observed; the last lines are the table as Rust.
 
-use super::{cap_of, make_player, seed_of};
+use super::{cap_of, make_player, player_name, seed_of};
 use junqi_game::ai::behaviour::{BUCKETS, Model, Observation, fit, observe};
 use junqi_game::{Action, Game, Mode, PieceId, Rank, Rules, Side};
 use std::collections::BTreeMap;
@@ -21,64 +21,57 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-struct CalArgs {
+/// `arena calibrate`'s options.
+///
+/// Each pair plays --games dark games on --seed (training) and as many on --test-seed
+/// (testing). The table is fitted on the training games and the mean log-loss of the true
+/// ranks is reported on both sets for every model; the last lines are the table as Rust.
+#[derive(clap::Args)]
+pub(crate) struct CalArgs {
+    /// Two players who play each other, as the arena's --a and --b; repeat for more pairs
+    #[arg(long = "pair", value_name = "A/B", required = true, value_parser = pair)]
     pairs: Vec<(String, String)>,
+    /// Games of each pair on each seed
+    #[arg(long, value_name = "N", default_value_t = 40)]
     games: usize,
+    /// The training games' seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// The test games' seed
+    #[arg(long, value_name = "T", default_value_t = 2)]
     test_seed: u64,
+    /// Read the views every K plies
+    #[arg(long, value_name = "K", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..))]
     every: u16,
-    threads: usize,
+    /// Games played at once
+    #[arg(long, value_name = "T", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
+    /// Rounds of the fit
+    #[arg(long, value_name = "R", default_value_t = 300)]
     rounds: usize,
+    /// The fit's prior weight
+    #[arg(long, value_name = "P", default_value_t = 3.0)]
     prior: f32,
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: arena calibrate --pair A/B [--pair A/B ...] [--games N] [--seed S] [--test-seed T] [--every K] [--threads T] [--rounds R] [--prior P]"
-    );
-    std::process::exit(2)
+/// Why a `--pair` was refused.
+#[derive(Debug, thiserror::Error)]
+enum BadPair {
+    #[error("expected two players A/B")]
+    NoSlash,
+    #[error("{0}")]
+    Player(String),
 }
 
-fn parse() -> CalArgs {
-    let mut a = CalArgs {
-        pairs: Vec::new(),
-        games: 40,
-        seed: 1,
-        test_seed: 2,
-        every: 2,
-        threads: 1,
-        rounds: 300,
-        prior: 3.0,
-    };
-    let mut it = std::env::args().skip(2);
-    while let Some(k) = it.next() {
-        let v = it.next().unwrap_or_else(|| usage());
-        let num = |v: &str| v.parse::<u64>().unwrap_or_else(|_| usage());
-        match k.as_str() {
-            "--pair" => {
-                let (x, y) = v.split_once('/').unwrap_or_else(|| usage());
-                for p in [x, y] {
-                    if let Err(e) = make_player(p, 0, false) {
-                        eprintln!("{e}");
-                        usage();
-                    }
-                }
-                a.pairs.push((x.into(), y.into()));
-            }
-            "--games" => a.games = num(&v) as usize,
-            "--seed" => a.seed = num(&v),
-            "--test-seed" => a.test_seed = num(&v),
-            "--every" => a.every = num(&v).max(1) as u16,
-            "--threads" => a.threads = num(&v).max(1) as usize,
-            "--rounds" => a.rounds = num(&v) as usize,
-            "--prior" => a.prior = v.parse().unwrap_or_else(|_| usage()),
-            _ => usage(),
-        }
-    }
-    if a.pairs.is_empty() {
-        usage();
-    }
-    a
+/// `A/B`: two players the arena knows.
+fn pair(s: &str) -> Result<(String, String), BadPair> {
+    let (x, y) = s.split_once('/').ok_or(BadPair::NoSlash)?;
+    Ok((
+        player_name(x).map_err(BadPair::Player)?,
+        player_name(y).map_err(BadPair::Player)?,
+    ))
 }
 
 /// The observations of one dark game between `south` and `north`, each
@@ -173,8 +166,7 @@ fn report(what: &str, obs: &[(String, Observation)], table: &junqi_game::ai::beh
     }
 }
 
-pub(super) fn main() {
-    let a = parse();
+pub(super) fn main(a: CalArgs) {
     let started = Instant::now();
     let train = collect(&a, a.seed);
     let test = collect(&a, a.test_seed);

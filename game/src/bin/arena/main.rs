@@ -4,6 +4,7 @@
 //! cargo run -p junqi-game --release --bin arena -- --a master --b expert \
 //!     --games 400 --mode dark --seed 1 [--threads 2] [--json]
 //! ```
+//! (`arena --help` lists the options; game/README.md shows it.)
 //!
 //! Players: `novice`, `skilled`, `expert`, `master` (or 新手 熟练 高手 大师),
 //! `random` (uniform random legal mover), `greedy` (best one-ply move by
@@ -32,6 +33,7 @@ mod calibrate;
 mod spsa;
 mod tune;
 
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use junqi_game::ai::{Ai, FlagBox, Interior, Knowledge, Level, Player, Priors, player_by_name};
 use junqi_game::progress::Progress;
 use junqi_game::{
@@ -68,105 +70,209 @@ struct Args {
     paired: bool,
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: arena --a PLAYER --b PLAYER [--games N] [--players 2|4] [--board classic|four-player] [--mode dark|open|flip|shuangming] [--seed S] [--threads T] [--time-limit SECONDS] [--no-concede] [--paired] [--json]\n\
-         players: random, greedy, alphabeta, guard, novice, skilled, expert, master\n\
-         --players 4: A's team against B's team; modes dark (四暗), shuangming (双明), open (全明)\n\
-         --board four-player: two players on the four-player board (South against North)\n\
-         --paired: games 2k and 2k+1 share one deal, colours and layouts swapped\n\
-         arena tune --help: the evaluation's weights tuned by self-play"
-    );
-    std::process::exit(2)
+/// Plays two players against each other many times and reports the score of A
+#[derive(Parser)]
+#[command(
+    name = "arena",
+    // `arena tune ...` and `arena calibrate ...` take their own options, not the arena's.
+    args_conflicts_with_subcommands = true,
+    // A flag given twice takes its last value, as the hand-written parser did.
+    args_override_self = true,
+    after_help = "Colours alternate game by game; each game has its own seed; every action \
+                  goes through the referee, so an illegal move is caught and counted. On a \
+                  terminal, a progress line (games done, score so far, rate, time left) goes \
+                  to standard error, never with --json.\n\n\
+                  Exit status: 0 success, 2 bad usage."
+)]
+struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
-/// A mode by name, and whether partners see each other's pieces (双明).
-fn parse_mode(name: &str) -> Option<(Mode, bool)> {
-    Some(match name {
-        "dark" | "sian" | "四暗" => (Mode::Dark, false),
-        "open" | "quanming" | "全明" => (Mode::Open, false),
-        "flip" => (Mode::Flip, false),
-        "shuangming" | "双明" => (Mode::Dark, true),
-        _ => return None,
-    })
+#[derive(Subcommand)]
+enum Tool {
+    /// Tune the evaluation's weights (or any override key) by self-play (SPSA)
+    Tune(tune::TuneArgs),
+    /// Learn the belief's behaviour table from self-play
+    Calibrate(calibrate::CalArgs),
 }
 
-fn parse_args() -> Args {
-    let mut args = Args {
-        a: "expert".into(),
-        b: "greedy".into(),
-        games: 100,
-        mode: Mode::Dark,
-        seed: 1,
-        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-        json: false,
-        time_limit: None,
-        players: 2,
-        partners_open: false,
-        four_board: false,
-        concede: true,
-        paired: false,
+/// A match between players A and B.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Player A: random, greedy, alphabeta, guard, a level (novice, skilled, expert, master,
+    /// or 新手 熟练 高手 大师), or a level with overrides, LEVEL:KEY=VALUE,...
+    #[arg(long = "a", value_name = "PLAYER", default_value = "expert", value_parser = player_name)]
+    a: String,
+    /// Player B, as --a
+    #[arg(long = "b", value_name = "PLAYER", default_value = "greedy", value_parser = player_name)]
+    b: String,
+    /// The number of games
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    games: usize,
+    /// 4: A's team against B's team (四国大战), one player per seat
+    #[arg(long, value_enum, default_value_t = Players::Two)]
+    players: Players,
+    /// four-player: two players on the four-player board (South against North)
+    #[arg(long, value_enum, default_value_t = Board::Classic)]
+    board: Board,
+    /// Two players: dark, open or flip; four players: dark (四暗), shuangming (双明) or open
+    /// (全明)
+    #[arg(long, value_enum, default_value_t = ModeArg::Dark)]
+    mode: ModeArg,
+    /// The match's seed; each game's seed comes from it
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once [default: the number of cores]
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Start no new game after this many seconds (the report says how many were played)
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    time_limit: Option<f64>,
+    /// Players never resign, offer or accept draws: games end on the board
+    #[arg(long)]
+    no_concede: bool,
+    /// Games 2k and 2k+1 share one deal, colours and layouts swapped (two players)
+    #[arg(long)]
+    paired: bool,
+    /// Print one JSON line
+    #[arg(long)]
+    json: bool,
+}
+
+/// A game mode by name (aliases: sian and 四暗, quanming and 全明, 双明).
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+pub(crate) enum ModeArg {
+    #[value(alias = "sian", alias = "四暗")]
+    Dark,
+    #[value(alias = "quanming", alias = "全明")]
+    Open,
+    Flip,
+    // Four players: partners see each other's pieces.
+    #[value(alias = "双明")]
+    Shuangming,
+}
+
+impl ModeArg {
+    /// The mode, and whether partners see each other's pieces (双明).
+    pub(crate) fn mode(self) -> (Mode, bool) {
+        match self {
+            ModeArg::Dark => (Mode::Dark, false),
+            ModeArg::Open => (Mode::Open, false),
+            ModeArg::Flip => (Mode::Flip, false),
+            ModeArg::Shuangming => (Mode::Dark, true),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Players {
+    #[value(name = "2")]
+    Two,
+    #[value(name = "4")]
+    Four,
+}
+
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
+enum Board {
+    Classic,
+    FourPlayer,
+}
+
+/// A player name [`make_player`] takes, kept as written (the report prints it).
+pub(crate) fn player_name(s: &str) -> Result<String, String> {
+    make_player(s, 0, false).map(|_| s.to_owned())
+}
+
+/// Why a `--time-limit` was refused.
+#[derive(Debug, thiserror::Error)]
+enum SecondsError {
+    #[error("not a number of seconds")]
+    NotANumber,
+    #[error("must be 0 or more")]
+    Negative,
+}
+
+fn seconds(s: &str) -> Result<f64, SecondsError> {
+    let v: f64 = s.parse().map_err(|_| SecondsError::NotANumber)?;
+    if !v.is_finite() {
+        Err(SecondsError::NotANumber)
+    } else if v < 0.0 {
+        Err(SecondsError::Negative)
+    } else {
+        Ok(v)
+    }
+}
+
+/// The number of threads: as asked, or one per core.
+pub(crate) fn threads(asked: Option<u64>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(2, |n| n.get()),
+        |t| usize::try_from(t).expect("at most 1024"),
+    )
+}
+
+/// Arguments that do not go together, in clap's words (subcommand `sub`, or the arena's
+/// own): prints the message with the usage and exits with status 2.
+pub(crate) fn usage_error(sub: Option<&str>, message: &str) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    let cmd = match sub {
+        Some(name) => cli
+            .find_subcommand_mut(name)
+            .expect("a subcommand of arena"),
+        None => &mut cli,
     };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let mut val = || it.next().unwrap_or_else(|| usage());
-        match flag.as_str() {
-            "--a" => args.a = val(),
-            "--b" => args.b = val(),
-            "--games" => args.games = val().parse().unwrap_or_else(|_| usage()),
-            "--seed" => args.seed = val().parse().unwrap_or_else(|_| usage()),
-            "--threads" => args.threads = val().parse().unwrap_or_else(|_| usage()),
-            "--mode" => {
-                (args.mode, args.partners_open) = parse_mode(&val()).unwrap_or_else(|| usage())
-            }
-            "--json" => args.json = true,
-            "--no-concede" => args.concede = false,
-            "--paired" => args.paired = true,
-            "--time-limit" => args.time_limit = Some(val().parse().unwrap_or_else(|_| usage())),
-            "--players" => {
-                args.players = match val().as_str() {
-                    "2" => 2,
-                    "4" => 4,
-                    _ => usage(),
-                }
-            }
-            "--board" => {
-                args.four_board = match val().as_str() {
-                    "classic" => false,
-                    "four-player" => true,
-                    _ => usage(),
-                }
-            }
-            "-h" | "--help" => usage(),
-            _ => usage(),
+    cmd.error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
+}
+
+impl RunArgs {
+    /// The match, once the arguments are checked together.
+    fn into_args(self) -> Args {
+        let four = self.players == Players::Four;
+        let (mode, partners_open) = self.mode.mode();
+        let four_board = self.board == Board::FourPlayer;
+        if four && four_board {
+            usage_error(
+                None,
+                "--board four-player seats two players; four players always play there",
+            );
+        }
+        if (four && mode == Mode::Flip) || (!four && partners_open) {
+            usage_error(
+                None,
+                "four players play dark, shuangming or open; two players dark, open or flip",
+            );
+        }
+        let sparring = |p: &str| matches!(p.trim().to_lowercase().as_str(), "alphabeta" | "guard");
+        if four && (sparring(&self.a) || sparring(&self.b)) {
+            usage_error(
+                None,
+                "the sparring partners (alphabeta, guard) play two-player games",
+            );
+        }
+        if self.paired && four {
+            usage_error(None, "--paired pairs two-player games");
+        }
+        Args {
+            a: self.a,
+            b: self.b,
+            games: self.games,
+            mode,
+            seed: self.seed,
+            threads: threads(self.threads),
+            json: self.json,
+            time_limit: self.time_limit,
+            players: if four { 4 } else { 2 },
+            partners_open,
+            four_board,
+            concede: !self.no_concede,
+            paired: self.paired,
         }
     }
-    for p in [&args.a, &args.b] {
-        if let Err(e) = make_player(p, 0, args.players == 4) {
-            eprintln!("{e}");
-            usage();
-        }
-    }
-    let four_modes = args.mode != Mode::Flip;
-    if args.players == 4 && args.four_board {
-        eprintln!("--board four-player seats two players; four players always play there");
-        usage();
-    }
-    if (args.players == 4 && !four_modes) || (args.players == 2 && args.partners_open) {
-        eprintln!("four players play dark, shuangming or open; two players dark, open or flip");
-        usage();
-    }
-    let sparring = |p: &str| matches!(p.trim().to_lowercase().as_str(), "alphabeta" | "guard");
-    if args.players == 4 && (sparring(&args.a) || sparring(&args.b)) {
-        eprintln!("the sparring partners (alphabeta, guard) play two-player games");
-        usage();
-    }
-    if args.paired && args.players == 4 {
-        eprintln!("--paired pairs two-player games");
-        usage();
-    }
-    args.threads = args.threads.max(1);
-    args
 }
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
@@ -655,12 +761,12 @@ fn play_one(args: &Args, index: usize) -> Outcome {
 }
 
 fn main() {
-    match std::env::args().nth(1).as_deref() {
-        Some("tune") => return tune::main(),
-        Some("calibrate") => return calibrate::main(),
-        _ => {}
-    }
-    let args = Arc::new(parse_args());
+    let cli = Cli::parse();
+    let args = match cli.tool {
+        Some(Tool::Tune(t)) => return tune::main(t),
+        Some(Tool::Calibrate(c)) => return calibrate::main(c),
+        None => Arc::new(cli.run.into_args()),
+    };
     let started = Instant::now();
     let r = run_games(&args, true);
     report(&args, &r, started.elapsed().as_secs_f64());

@@ -16,29 +16,78 @@
 //! before it is kept.
 
 use super::spsa::{Param, Spsa};
-use super::{Args, make_player, parse_mode, run_games, wdl};
+use super::{Args, ModeArg, make_player, player_name, run_games, threads, usage_error, wdl};
+use clap::ValueEnum;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::sync::Arc;
 use std::time::Instant;
 
-struct TuneArgs {
+/// `arena tune`'s options.
+///
+/// Each step plays --pairs pairs of games (one deal each, both colours) between the base
+/// player with the values perturbed up and the same with them down, and moves the values by
+/// the result. Every step prints one JSON line; the last line is the tuned player, to be
+/// checked on a fresh seed against the base before it is kept.
+#[derive(clap::Args)]
+pub(crate) struct TuneArgs {
+    /// The player tuned: a level, with overrides if any (as the arena's --a)
+    #[arg(long, value_name = "PLAYER", default_value = "master", value_parser = player_name)]
     base: String,
-    mode: junqi_game::Mode,
-    steps: u32,
-    pairs: usize,
-    seed: u64,
-    threads: usize,
-    a: f64,
-    big_a: f64,
+    /// A value tuned: any override key of the arena's players (the weights in percent,
+    /// contempt in centi-units), its start, its perturbation C > 0 and its bounds (0 and 400
+    /// if not given); repeat for more
+    #[arg(
+        long = "param",
+        value_name = "NAME=START:C[:MIN:MAX]",
+        required = true,
+        value_parser = param
+    )]
     params: Vec<Param>,
+    /// The game mode: dark, open or flip
+    #[arg(long, default_value = "dark", value_parser = two_player_mode)]
+    mode: ModeArg,
+    /// The number of steps
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    steps: u32,
+    /// Pairs of games a step
+    #[arg(long, value_name = "P", default_value_t = 8,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pairs: u64,
+    /// The seed of the perturbations and of the games
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once [default: the number of cores]
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// The gain a of the step a / (step + 1 + A)^0.602
+    #[arg(long = "a", value_name = "A", default_value_t = 2.0)]
+    a: f64,
+    /// The stability constant A of the step
+    #[arg(long, value_name = "A0", default_value_t = 10.0)]
+    big_a: f64,
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: arena tune --base PLAYER --param NAME=START:C[:MIN:MAX] ... [--mode dark|open|flip] [--steps N] [--pairs P] [--seed S] [--threads T] [--a A] [--big-a A0]"
-    );
-    std::process::exit(2)
+/// Why a `--param` was refused.
+#[derive(Debug, thiserror::Error)]
+#[error("expected NAME=START:C or NAME=START:C:MIN:MAX, numbers, C > 0 and MIN <= START <= MAX")]
+struct BadParam;
+
+fn param(s: &str) -> Result<Param, BadParam> {
+    parse_param(s).ok_or(BadParam)
+}
+
+/// Why a `--mode` was refused.
+#[derive(Debug, thiserror::Error)]
+#[error("expected dark, open or flip (tune plays two-player games)")]
+struct NotTwoPlayerMode;
+
+/// A mode of two-player games, by the arena's names.
+fn two_player_mode(s: &str) -> Result<ModeArg, NotTwoPlayerMode> {
+    match ModeArg::from_str(s, false) {
+        Ok(ModeArg::Shuangming) | Err(_) => Err(NotTwoPlayerMode),
+        Ok(m) => Ok(m),
+    }
 }
 
 /// `NAME=START:C[:MIN:MAX]`.
@@ -62,54 +111,22 @@ fn parse_param(s: &str) -> Option<Param> {
     })
 }
 
-fn parse() -> TuneArgs {
-    let mut t = TuneArgs {
-        base: "master".into(),
-        mode: junqi_game::Mode::Dark,
-        steps: 20,
-        pairs: 8,
-        seed: 1,
-        threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-        a: 2.0,
-        big_a: 10.0,
-        params: Vec::new(),
-    };
-    let mut it = std::env::args().skip(2);
-    while let Some(flag) = it.next() {
-        let mut val = || it.next().unwrap_or_else(|| usage());
-        match flag.as_str() {
-            "--base" => t.base = val(),
-            "--mode" => {
-                t.mode = parse_mode(&val())
-                    .filter(|m| !m.1)
-                    .unwrap_or_else(|| usage())
-                    .0
-            }
-            "--steps" => t.steps = val().parse().unwrap_or_else(|_| usage()),
-            "--pairs" => t.pairs = val().parse().unwrap_or_else(|_| usage()),
-            "--seed" => t.seed = val().parse().unwrap_or_else(|_| usage()),
-            "--threads" => t.threads = val().parse().unwrap_or_else(|_| usage()),
-            "--a" => t.a = val().parse().unwrap_or_else(|_| usage()),
-            "--big-a" => t.big_a = val().parse().unwrap_or_else(|_| usage()),
-            "--param" => t
-                .params
-                .push(parse_param(&val()).unwrap_or_else(|| usage())),
-            _ => usage(),
-        }
+/// Checks what clap cannot check alone: a two-player mode, and every key one the players
+/// know at its starting value.
+fn check(t: &TuneArgs) {
+    if t.mode == ModeArg::Shuangming {
+        usage_error(
+            Some("tune"),
+            "tune plays two-player games: dark, open or flip",
+        );
     }
-    if t.params.is_empty() || t.pairs == 0 {
-        usage();
-    }
-    // Every key must be one the players know, at its starting value.
     if let Err(e) = make_player(
         &player(&t.base, t.params.iter().map(|p| (p, p.value))),
         0,
         false,
     ) {
-        eprintln!("{e}");
-        usage();
+        usage_error(Some("tune"), &e);
     }
-    t
 }
 
 /// The base player with each parameter at its value as overrides.
@@ -122,8 +139,13 @@ fn player<'a>(base: &str, values: impl IntoIterator<Item = (&'a Param, f64)>) ->
     format!("{base}{sep}{}", overrides.join(","))
 }
 
-pub(crate) fn main() {
-    let t = parse();
+pub(crate) fn main(t: TuneArgs) {
+    check(&t);
+    let (mode, _) = t.mode.mode();
+    let (pairs, threads) = (
+        usize::try_from(t.pairs).expect("at most 10^6"),
+        threads(t.threads),
+    );
     let mut spsa = Spsa::new(t.params.clone(), t.a, t.big_a);
     let mut rng = Pcg64Mcg::seed_from_u64(t.seed ^ 0x5350_5341);
     let started = Instant::now();
@@ -134,10 +156,10 @@ pub(crate) fn main() {
         let args = Arc::new(Args {
             a: at(&trial.plus),
             b: at(&trial.minus),
-            games: 2 * t.pairs,
-            mode: t.mode,
+            games: 2 * pairs,
+            mode,
             seed: t.seed.wrapping_mul(7919).wrapping_add(u64::from(step)),
-            threads: t.threads,
+            threads,
             json: true,
             time_limit: None,
             players: 2,
