@@ -6,7 +6,8 @@
 #
 #   scripts/android-apk.sh
 #
-# Installs what it needs when missing (apt-get, rustup), then prints the APK's path.
+# Installs what it needs when missing (apt-get, rustup), then prints the APK's path. On a
+# terminal each step says which step of how many it is and the time so far (scripts/steps.sh).
 # Environment:
 #   CARGO_TARGET_DIR       where to build (default: target/ in the clone)
 #   JUNQI_KEYSTORE         sign with this release keystore instead of the debug key
@@ -24,7 +25,8 @@ CLANG=clang-19
 FRAMEWORK_RES=/usr/share/android-framework-res/framework-res.apk
 
 die() { echo "error: $*" >&2; exit 1; }
-step() { echo "== $*" >&2; }
+# shellcheck source=scripts/steps.sh
+. scripts/steps.sh
 
 # --- 1. Tools, from the package registries -----------------------------------------
 # command -> the Debian package that provides it
@@ -38,6 +40,12 @@ for tool in "${!PROVIDER[@]}"; do
   command -v "$tool" >/dev/null || missing+=("${PROVIDER[$tool]}")
 done
 [ -f "$FRAMEWORK_RES" ] || missing+=(android-framework-res)
+need_target=0
+rustup target list --installed 2>/dev/null | grep -qx "$TRIPLE" || need_target=1
+# The steps below: sysroot, library, symbol check, packaging, signing, four checks; and
+# the installations, when needed.
+STEPS_TOTAL=$((9 + need_target))
+[ ${#missing[@]} -gt 0 ] && STEPS_TOTAL=$((STEPS_TOTAL + 1))
 if [ ${#missing[@]} -gt 0 ]; then
   mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
   command -v apt-get >/dev/null ||
@@ -53,7 +61,7 @@ fi
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
   die "python3 3.11 or later is needed (tomllib)"
 command -v cargo >/dev/null || die "cargo is required: https://rustup.rs"
-if ! rustup target list --installed 2>/dev/null | grep -qx "$TRIPLE"; then
+if [ "$need_target" = 1 ]; then
   command -v rustup >/dev/null || die "rustup is needed to add the Rust target $TRIPLE"
   step "adding the Rust target $TRIPLE"
   rustup target add "$TRIPLE" || die "rustup target add $TRIPLE failed"
@@ -147,6 +155,7 @@ llvm-readelf-19 -d "$LIB" | grep -E "NEEDED|SONAME|FLAGS|TEXTREL" || true
 llvm-readelf-19 -d "$LIB" | grep -q TEXTREL && die "lib$LIB_NAME.so has text relocations"
 
 SIZE=$(du -h "$APK" | cut -f1)
+steps_done
 echo
 echo "APK ($SIZE): $APK"
 echo "install on a device (USB debugging on): adb install -r \"$APK\""
