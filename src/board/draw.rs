@@ -11,7 +11,8 @@ use super::{
 };
 use crate::{settings::Settings, theme::Fonts};
 
-/// How many times the board has been redrawn (for the diagnostics).
+/// How many times the board has been redrawn (for the diagnostics, feature `dev`).
+#[cfg(feature = "dev")]
 pub static REDRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Marks every entity of the drawn board (despawned and redrawn when the scene changes).
@@ -69,6 +70,7 @@ fn redraw(
         return;
     }
     *last = Some((scene.clone(), view, settings.clone()));
+    #[cfg(feature = "dev")]
     REDRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     for e in &parts {
         commands.entity(e).despawn();

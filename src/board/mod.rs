@@ -10,6 +10,7 @@ mod motion;
 use bevy::prelude::*;
 use junqi_game::{Board, Point, Rank, Side};
 
+#[cfg(feature = "dev")]
 pub use draw::REDRAWS;
 pub use motion::{BoardEffect, slide_path};
 

@@ -4,14 +4,14 @@ use bevy::prelude::*;
 use junqi_game::{GameResult, Side};
 
 use super::LanGame;
-use crate::session::SavedGame;
+use crate::game_match::GameFile;
 
 /// The last finished game, for the result screen and the replay viewer.
 #[derive(Resource, Clone, Debug)]
 pub struct LastGame {
     /// The record (for a LAN game only once the audit has rebuilt it from both sides' opened
     /// setups).
-    pub game: Option<SavedGame>,
+    pub game: Option<GameFile>,
     /// When the game started (seconds since 1970).
     pub started: u64,
     /// The result.

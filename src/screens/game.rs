@@ -25,12 +25,12 @@ use crate::{
         Colour, Face, Tile,
     },
     form::Form,
+    game_match::{GameFile, LogEntry, Match, rank_short, seat_key},
     i18n::Lang,
     lan::LanRequest,
     model::{ActiveGame, LastGame},
     profile::Profile,
     redraw::{self, Redraw, Waker},
-    session::{LogEntry, SavedGame, Session, rank_short, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
 };
@@ -78,7 +78,7 @@ fn exit(
     }
 }
 
-/// Plays a move in the session and announces it on the board; in a LAN game, sends it to the
+/// Plays a move in the match and announces it on the board; in a LAN game, sends it to the
 /// network session (the view follows when it is played).
 fn play(
     game: &mut ActiveGame,
@@ -86,12 +86,12 @@ fn play(
     effects: &mut MessageWriter<BoardEffect>,
     lan: &mut MessageWriter<LanRequest>,
 ) -> bool {
-    if game.session.is_remote() {
-        if !game.session.my_turn() || !game.session.view.legal_moves().contains(&mv) {
+    if game.game_match.is_remote() {
+        if !game.game_match.my_turn() || !game.game_match.view.legal_moves().contains(&mv) {
             return false;
         }
         lan.write(LanRequest::Send(PeerCmd::Play(mv)));
-        game.session.sent_move();
+        game.game_match.sent_move();
         game.hint = None;
         game.selected = None;
         return true;
@@ -101,12 +101,12 @@ fn play(
 
 /// Plays a move through the local referee (the player's or the computer's) and announces it.
 fn play_local(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<BoardEffect>) -> bool {
-    match game.session.play(mv) {
+    match game.game_match.play(mv) {
         Some(a) => {
             game.hint = None;
             game.selected = None;
             // Round a four-player table the battle is announced with its seat ([`announce_table`]).
-            if !a.text.is_empty() && !game.session.view.is_team_game() {
+            if !a.text.is_empty() && !game.game_match.view.is_team_game() {
                 effects.write(BoardEffect {
                     at: a.at,
                     text: a.text,
@@ -129,8 +129,8 @@ fn input(
 ) {
     // A long press on an enemy piece opens its marker menu.
     for BoardLongPress(p) in long.read() {
-        if let Some(Seen::Piece { side, .. }) = game.session.view.at(*p)
-            && side != game.session.me()
+        if let Some(Seen::Piece { side, .. }) = game.game_match.view.at(*p)
+            && side != game.game_match.me()
         {
             game.selected = None;
             game.marking = Some(*p);
@@ -146,9 +146,9 @@ fn input(
             from: d.from,
             to: d.to,
         };
-        if game.session.my_turn()
+        if game.game_match.my_turn()
             && game.thinking.is_none()
-            && game.session.moves_from(d.from).contains(&mv)
+            && game.game_match.moves_from(d.from).contains(&mv)
         {
             play(&mut game, mv, &mut effects, &mut lan);
         }
@@ -158,10 +158,10 @@ fn input(
 /// The computer seats other than `offerer` still in answer a standing draw offer in turn order,
 /// each from its own view; `true` if all of them accept.
 fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
-    let me = game.session.me();
-    let answering: Vec<Side> = seats_in_order(&game.session.view)
+    let me = game.game_match.me();
+    let answering: Vec<Side> = seats_in_order(&game.game_match.view)
         .into_iter()
-        .filter(|&s| s != me && s != offerer && game.session.view.is_in(s))
+        .filter(|&s| s != me && s != offerer && game.game_match.view.is_in(s))
         .collect();
     for seat in answering {
         let for_win = game
@@ -169,7 +169,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
             .level(seat)
             .is_some_and(|n| ai::level(n).plays_for_win());
         let yes = game
-            .session
+            .game_match
             .game()
             .is_some_and(|g| concede::answer_draw(&g.view(seat), for_win));
         let answer = if yes {
@@ -177,7 +177,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
         } else {
             Action::DeclineDraw
         };
-        let _ = game.session.act(seat, answer);
+        let _ = game.game_match.act(seat, answer);
         if !yes {
             return false;
         }
@@ -186,7 +186,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
 }
 
 fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>, waker: Res<Waker>) {
-    let s = &game.session;
+    let s = &game.game_match;
     // The computer seats move one at a time, in turn order: the side to move, when it is one.
     if let Some(referee) = s.game()
         && let Some(level) = game.opponent.level(referee.turn())
@@ -200,7 +200,7 @@ fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>, waker: Res<Wak
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
     }
-    if game.hint_pending && !game.session.my_turn() {
+    if game.hint_pending && !game.game_match.my_turn() {
         game.hint_pending = false;
     }
 }
@@ -235,15 +235,17 @@ fn poll_ai(
         match thought {
             Thought::Turn { concede, mv } => {
                 game.thinking = None;
-                let s = &game.session;
+                let s = &game.game_match;
                 if s.result().is_none() && s.turn() != s.me() {
                     let seat = s.turn();
                     match concede {
-                        Some(Action::Resign) if game.session.act(seat, Action::Resign).is_ok() => {
+                        Some(Action::Resign)
+                            if game.game_match.act(seat, Action::Resign).is_ok() =>
+                        {
                             continue;
                         }
                         Some(Action::OfferDraw)
-                            if game.session.act(seat, Action::OfferDraw).is_ok() =>
+                            if game.game_match.act(seat, Action::OfferDraw).is_ok() =>
                         {
                             // The other computer seats answer at once; the player last, on
                             // the screen; the move waits for the answer.
@@ -259,14 +261,14 @@ fn poll_ai(
                             play_local(&mut game, mv, &mut effects);
                         }
                         None => {
-                            let side = game.session.turn();
-                            let _ = game.session.act(side, Action::Timeout);
+                            let side = game.game_match.turn();
+                            let _ = game.game_match.act(side, Action::Timeout);
                         }
                     }
                 }
             }
             Thought::Hint(h) => {
-                if game.hint_pending && game.session.my_turn() {
+                if game.hint_pending && game.game_match.my_turn() {
                     game.hint = h;
                 }
                 game.hint_pending = false;
@@ -285,10 +287,10 @@ fn clock(
     if game.ai_offer.is_some() {
         return;
     }
-    if game.session.result().is_none() {
-        redraw.within(redraw::next_second(game.session.clock));
+    if game.game_match.result().is_none() {
+        redraw.within(redraw::next_second(game.game_match.clock));
     }
-    if game.session.tick(time.delta_secs()) {
+    if game.game_match.tick(time.delta_secs()) {
         game.selected = None;
         game.thinking = None;
         game.hint = None;
@@ -308,7 +310,7 @@ fn announce_table(
     mut seen: Local<usize>,
     mut effects: MessageWriter<BoardEffect>,
 ) {
-    let s = &game.session;
+    let s = &game.game_match;
     if game.is_added() || s.log.len() < *seen {
         *seen = s.log.len();
     }
@@ -329,9 +331,9 @@ fn announce_table(
                 format!(
                     "{} {}",
                     lang.t(seat_key(*side, me, true, clockwise)),
-                    crate::session::battle_caption(b)
+                    crate::game_match::battle_caption(b)
                 ),
-                Some(crate::session::BattleKind::of(b)),
+                Some(crate::game_match::BattleKind::of(b)),
             ),
             LogEntry::Out { side, .. } => {
                 let Some(hq) = s.view.board().point(*side, 6, 2) else {
@@ -344,7 +346,7 @@ fn announce_table(
                         lang.t(seat_key(*side, me, true, clockwise)),
                         lang.t("seat.out")
                     ),
-                    Some(crate::session::BattleKind::Flag),
+                    Some(crate::game_match::BattleKind::Flag),
                 )
             }
             _ => continue,
@@ -366,24 +368,24 @@ fn finish(
     mut nav: MessageWriter<Navigate>,
     mut redraw: ResMut<Redraw>,
 ) {
-    let Some(result) = game.session.result() else {
+    let Some(result) = game.game_match.result() else {
         return;
     };
     if !game.saved {
         game.saved = true;
-        let saved = game.session.saved();
+        let saved = game.game_match.saved();
         let written = match &saved {
             Some(saved) => save_record(&dir, saved),
             None => Err("LAN".to_owned()),
         };
-        let team = game.session.view.is_team_game();
+        let team = game.game_match.view.is_team_game();
         let (key, outcome, score) = crate::profile::entry(
             result,
-            game.session.me(),
+            game.game_match.me(),
             team,
-            game.session.plies(),
-            game.session.undos,
-            &game.session.opponent,
+            game.game_match.plies(),
+            game.game_match.undos,
+            &game.game_match.opponent,
         );
         profile.record(&key, outcome, score);
         if let Err(e) = profile.save(&dir) {
@@ -391,11 +393,11 @@ fn finish(
         }
         commands.insert_resource(LastGame {
             game: saved,
-            started: game.session.started,
+            started: game.game_match.started,
             result: Some(result),
-            me: game.session.me(),
-            plies: game.session.plies(),
-            opponent: game.session.opponent.clone(),
+            me: game.game_match.me(),
+            plies: game.game_match.plies(),
+            opponent: game.game_match.opponent.clone(),
             saved: written,
             lan: game.lan_state().cloned(),
             four: team,
@@ -413,7 +415,7 @@ fn finish(
 
 /// Saves a game's record in the records folder, never replacing an earlier one (a suffix is
 /// added when the name is taken).
-fn save_record(dir: &DataDir, saved: &SavedGame) -> Result<std::path::PathBuf, String> {
+fn save_record(dir: &DataDir, saved: &GameFile) -> Result<std::path::PathBuf, String> {
     let mut path = dir.records().join(format!("game-{}.json", saved.started));
     let mut n = 1;
     while path.exists() {
@@ -442,7 +444,7 @@ fn save_lan_record(dir: Res<DataDir>, last: Option<ResMut<LastGame>>) {
     else {
         return;
     };
-    let saved = SavedGame {
+    let saved = GameFile {
         version: 1,
         started: last.started,
         opponent: last.opponent.clone(),
@@ -481,9 +483,9 @@ pub fn colour_of(side: Side, me: Side, four: bool, settings: &Settings) -> Colou
     if side == me { mine } else { theirs }
 }
 
-/// What the player sees of a session as a board scene; `full` shows the referee's whole truth
+/// What the player sees of a match as a board scene; `full` shows the referee's whole truth
 /// (finished games in the replay viewer).
-pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
+pub fn scene_of(s: &Match, settings: &Settings, full: bool) -> BoardScene {
     let me = s.me();
     let board = s.view.board();
     let four = s.view.is_team_game();
@@ -568,15 +570,15 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
 /// Keeps the inference board up to date with the player's view (only while it is on; the
 /// belief costs a few milliseconds, so once per change of the view, not per frame).
 fn infer(mut game: ResMut<ActiveGame>) {
-    let key = game.session.view.events().len();
+    let key = game.game_match.view.events().len();
     if game.inference.as_ref().is_some_and(|(k, _)| *k != key) {
-        let inf = junqi_game::ai::inference::infer(&game.session.view);
+        let inf = junqi_game::ai::inference::infer(&game.game_match.view);
         game.inference = Some((key, inf));
     }
 }
 
 fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
-    let mut new = scene_of(&game.session, &settings, false);
+    let mut new = scene_of(&game.game_match, &settings, false);
     // 推理: the most likely rank on each hidden piece that carries no marker of the player's.
     if let Some((_, inf)) = &game.inference {
         for (p, tile) in &mut new.pieces {
@@ -640,7 +642,7 @@ fn actions(
 ) {
     let lang = *lang;
     for a in reader.read() {
-        let me = game.session.me();
+        let me = game.game_match.me();
         match *a {
             GameAction::Zoom => {
                 zoom.0 = match zoom.0 {
@@ -660,7 +662,7 @@ fn actions(
             }
             GameAction::Inference => {
                 // A room rule (the LAN host's, shared with the peer by the game's rules).
-                if !game.session.rules().inference_board {
+                if !game.game_match.rules().inference_board {
                     game.inference = None;
                     continue;
                 }
@@ -671,12 +673,12 @@ fn actions(
                 continue;
             }
             GameAction::Undo => {
-                if game.session.is_remote() {
+                if game.game_match.is_remote() {
                     continue;
                 }
-                if game.session.undos >= u32::from(game.undo_limit) {
+                if game.game_match.undos >= u32::from(game.undo_limit) {
                     game.status = Some(lang.t("game.undo_none").to_owned());
-                } else if game.session.undo() {
+                } else if game.game_match.undo() {
                     game.selected = None;
                     game.hint = None;
                     game.marking = None;
@@ -688,14 +690,14 @@ fn actions(
             }
             _ => {}
         }
-        if game.session.is_remote() {
+        if game.game_match.is_remote() {
             lan_action(&mut game, *a, &mut lan, lang);
             if !matches!(a, GameAction::Hint | GameAction::Mark(_)) {
                 continue;
             }
         }
         match *a {
-            GameAction::Resign => match game.session.act(me, Action::Resign) {
+            GameAction::Resign => match game.game_match.act(me, Action::Resign) {
                 Ok(_) => game.status = None,
                 Err(ActionError::ResignTooEarly(n)) => {
                     game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
@@ -703,7 +705,7 @@ fn actions(
                 Err(e) => game.status = Some(e.to_string()),
             },
             GameAction::OfferDraw => {
-                if game.session.act(me, Action::OfferDraw).is_err() {
+                if game.game_match.act(me, Action::OfferDraw).is_err() {
                     continue;
                 }
                 // Each computer seat still in answers, from its own view.
@@ -718,22 +720,23 @@ fn actions(
                 );
             }
             GameAction::Hint => {
-                if game.session.my_turn() && !game.hint_pending {
+                if game.game_match.my_turn() && !game.hint_pending {
                     game.hint_pending = true;
-                    let task = ai::hint(game.session.view.clone(), rand::random(), waker.clone());
+                    let task =
+                        ai::hint(game.game_match.view.clone(), rand::random(), waker.clone());
                     commands.spawn((Thinking { task, hint: true }, DespawnOnExit(Screen::Game)));
                 }
             }
             GameAction::Mark(rank) => {
                 if let Some(p) = game.marking.take()
-                    && let Some(Seen::Piece { id, .. }) = game.session.view.at(p)
+                    && let Some(Seen::Piece { id, .. }) = game.game_match.view.at(p)
                 {
                     match rank {
                         Some(r) => {
-                            game.session.markers.insert(id, rank_short(r, lang));
+                            game.game_match.markers.insert(id, rank_short(r, lang));
                         }
                         None => {
-                            game.session.markers.remove(&id);
+                            game.game_match.markers.remove(&id);
                         }
                     }
                 }
@@ -745,7 +748,7 @@ fn actions(
                     } else {
                         Action::DeclineDraw
                     };
-                    let _ = game.session.act(me, answer);
+                    let _ = game.game_match.act(me, answer);
                 }
             }
             GameAction::AskResign
@@ -770,8 +773,8 @@ fn lan_action(
     };
     match a {
         GameAction::Resign => {
-            let n = game.session.rules().resign_after_plies;
-            if game.session.plies() < n {
+            let n = game.game_match.rules().resign_after_plies;
+            if game.game_match.plies() < n {
                 game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
             } else {
                 send(PeerCmd::Resign);
@@ -779,7 +782,7 @@ fn lan_action(
             }
         }
         GameAction::OfferDraw => {
-            if game.session.my_turn() {
+            if game.game_match.my_turn() {
                 send(PeerCmd::OfferDraw);
                 game.status = Some(lang.t("lan.draw_sent").to_owned());
             }

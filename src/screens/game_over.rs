@@ -12,8 +12,8 @@ use super::{Navigate, Screen, replay::ReplayState, review::ReviewState};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{Match, reason_key},
     i18n::Lang,
-    session::{Session, reason_key},
     settings::Settings,
     theme,
 };
@@ -43,7 +43,7 @@ fn show_board(
         return;
     }
     *shown = Some(saved.started);
-    if let Ok(s) = Session::from_saved(saved, None) {
+    if let Ok(s) = Match::from_saved(saved, None) {
         *scene = super::game::scene_of(&s, &settings, true);
     }
 }

@@ -8,9 +8,9 @@ use super::{Navigate, Screen, game::scene_of, review::ReviewState};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{GameFile, Match, reason_key},
     i18n::Lang,
     redraw::Redraw,
-    session::{SavedGame, Session, reason_key},
     settings::Settings,
     storage::{self, DataDir},
     theme,
@@ -22,7 +22,7 @@ pub struct ReplayState {
     /// Saved games (file names without `.json`), newest first.
     pub files: Vec<String>,
     /// The open game.
-    pub record: Option<SavedGame>,
+    pub record: Option<GameFile>,
     /// How many turns are applied.
     pub step: usize,
     /// Show every piece.
@@ -43,7 +43,7 @@ pub struct ReplayState {
 
 impl ReplayState {
     /// Opens a record at its start.
-    pub fn open(&mut self, record: SavedGame) {
+    pub fn open(&mut self, record: GameFile) {
         self.record = Some(record);
         self.step = 0;
         self.playing = false;
@@ -60,8 +60,8 @@ impl ReplayState {
     pub fn open_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
         let path = dir.records().join(format!("{name}.json"));
         // A damaged record is moved aside (and reported), so it is not offered again.
-        let rec = storage::load_or_move_aside::<SavedGame>(&path).map_err(|e| e.message(lang))?;
-        if Session::from_saved(&rec, None).is_err() {
+        let rec = storage::load_or_move_aside::<GameFile>(&path).map_err(|e| e.message(lang))?;
+        if Match::from_saved(&rec, None).is_err() {
             return Err(lang.t("err.corrupt").to_owned());
         }
         self.open(rec);
@@ -77,9 +77,9 @@ impl ReplayState {
         self.export = Some(crate::lan::export_for_audit(dir, &record).map_err(|e| e.to_string()));
     }
 
-    /// The session after `step` actions.
-    pub fn session(&self) -> Option<Session> {
-        Session::from_saved(self.record.as_ref()?, Some(self.step)).ok()
+    /// The match after `step` actions.
+    pub fn game_match(&self) -> Option<Match> {
+        Match::from_saved(self.record.as_ref()?, Some(self.step)).ok()
     }
 
     /// Number of turns in the open record.
@@ -197,7 +197,7 @@ fn show(state: Res<ReplayState>, settings: Res<Settings>, mut scene: ResMut<Boar
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    let new = match state.session() {
+    let new = match state.game_match() {
         Some(s) => scene_of(&s, &settings, state.full),
         None => BoardScene::default(),
     };
@@ -275,7 +275,7 @@ fn ui(
             .show(&mut root, |ui| {
                 controls(ui, &mut state, &dir, lang);
                 review_button(ui, &state, &mut review, &mut nav, lang);
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     let h = (height * 0.15).max(90.0);
                     ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
                         ui.set_min_height(h);
@@ -304,7 +304,7 @@ fn ui(
                 controls(ui, &mut state, &dir, lang);
                 review_button(ui, &state, &mut review, &mut nav, lang);
                 ui.separator();
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });

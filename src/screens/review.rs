@@ -27,9 +27,9 @@ use super::{
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{GameFile, Match, reason_key, seat_key},
     i18n::Lang,
     redraw::Redraw,
-    session::{SavedGame, Session, reason_key, seat_key},
     settings::Settings,
     theme,
 };
@@ -45,7 +45,7 @@ struct Job {
 #[derive(Resource, Default)]
 pub struct ReviewState {
     /// The record under review.
-    pub record: Option<SavedGame>,
+    pub record: Option<GameFile>,
     /// How many actions are applied on the board.
     pub step: usize,
     /// Where 返回 goes.
@@ -64,7 +64,7 @@ pub struct ReviewState {
 impl ReviewState {
     /// Opens `saved` for review at its start; 返回 leads to `back`. The review of the same
     /// record is kept (not computed again).
-    pub fn open(&mut self, saved: SavedGame, back: Screen) {
+    pub fn open(&mut self, saved: GameFile, back: Screen) {
         let same = self
             .record
             .as_ref()
@@ -104,9 +104,9 @@ impl ReviewState {
         self.len() == 0
     }
 
-    /// The session after `step` actions.
-    pub fn session(&self) -> Option<Session> {
-        Session::from_saved(self.record.as_ref()?, Some(self.step)).ok()
+    /// The match after `step` actions.
+    pub fn game_match(&self) -> Option<Match> {
+        Match::from_saved(self.record.as_ref()?, Some(self.step)).ok()
     }
 
     /// The computed review.
@@ -202,7 +202,7 @@ fn show(state: Res<ReviewState>, settings: Res<Settings>, mut scene: ResMut<Boar
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    let mut new = match state.session() {
+    let mut new = match state.game_match() {
         Some(s) => scene_of(&s, &settings, true),
         None => BoardScene::default(),
     };
@@ -308,7 +308,7 @@ fn ui(
                 ui.separator();
                 current_ui(ui, &state, lang);
                 ui.separator();
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });

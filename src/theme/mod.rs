@@ -210,7 +210,7 @@ pub fn page(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::{BattleSeen, battle_caption};
+    use crate::game_match::{BattleSeen, battle_caption};
     use egui::{FontFamily, epaint::text::Fonts};
     use junqi_game::{Outcome, Rank};
 

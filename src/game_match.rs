@@ -1,9 +1,9 @@
-//! A game in progress as the player sees it, on top of the player's [`PlayerView`]: the move
+//! A match: a game in progress as the player sees it, on top of the player's [`PlayerView`]: the move
 //! clock, the log as the player saw it, removed pieces, private markers, and the saved record
-//! ([`SavedGame`]). Against the computer the engine's [`Game`] is the referee
+//! ([`GameFile`]). Against the computer the engine's [`Game`] is the referee
 //! ([`Referee::Local`]); in a LAN game no one holds the enemy's pieces
 //! ([`Referee::Remote`]): the view is the one the network session (`junqi_net`) builds from the
-//! public events, and [`Session::update_view`] follows it.
+//! public events, and [`Match::update_view`] follows it.
 //!
 //! Plain Rust (no Bevy systems): the game screen drives it, the tests call it directly.
 
@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::i18n::Lang;
 
-/// A saved game: the engine's record plus who played it and when.
+/// A game file (a saved game): the engine's record plus who played it and when.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SavedGame {
+pub struct GameFile {
     /// Format version.
     pub version: u32,
     /// Seconds since 1970 when the game started.
@@ -28,7 +28,7 @@ pub struct SavedGame {
     pub opponent: String,
     /// The player's side.
     pub me: Side,
-    /// The engine's record (rules, setup, every action).
+    /// The engine's record (rules, starting layouts, every action).
     pub record: Record,
     /// The result, if the game ended.
     pub result: Option<GameResult>,
@@ -158,9 +158,10 @@ impl LogEntry {
     }
 }
 
-/// The referee's announcement of one move, for the board effect.
+/// What the referee calls out for one move, for the board effect: where, the caption and the
+/// battle's kind (the engine announces only a battle's result).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Announcement {
+pub struct Callout {
     /// Where it happened.
     pub at: Point,
     /// The caption ("吃！", "同归于尽"…), empty for a quiet move.
@@ -190,7 +191,7 @@ pub struct Remote {
 
 /// A game in progress (or replayed) as the player sees it.
 #[derive(Clone, Debug)]
-pub struct Session {
+pub struct Match {
     /// The referee.
     pub referee: Referee,
     /// The player's knowledge.
@@ -211,8 +212,8 @@ pub struct Session {
     pub undos: u32,
 }
 
-impl Session {
-    /// A session for `me` from a game that has not started.
+impl Match {
+    /// A match for `me` from a game that has not started.
     pub fn new(game: Game, me: Side, opponent: String, started: u64) -> Self {
         let view = game.view(me);
         let mut s = Self {
@@ -282,7 +283,7 @@ impl Session {
 
     /// LAN: follows the network session's new view; the events it adds go to the log and the
     /// removed pieces, and the last one is announced as against the computer.
-    pub fn update_view(&mut self, view: PlayerView, my_turn: bool) -> Option<Announcement> {
+    pub fn update_view(&mut self, view: PlayerView, my_turn: bool) -> Option<Callout> {
         let old = self.view.events().len();
         let events: Vec<Event> = view.events().get(old..).unwrap_or_default().to_vec();
         let before = std::mem::replace(&mut self.view, view);
@@ -305,7 +306,7 @@ impl Session {
     ///
     /// # Errors
     /// An event the view cannot take (the view is then unchanged).
-    pub fn follow(&mut self, event: &Event) -> Result<Option<Announcement>, junqi_game::ViewError> {
+    pub fn follow(&mut self, event: &Event) -> Result<Option<Callout>, junqi_game::ViewError> {
         let mut view = self.view.clone();
         view.apply(event)?;
         let my_turn = matches!(&self.referee, Referee::Remote(r) if r.my_turn);
@@ -346,11 +347,11 @@ impl Session {
     }
 
     /// A saved game replayed up to `upto` actions (all when `None`).
-    pub fn from_saved(saved: &SavedGame, upto: Option<usize>) -> Result<Self, SetupError> {
+    pub fn from_saved(saved: &GameFile, upto: Option<usize>) -> Result<Self, SetupError> {
         let mut fresh = saved.record.clone();
         fresh.actions.clear();
         let start = Game::replay(&fresh, None)?;
-        let mut s = Session::new(start, saved.me, saved.opponent.clone(), saved.started);
+        let mut s = Match::new(start, saved.me, saved.opponent.clone(), saved.started);
         let n = upto
             .unwrap_or(saved.record.actions.len())
             .min(saved.record.actions.len());
@@ -385,7 +386,7 @@ impl Session {
         let Some(saved) = self.saved() else {
             return false;
         };
-        let Ok(mut back) = Session::from_saved(&saved, Some(at)) else {
+        let Ok(mut back) = Match::from_saved(&saved, Some(at)) else {
             return false;
         };
         back.markers = std::mem::take(&mut self.markers);
@@ -394,10 +395,10 @@ impl Session {
         true
     }
 
-    /// What is saved (`None` for a LAN game: the enemy's setup is not known).
-    pub fn saved(&self) -> Option<SavedGame> {
+    /// What is saved (`None` for a LAN game: the enemy's layout is not known).
+    pub fn saved(&self) -> Option<GameFile> {
         let game = self.game()?;
-        Some(SavedGame {
+        Some(GameFile {
             version: 1,
             started: self.started,
             opponent: self.opponent.clone(),
@@ -474,7 +475,7 @@ impl Session {
     }
 
     /// Plays a move for the side to move; returns the announcement, or `None` if refused.
-    pub fn play(&mut self, mv: Move) -> Option<Announcement> {
+    pub fn play(&mut self, mv: Move) -> Option<Callout> {
         let side = self.turn();
         let events = self.act(side, Action::Move(mv)).ok()?;
         announce(&events)
@@ -581,12 +582,12 @@ impl Session {
 }
 
 /// The announcement of a move's events (the last battle, flip or quiet move).
-fn announce(events: &[Event]) -> Option<Announcement> {
+fn announce(events: &[Event]) -> Option<Callout> {
     let mut ann = None;
     for e in events {
         match *e {
             Event::Moved { to, .. } => {
-                ann.get_or_insert(Announcement {
+                ann.get_or_insert(Callout {
                     at: to,
                     text: String::new(),
                     battle: None,
@@ -605,21 +606,21 @@ fn announce(events: &[Event]) -> Option<Announcement> {
                     outcome: announcement.outcome,
                     flag_captured: announcement.flag_captured,
                 };
-                ann = Some(Announcement {
+                ann = Some(Callout {
                     at: to,
                     text: battle_caption(&seen),
                     battle: Some(BattleKind::of(&seen)),
                 });
             }
             Event::Flipped { at, rank, .. } => {
-                ann = Some(Announcement {
+                ann = Some(Callout {
                     at,
                     text: rank.zh_name().to_owned(),
                     battle: None,
                 });
             }
             Event::VoidAttack { to, rank, .. } => {
-                ann = Some(Announcement {
+                ann = Some(Callout {
                     at: to,
                     text: rank.zh_name().to_owned(),
                     battle: None,
