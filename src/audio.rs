@@ -14,7 +14,8 @@
 use bevy::prelude::*;
 
 use crate::{
-    game_match::{BattleKind, BattleSeen, LogEntry, Match},
+    battle::{BattleKind, BattleSeen},
+    game_match::{LogEntry, Match},
     model::ActiveGame,
     nav::Screen,
     settings::Settings,
@@ -76,7 +77,7 @@ pub const WARN_SECS: f32 = 10.0;
 /// The sound of a battle, as the player saw it (the same order as the board's caption:
 /// a flag first, then a bomb, then a mine).
 pub fn battle_sound(seen: &BattleSeen) -> Sound {
-    match BattleKind::of(seen) {
+    match seen.kind() {
         BattleKind::Flag => Sound::Flag,
         BattleKind::Bomb => Sound::Bomb,
         BattleKind::Mine => Sound::Mine,
@@ -266,7 +267,7 @@ mod tests {
         let mut heard = Heard::default();
         assert_eq!(cues(&mut heard, &s), vec![], "opening a game is silent");
         let mv = first_step(&s);
-        assert!(s.play(mv).is_some());
+        assert!(s.play(mv).unwrap().is_some());
         assert_eq!(cues(&mut heard, &s), vec![Sound::Move]);
         assert_eq!(cues(&mut heard, &s), vec![], "each line sounds once");
         // A different game (started later) is taken silently, however long its log is.

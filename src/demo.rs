@@ -147,7 +147,9 @@ pub fn demo_match(plies: Option<usize>, seed: u64) -> Match {
         };
         match ai::choose(&view, level, seed.wrapping_add(n as u64)) {
             Some(mv) => {
-                s.play(mv);
+                if s.play(mv).is_err() {
+                    break;
+                }
             }
             None => break,
         }
@@ -180,7 +182,9 @@ pub fn demo_four_match(which: FourDemo, plies: usize, seed: u64) -> (Match, Matc
         };
         match ai::choose(&view, 1, seed.wrapping_add(n as u64)) {
             Some(mv) => {
-                s.play(mv);
+                if s.play(mv).is_err() {
+                    break;
+                }
             }
             None => {
                 let _ = s.act(side, junqi_game::Action::Timeout);

@@ -17,6 +17,7 @@
 pub mod ai;
 pub mod audio;
 pub mod back;
+pub mod battle;
 pub mod board;
 #[cfg(feature = "dev")]
 pub mod demo;

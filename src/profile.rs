@@ -66,6 +66,21 @@ pub enum WinLossDraw {
     Draw,
 }
 
+impl WinLossDraw {
+    /// The player `me`'s result (round a four-player table, `team`, its team's).
+    pub fn of(result: GameResult, me: Side, team: bool) -> Self {
+        match result {
+            GameResult::Win { winner, .. }
+                if winner == me || (team && winner.team() == me.team()) =>
+            {
+                WinLossDraw::Win
+            }
+            GameResult::Win { .. } => WinLossDraw::Loss,
+            GameResult::Draw { .. } => WinLossDraw::Draw,
+        }
+    }
+}
+
 /// Wins, losses and draws against one opponent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -99,13 +114,7 @@ pub fn entry(
     undos: u32,
     opponent: &str,
 ) -> (String, WinLossDraw, i8) {
-    let outcome = match result {
-        GameResult::Win { winner, .. } if winner == me || (team && winner.team() == me.team()) => {
-            WinLossDraw::Win
-        }
-        GameResult::Win { .. } => WinLossDraw::Loss,
-        GameResult::Draw { .. } => WinLossDraw::Draw,
-    };
+    let outcome = WinLossDraw::of(result, me, team);
     if undos > 0 {
         (format!("{opponent}{UNDO_SUFFIX}"), outcome, 0)
     } else {

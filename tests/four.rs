@@ -11,12 +11,11 @@ use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     board::{BoardClick, BoardScene, Colour},
     game_match::LogEntry,
-    i18n::Lang,
     model::{ActiveGame, LastGame},
     profile::Profile,
     screens::{
         Navigate, Screen,
-        game::GameAction,
+        game_hud::GameAction,
         replay::ReplayState,
         setup::{First, SetupAction, SetupState, Table},
     },
@@ -273,7 +272,7 @@ fn the_teams_result_is_saved_with_the_four_player_score_and_replays() {
     let dir_res = app.world().resource::<DataDir>().clone();
     let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
     let mut replay = ReplayState::default();
-    replay.open_file(&dir_res, &name, Lang::En).unwrap();
+    replay.open_file(&dir_res, &name).unwrap();
     replay.step = replay.len();
     let s = replay.game_match().expect("the record replays");
     assert!(s.view.is_team_game());

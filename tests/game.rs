@@ -12,7 +12,7 @@ use junqi::{
     model::{ActiveGame, LastGame},
     screens::{
         Navigate, Screen,
-        game::GameAction,
+        game_hud::GameAction,
         setup::{SetupAction, SetupState, load_layout, save_layout},
     },
     storage::{DataDir, StoreError},
@@ -394,10 +394,11 @@ fn a_damaged_record_is_moved_aside_and_leaves_the_replay_list() {
     std::fs::write(data.records().join("game-5.json"), "{\"version\":").unwrap();
     assert_eq!(junqi::storage::list_names(&data.records()), ["game-5"]);
     let mut replay = junqi::screens::replay::ReplayState::default();
-    let e = replay
-        .open_file(&data, "game-5", junqi::i18n::Lang::En)
-        .unwrap_err();
-    assert!(e.contains("game-5.damaged-1.json"), "{e}");
+    let e = replay.open_file(&data, "game-5").unwrap_err();
+    // The player reads the name the damaged file is kept under, never its folder.
+    let shown = e.message(junqi::i18n::Lang::En);
+    assert!(shown.contains("game-5.damaged-1.json"), "{shown}");
+    assert!(!shown.contains(&*dir.to_string_lossy()), "{shown}");
     let kept = data.records().join("game-5.damaged-1.json");
     assert_eq!(std::fs::read_to_string(kept).unwrap(), "{\"version\":");
     assert!(junqi::storage::list_names(&data.records()).is_empty());

@@ -19,7 +19,7 @@ use junqi::{
     model::{ActiveGame, LastGame},
     screens::{
         Navigate, Screen,
-        game::GameAction,
+        game_hud::GameAction,
         lobby::{LobbyAction, LobbyPhase, LobbyState, rules_text},
         replay::ReplayState,
         setup::{SetupAction, SetupState},
@@ -364,7 +364,7 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
         let dir = app.world().resource::<DataDir>().clone();
         let name = path.file_stem().unwrap().to_str().unwrap();
         let mut replay = ReplayState::default();
-        replay.open_file(&dir, name, Lang::En).unwrap();
+        replay.open_file(&dir, name).unwrap();
         assert!(replay.auditable, "no journal next to {}", path.display());
         replay.export_for_audit(&dir);
         let exported = replay.export.clone().unwrap().unwrap();

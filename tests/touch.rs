@@ -17,7 +17,7 @@ use junqi::{
     demo::{FourDemo, demo_four_match, demo_match},
     form::{Form, UiZoom},
     model::ActiveGame,
-    screens::{Navigate, Screen, game::GameAction},
+    screens::{Navigate, Screen, game_hud::GameAction},
 };
 use junqi_game::{Point, Side};
 

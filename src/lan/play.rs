@@ -66,7 +66,7 @@ fn follow(
         let Some(g) = g else { continue };
         match e {
             PeerEvent::Game(event) => match g.game_match.follow(event) {
-                Ok(a) => announce(g, a, &mut effects),
+                Ok(a) => announce(g, a, *lang, &mut effects),
                 // The network session applied it to its own view: this view then is not the network session's
                 // (a bug, not the network's doing); the next voided move or resume resets it.
                 Err(err) => error!("the LAN board cannot take {event:?}: {err}"),
@@ -133,14 +133,19 @@ fn set(g: &mut ActiveGame, f: impl FnOnce(&mut LanGame)) {
 }
 
 /// Shows what the peer's move did, and clears what no longer holds once the view moved on.
-fn announce(g: &mut ActiveGame, a: Option<Callout>, effects: &mut MessageWriter<BoardEffect>) {
+fn announce(
+    g: &mut ActiveGame,
+    a: Option<Callout>,
+    lang: Lang,
+    effects: &mut MessageWriter<BoardEffect>,
+) {
     if let Some(a) = a {
         g.hint = None;
-        if !a.text.is_empty() {
+        if let Some(text) = a.caption(lang) {
             effects.write(BoardEffect {
                 at: a.at,
-                text: a.text,
-                battle: a.battle,
+                text,
+                battle: a.battle(),
             });
         }
     }

@@ -13,10 +13,10 @@ use bevy::{
 };
 use bevy_egui::EguiContexts;
 use junqi_game::ai::{concede, inference::Inference};
-use junqi_game::{Action, ActionError, Mode, Move, PlayerView, Rank, Seen, Side};
+use junqi_game::{Action, ActionError, Move, Seen, Side};
 use junqi_net::peer::PeerCmd;
 
-use super::game_hud::{HudTab, hud};
+use super::game_hud::{GameAction, HudTab, hud, seats_in_order};
 use super::{Navigate, Screen};
 use crate::{
     ai::{self, Thought},
@@ -28,7 +28,7 @@ use crate::{
     game_match::{GameFile, LogEntry, Match, rank_short, seat_key},
     i18n::Lang,
     lan::LanRequest,
-    model::{ActiveGame, LastGame},
+    model::{ActiveGame, LastGame, NotSaved},
     profile::Profile,
     redraw::{self, Redraw, Waker},
     settings::{PieceColour, Settings},
@@ -83,6 +83,7 @@ fn exit(
 fn play(
     game: &mut ActiveGame,
     mv: Move,
+    lang: Lang,
     effects: &mut MessageWriter<BoardEffect>,
     lan: &mut MessageWriter<LanRequest>,
 ) -> bool {
@@ -96,26 +97,36 @@ fn play(
         game.selected = None;
         return true;
     }
-    play_local(game, mv, effects)
+    play_local(game, mv, lang, effects)
 }
 
 /// Plays a move through the local referee (the player's or the computer's) and announces it.
-fn play_local(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<BoardEffect>) -> bool {
+fn play_local(
+    game: &mut ActiveGame,
+    mv: Move,
+    lang: Lang,
+    effects: &mut MessageWriter<BoardEffect>,
+) -> bool {
     match game.game_match.play(mv) {
-        Some(a) => {
+        Ok(callout) => {
             game.hint = None;
             game.selected = None;
             // Round a four-player table the battle is announced with its seat ([`announce_table`]).
-            if !a.text.is_empty() && !game.game_match.view.is_team_game() {
+            if let Some(a) = callout.filter(|_| !game.game_match.view.is_team_game())
+                && let Some(text) = a.caption(lang)
+            {
                 effects.write(BoardEffect {
                     at: a.at,
-                    text: a.text,
-                    battle: a.battle,
+                    text,
+                    battle: a.battle(),
                 });
             }
             true
         }
-        None => false,
+        Err(e) => {
+            warn!("the referee refused {mv:?}: {e}");
+            false
+        }
     }
 }
 
@@ -126,6 +137,7 @@ fn input(
     mut long: MessageReader<BoardLongPress>,
     mut effects: MessageWriter<BoardEffect>,
     mut lan: MessageWriter<LanRequest>,
+    lang: Res<Lang>,
 ) {
     // A long press on an enemy piece opens its marker menu.
     for BoardLongPress(p) in long.read() {
@@ -138,7 +150,7 @@ fn input(
     }
     for BoardClick(p) in clicks.read() {
         if let Some(mv) = game.click(*p) {
-            play(&mut game, mv, &mut effects, &mut lan);
+            play(&mut game, mv, *lang, &mut effects, &mut lan);
         }
     }
     for d in drags.read() {
@@ -150,7 +162,7 @@ fn input(
             && game.thinking.is_none()
             && game.game_match.moves_from(d.from).contains(&mv)
         {
-            play(&mut game, mv, &mut effects, &mut lan);
+            play(&mut game, mv, *lang, &mut effects, &mut lan);
         }
     }
 }
@@ -215,6 +227,7 @@ fn poll_ai(
     time: Res<Time>,
     mut effects: MessageWriter<BoardEffect>,
     mut redraw: ResMut<Redraw>,
+    lang: Res<Lang>,
 ) {
     if let Some(t) = game.thinking.as_mut() {
         *t += time.delta_secs();
@@ -258,7 +271,7 @@ fn poll_ai(
                     }
                     match mv {
                         Some(mv) => {
-                            play_local(&mut game, mv, &mut effects);
+                            play_local(&mut game, mv, *lang, &mut effects);
                         }
                         None => {
                             let side = game.game_match.turn();
@@ -331,9 +344,9 @@ fn announce_table(
                 format!(
                     "{} {}",
                     lang.t(seat_key(*side, me, true, clockwise)),
-                    crate::game_match::battle_caption(b)
+                    lang.t(b.caption_key())
                 ),
-                Some(crate::game_match::BattleKind::of(b)),
+                Some(b.kind()),
             ),
             LogEntry::Out { side, .. } => {
                 let Some(hq) = s.view.board().point(*side, 6, 2) else {
@@ -346,7 +359,7 @@ fn announce_table(
                         lang.t(seat_key(*side, me, true, clockwise)),
                         lang.t("seat.out")
                     ),
-                    Some(crate::game_match::BattleKind::Flag),
+                    Some(crate::battle::BattleKind::Flag),
                 )
             }
             _ => continue,
@@ -376,7 +389,7 @@ fn finish(
         let saved = game.game_match.saved();
         let written = match &saved {
             Some(saved) => save_record(&dir, saved),
-            None => Err("LAN".to_owned()),
+            None => Err(NotSaved::AwaitingAudit),
         };
         let team = game.game_match.view.is_team_game();
         let (key, outcome, score) = crate::profile::entry(
@@ -415,7 +428,7 @@ fn finish(
 
 /// Saves a game's record in the records folder, never replacing an earlier one (a suffix is
 /// added when the name is taken).
-fn save_record(dir: &DataDir, saved: &GameFile) -> Result<std::path::PathBuf, String> {
+fn save_record(dir: &DataDir, saved: &GameFile) -> Result<std::path::PathBuf, NotSaved> {
     let mut path = dir.records().join(format!("game-{}.json", saved.started));
     let mut n = 1;
     while path.exists() {
@@ -426,7 +439,7 @@ fn save_record(dir: &DataDir, saved: &GameFile) -> Result<std::path::PathBuf, St
     }
     storage::save_json(&path, saved)
         .map(|_| path)
-        .map_err(|e| e.to_string())
+        .map_err(NotSaved::Store)
 }
 
 /// A finished LAN game is saved once the audit has rebuilt its whole record (both setups,
@@ -599,36 +612,6 @@ fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardS
     if *scene != new {
         *scene = new;
     }
-}
-
-/// Marker choices: the short rank name shown on the enemy tile.
-pub(super) const MARKERS: [Rank; 12] = Rank::ALL;
-
-/// What the game panel's buttons ask for.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameAction {
-    /// The 认输 button: ask the player to confirm (a resignation cannot be taken back).
-    AskResign,
-    /// 悔棋: take back the player's last move and the computer's replies.
-    Undo,
-    /// Switch the inference board (推理) on or off.
-    Inference,
-    /// 主菜单 during a game: ask first (`true`), or the player thought better of it (`false`).
-    AskLeave(bool),
-    /// The player thought better of it.
-    CancelResign,
-    /// Resign, confirmed (refused in the first moves).
-    Resign,
-    /// Offer a draw; the computer answers at once.
-    OfferDraw,
-    /// Ask for a hint.
-    Hint,
-    /// Put a marker on the enemy piece being marked (`None` clears it).
-    Mark(Option<Rank>),
-    /// Answer the LAN peer's draw offer.
-    AnswerDraw(bool),
-    /// 放大 / 全图: zoom the four-player board in on a phone, or show it whole.
-    Zoom,
 }
 
 fn actions(
@@ -807,30 +790,6 @@ fn lan_action(
         | GameAction::Zoom
         | GameAction::AskLeave(_) => {}
     }
-}
-
-/// The way a four-player game is played: 四暗, 双明 or 全明.
-pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
-    match (rules.mode, rules.partners_open) {
-        (Mode::Open, _) => "four.open",
-        (_, true) => "four.partners",
-        _ => "four.dark",
-    }
-}
-
-/// The seats of the view's game, the player first, then in turn order.
-pub fn seats_in_order(view: &PlayerView) -> Vec<Side> {
-    let me = view.me();
-    if !view.is_team_game() {
-        return vec![me, me.opponent()];
-    }
-    let clockwise = view.rules().clockwise;
-    let mut out = vec![me];
-    while out.len() < 4 {
-        let last = *out.last().expect("not empty");
-        out.push(last.next(clockwise));
-    }
-    out
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -3,12 +3,12 @@
 //! it the notices, the actions and tabs (move log, removed pieces, the table). Drawn by [`hud`]
 //! from the game alone, so that a test can lay it out at any size without a window.
 
+use bevy::prelude::Message;
 use bevy_egui::egui;
 use junqi_game::ai::inference::Inference;
-use junqi_game::{Mode, PlayerView, Side};
+use junqi_game::{Mode, PlayerView, Rank, Side};
 
 use super::Screen;
-use super::game::{GameAction, MARKERS, seats_in_order, way_key};
 use crate::model::{ActiveGame, LanGame, Opponent};
 use crate::{
     ai,
@@ -632,4 +632,58 @@ fn level_name(level: u8, lang: Lang) -> &'static str {
     } else {
         l.en_name()
     }
+}
+
+/// Marker choices: the short rank name shown on the enemy tile.
+const MARKERS: [Rank; 12] = Rank::ALL;
+
+/// What the game panel's buttons ask for.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameAction {
+    /// The 认输 button: ask the player to confirm (a resignation cannot be taken back).
+    AskResign,
+    /// 悔棋: take back the player's last move and the computer's replies.
+    Undo,
+    /// Switch the inference board (推理) on or off.
+    Inference,
+    /// 主菜单 during a game: ask first (`true`), or the player thought better of it (`false`).
+    AskLeave(bool),
+    /// The player thought better of it.
+    CancelResign,
+    /// Resign, confirmed (refused in the first moves).
+    Resign,
+    /// Offer a draw; the computer answers at once.
+    OfferDraw,
+    /// Ask for a hint.
+    Hint,
+    /// Put a marker on the enemy piece being marked (`None` clears it).
+    Mark(Option<Rank>),
+    /// Answer the LAN peer's draw offer.
+    AnswerDraw(bool),
+    /// 放大 / 全图: zoom the four-player board in on a phone, or show it whole.
+    Zoom,
+}
+
+/// The way a four-player game is played: 四暗, 双明 or 全明.
+pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
+    match (rules.mode, rules.partners_open) {
+        (Mode::Open, _) => "four.open",
+        (_, true) => "four.partners",
+        _ => "four.dark",
+    }
+}
+
+/// The seats of the view's game, the player first, then in turn order.
+pub fn seats_in_order(view: &PlayerView) -> Vec<Side> {
+    let me = view.me();
+    if !view.is_team_game() {
+        return vec![me, me.opponent()];
+    }
+    let clockwise = view.rules().clockwise;
+    let mut out = vec![me];
+    while out.len() < 4 {
+        let last = *out.last().expect("not empty");
+        out.push(last.next(clockwise));
+    }
+    out
 }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{GameResult, Side};
 
-use crate::model::{LanGame, LastGame};
+use crate::model::{LanGame, LastGame, NotSaved};
 
 use super::{Navigate, Screen, replay::ReplayState, review::ReviewState};
 use crate::{
@@ -156,9 +156,9 @@ fn ui(
                             .unwrap_or_default();
                         ui.weak(format!("{}：{name}", lang.t("over.saved")));
                     }
-                    (Err(_), None) => {}
-                    (Err(e), Some(_)) => {
-                        ui.colored_label(theme::palette::WARN, e);
+                    (Err(NotSaved::AwaitingAudit), _) => {}
+                    (Err(NotSaved::Store(e)), _) => {
+                        ui.colored_label(theme::palette::WARN, e.message(lang));
                     }
                 };
                 ui.add_space(if portrait { 8.0 } else { 24.0 });
