@@ -729,6 +729,19 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
     }
 }
 
+/// What a player reads when the referee refuses an action of theirs.
+pub fn action_error_text(e: &ActionError, lang: Lang) -> String {
+    match e {
+        ActionError::ResignTooEarly(n) => lang.t("game.resign_early").replace("20", &n.to_string()),
+        ActionError::NotYourTurn(_) => lang.t("refused.turn").to_owned(),
+        ActionError::Illegal(_) => lang.t("refused.illegal").to_owned(),
+        ActionError::DrawAlreadyOffered => lang.t("refused.offered").to_owned(),
+        ActionError::GameOver | ActionError::NoDrawOffer | ActionError::NotInGame(_) => {
+            lang.t("refused.phase").to_owned()
+        }
+    }
+}
+
 /// What a player reads when a saved record does not replay.
 pub fn record_error_text(e: &SetupError, lang: Lang) -> String {
     match e {
@@ -841,6 +854,27 @@ mod tests {
             }
         }
         assert!(own_bombs > 0, "no bomb went off in the games played");
+    }
+
+    /// A refused action reads as a translated sentence, never the engine's English words.
+    #[test]
+    fn refusals_are_translated() {
+        let errors = [
+            ActionError::GameOver,
+            ActionError::NotYourTurn(Side::North),
+            ActionError::ResignTooEarly(30),
+            ActionError::NoDrawOffer,
+            ActionError::DrawAlreadyOffered,
+            ActionError::NotInGame(Side::East),
+        ];
+        for e in errors {
+            for lang in [Lang::Zh, Lang::En] {
+                let text = action_error_text(&e, lang);
+                let key_left = crate::i18n::STRINGS.iter().any(|(k, _, _)| *k == text);
+                assert!(!key_left && text != e.to_string(), "{e:?}: {text}");
+            }
+        }
+        assert!(action_error_text(&ActionError::ResignTooEarly(30), Lang::En).contains("30"));
     }
 
     /// The reason a result is given for is true of the final position: "no legal move" only

@@ -13,7 +13,7 @@ use bevy::{
 };
 use bevy_egui::EguiContexts;
 use junqi_game::ai::{concede, inference::Inference};
-use junqi_game::{Action, ActionError, Move, Seen, Side};
+use junqi_game::{Action, Move, Seen, Side};
 use junqi_net::peer::PeerCmd;
 
 use super::game_hud::{GameAction, HudTab, hud, seats_in_order};
@@ -25,7 +25,7 @@ use crate::{
         Colour, Face, Tile,
     },
     form::Form,
-    game_match::{GameFile, LogEntry, Match, rank_short, seat_key},
+    game_match::{GameFile, LogEntry, Match, action_error_text, rank_short, seat_key},
     i18n::Lang,
     lan::LanRequest,
     model::{ActiveGame, LastGame, NotSaved},
@@ -680,13 +680,13 @@ fn actions(
             }
         }
         match *a {
-            GameAction::Resign => match game.game_match.act(me, Action::Resign) {
-                Ok(_) => game.status = None,
-                Err(ActionError::ResignTooEarly(n)) => {
-                    game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
-                }
-                Err(e) => game.status = Some(e.to_string()),
-            },
+            GameAction::Resign => {
+                game.status = game
+                    .game_match
+                    .act(me, Action::Resign)
+                    .err()
+                    .map(|e| action_error_text(&e, lang));
+            }
             GameAction::OfferDraw => {
                 if game.game_match.act(me, Action::OfferDraw).is_err() {
                     continue;
