@@ -106,27 +106,43 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// The message shown to the player.
+    /// The message shown to the player, in `lang`: what went wrong and the file's name (never
+    /// its folder, never the system's or the parser's words; [`fmt::Display`] has them, for the
+    /// log).
     pub fn message(&self, lang: Lang) -> String {
+        let name = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
         match self {
-            StoreError::Missing(p) => format!("{}: {}", lang.t("err.missing"), p.display()),
-            StoreError::Corrupt { path, detail } => {
-                format!("{}: {} ({detail})", lang.t("err.corrupt"), path.display())
+            StoreError::Missing(p) => format!("{}: {}", lang.t("err.missing"), name(p)),
+            StoreError::Corrupt { path, .. } => {
+                format!("{}: {}", lang.t("err.corrupt"), name(path))
             }
-            StoreError::Io { path, detail } => {
-                format!("{}: {} ({detail})", lang.t("err.io"), path.display())
-            }
+            StoreError::Io { path, .. } => format!("{}: {}", lang.t("err.io"), name(path)),
             StoreError::BadName(n) => format!("{}: \"{n}\"", lang.t("err.name")),
-            StoreError::MovedAside { to, detail } => {
-                format!("{}: {} ({detail})", lang.t("err.moved_aside"), to.display())
+            StoreError::MovedAside { to, .. } => {
+                format!("{}: {}", lang.t("err.moved_aside"), name(to))
             }
         }
     }
 }
 
+/// For the log: the whole path and what the system or the parser said.
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message(Lang::En))
+        match self {
+            StoreError::Missing(p) => write!(f, "{}: no such file", p.display()),
+            StoreError::Corrupt { path, detail } => {
+                write!(f, "{}: damaged ({detail})", path.display())
+            }
+            StoreError::Io { path, detail } => write!(f, "{}: {detail}", path.display()),
+            StoreError::BadName(n) => write!(f, "not a usable name: {n:?}"),
+            StoreError::MovedAside { to, detail } => {
+                write!(f, "damaged ({detail}); moved aside to {}", to.display())
+            }
+        }
     }
 }
 

@@ -4,15 +4,23 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{Navigate, Screen, game::scene_of, review::ReviewState};
+use junqi_game::SetupError;
+
+use super::{
+    Navigate, Screen,
+    game::scene_of,
+    review::ReviewState,
+    stepping::{autoplay_step, format_time, step_buttons, until_next_step},
+};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{GameFile, Match, reason_key, record_error_text},
     i18n::Lang,
+    lan::ExportError,
     redraw::Redraw,
-    session::{SavedGame, Session, reason_key},
     settings::Settings,
-    storage::{self, DataDir},
+    storage::{self, DataDir, StoreError},
     theme,
 };
 
@@ -22,7 +30,7 @@ pub struct ReplayState {
     /// Saved games (file names without `.json`), newest first.
     pub files: Vec<String>,
     /// The open game.
-    pub record: Option<SavedGame>,
+    pub record: Option<GameFile>,
     /// How many turns are applied.
     pub step: usize,
     /// Show every piece.
@@ -32,18 +40,37 @@ pub struct ReplayState {
     /// Seconds since the last auto-play step.
     pub timer: f32,
     /// A load problem.
-    pub error: Option<String>,
+    pub error: Option<OpenError>,
     /// The open record's file name (without `.json`).
     pub name: Option<String>,
     /// Whether the open record is a LAN game with its signed log kept (it can be exported).
     pub auditable: bool,
     /// The last audit export: the file written, or why it failed.
-    pub export: Option<Result<std::path::PathBuf, String>>,
+    pub export: Option<Result<std::path::PathBuf, ExportError>>,
+}
+
+/// Why a saved game could not be opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenError {
+    /// The file could not be read (missing, unreadable, or damaged and moved aside).
+    Store(StoreError),
+    /// The file reads, but its record does not replay.
+    Replay(SetupError),
+}
+
+impl OpenError {
+    /// What the player reads, in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            OpenError::Store(e) => e.message(lang),
+            OpenError::Replay(e) => record_error_text(e, lang),
+        }
+    }
 }
 
 impl ReplayState {
     /// Opens a record at its start.
-    pub fn open(&mut self, record: SavedGame) {
+    pub fn open(&mut self, record: GameFile) {
         self.record = Some(record);
         self.step = 0;
         self.playing = false;
@@ -57,13 +84,11 @@ impl ReplayState {
     ///
     /// # Errors
     /// The file is missing or damaged, or its record does not replay.
-    pub fn open_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
+    pub fn open_file(&mut self, dir: &DataDir, name: &str) -> Result<(), OpenError> {
         let path = dir.records().join(format!("{name}.json"));
         // A damaged record is moved aside (and reported), so it is not offered again.
-        let rec = storage::load_or_move_aside::<SavedGame>(&path).map_err(|e| e.message(lang))?;
-        if Session::from_saved(&rec, None).is_err() {
-            return Err(lang.t("err.corrupt").to_owned());
-        }
+        let rec = storage::load_or_move_aside::<GameFile>(&path).map_err(OpenError::Store)?;
+        Match::from_saved(&rec, None).map_err(OpenError::Replay)?;
         self.open(rec);
         self.name = Some(name.to_owned());
         self.auditable = crate::lan::record_journal(&path).exists();
@@ -74,12 +99,12 @@ impl ReplayState {
     pub fn export_for_audit(&mut self, dir: &DataDir) {
         let Some(name) = &self.name else { return };
         let record = dir.records().join(format!("{name}.json"));
-        self.export = Some(crate::lan::export_for_audit(dir, &record).map_err(|e| e.to_string()));
+        self.export = Some(crate::lan::export_for_audit(dir, &record));
     }
 
-    /// The session after `step` actions.
-    pub fn session(&self) -> Option<Session> {
-        Session::from_saved(self.record.as_ref()?, Some(self.step)).ok()
+    /// The match after `step` actions.
+    pub fn game_match(&self) -> Option<Match> {
+        Match::from_saved(self.record.as_ref()?, Some(self.step)).ok()
     }
 
     /// Number of turns in the open record.
@@ -127,104 +152,21 @@ fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>, mut redraw: ResMut<
         n,
     );
     if s.playing {
-        redraw.within(super::replay::until_next_step(s.timer));
+        redraw.within(until_next_step(s.timer));
     }
-}
-
-/// Seconds between two steps of 播放.
-const STEP_SECS: f32 = 0.8;
-
-/// The time until 播放's next step, `timer` seconds after the last.
-pub(super) fn until_next_step(timer: f32) -> std::time::Duration {
-    std::time::Duration::from_secs_f32((STEP_SECS - timer).max(0.0) + 0.01)
-}
-
-/// 播放: one step every [`STEP_SECS`] while `playing`, stopping at the end (`n` steps).
-pub(super) fn autoplay_step(
-    step: &mut usize,
-    playing: &mut bool,
-    timer: &mut f32,
-    dt: f32,
-    n: usize,
-) {
-    if !*playing {
-        return;
-    }
-    *timer += dt;
-    if *timer > STEP_SECS {
-        *timer = 0.0;
-        if *step < n {
-            *step += 1;
-        } else {
-            *playing = false;
-        }
-    }
-}
-
-/// 开始 上一步 播放/暂停 下一步 结尾, over `n` steps.
-pub(super) fn step_buttons(
-    ui: &mut egui::Ui,
-    step: &mut usize,
-    playing: &mut bool,
-    n: usize,
-    lang: Lang,
-) {
-    ui.horizontal_wrapped(|ui| {
-        if ui.button(lang.t("replay.first")).clicked() {
-            *step = 0;
-        }
-        if ui.button(lang.t("replay.prev")).clicked() {
-            *step = step.saturating_sub(1);
-        }
-        let play = if *playing {
-            "replay.pause"
-        } else {
-            "replay.play"
-        };
-        if ui.button(lang.t(play)).clicked() {
-            *playing = !*playing;
-        }
-        if ui.button(lang.t("replay.next")).clicked() {
-            *step = (*step + 1).min(n);
-        }
-        if ui.button(lang.t("replay.last")).clicked() {
-            *step = n;
-        }
-    });
 }
 
 fn show(state: Res<ReplayState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    let new = match state.session() {
+    let new = match state.game_match() {
         Some(s) => scene_of(&s, &settings, state.full),
         None => BoardScene::default(),
     };
     if *scene != new {
         *scene = new;
     }
-}
-
-/// A date and time (UTC) from seconds since 1970.
-pub fn format_time(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil from days (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60
-    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -267,7 +209,7 @@ fn ui(
                     .width(ui.available_width() - 16.0)
                     .show_ui(ui, |ui| file_list(ui, &mut state, &dir, lang));
                 if let Some(e) = &state.error {
-                    ui.colored_label(theme::palette::WARN, e);
+                    ui.colored_label(theme::palette::WARN, e.message(lang));
                 }
             });
         egui::Panel::bottom("replay_controls")
@@ -275,7 +217,7 @@ fn ui(
             .show(&mut root, |ui| {
                 controls(ui, &mut state, &dir, lang);
                 review_button(ui, &state, &mut review, &mut nav, lang);
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     let h = (height * 0.15).max(90.0);
                     ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
                         ui.set_min_height(h);
@@ -292,7 +234,7 @@ fn ui(
                 header(ui, &mut nav);
                 ui.separator();
                 if let Some(e) = &state.error {
-                    ui.colored_label(theme::palette::WARN, e);
+                    ui.colored_label(theme::palette::WARN, e.message(lang));
                 }
                 egui::ScrollArea::vertical().show(ui, |ui| file_list(ui, &mut state, &dir, lang));
             });
@@ -304,7 +246,7 @@ fn ui(
                 controls(ui, &mut state, &dir, lang);
                 review_button(ui, &state, &mut review, &mut nav, lang);
                 ui.separator();
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });
@@ -346,7 +288,7 @@ fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: La
             .map(format_time)
             .unwrap_or_else(|| name.clone());
         if ui.button(label).clicked()
-            && let Err(e) = state.open_file(dir, &name, lang)
+            && let Err(e) = state.open_file(dir, &name)
         {
             state.error = Some(e);
         }
@@ -387,18 +329,9 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
         Some(Err(e)) => {
             ui.colored_label(
                 theme::palette::WARN,
-                format!("{}：{e}", lang.t("replay.export_failed")),
+                format!("{}：{}", lang.t("replay.export_failed"), e.message(lang)),
             );
         }
         None => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn formats_dates() {
-        assert_eq!(super::format_time(0), "1970-01-01 00:00");
-        assert_eq!(super::format_time(1_764_513_000), "2025-11-30 14:30");
     }
 }
