@@ -24,6 +24,7 @@ mod position;
 mod position_file;
 #[cfg(feature = "progress")]
 pub mod progress;
+mod rank_set;
 mod rules;
 mod targets;
 mod view;

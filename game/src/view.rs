@@ -54,7 +54,7 @@ pub struct PieceKnowledge {
 impl PieceKnowledge {
     /// The rank when only one is possible.
     pub fn known(&self) -> Option<Rank> {
-        (self.possible.count_ones() == 1).then(|| ranks_in(self.possible).next().expect("one bit"))
+        self.possible.single()
     }
 }
 
@@ -363,7 +363,7 @@ impl PlayerView {
             | if self.rules.flying_bombs {
                 Rank::Bomb.bit()
             } else {
-                0
+                RankSet::EMPTY
             };
         let k = self.piece_mut(id)?;
         k.moved = true;
@@ -372,7 +372,7 @@ impl PlayerView {
             k.turned_corner = true;
             k.possible &= runners;
         }
-        if k.possible == 0 {
+        if k.possible.is_empty() {
             return Err(ViewError::ImpossibleMove(id));
         }
         Ok(())
@@ -406,7 +406,7 @@ impl PlayerView {
                 for (slot, (_, rank)) in dep.placements(self.board, side).into_iter().enumerate() {
                     let id = PieceId((side.index() * 25 + slot) as u8);
                     let k = self.piece_mut(id)?;
-                    if k.possible & rank.bit() == 0 {
+                    if !k.possible.contains(rank) {
                         return Err(ViewError::RevealContradicts { id, rank });
                     }
                     k.possible = rank.bit();
@@ -472,11 +472,11 @@ impl PlayerView {
                 let fits = |a: Rank, d: Rank| rules.announce(a, d) == announcement;
                 let new_a = ranks_in(pa)
                     .filter(|&a| ranks_in(pd).any(|d| fits(a, d)))
-                    .fold(0, |s, r| s | r.bit());
+                    .collect::<RankSet>();
                 let new_d = ranks_in(pd)
                     .filter(|&d| ranks_in(pa).any(|a| fits(a, d)))
-                    .fold(0, |s, r| s | r.bit());
-                if new_a == 0 || new_d == 0 {
+                    .collect::<RankSet>();
+                if new_a.is_empty() || new_d.is_empty() {
                     return Err(ViewError::ImpossibleAnnouncement {
                         attacker: a_id,
                         defender: d_id,
@@ -557,7 +557,7 @@ impl PlayerView {
                 self.check_point(at)?;
                 let (id, _) = self.piece_at(at, side)?;
                 let k = self.piece_mut(id)?;
-                if k.possible & Rank::Flag.bit() == 0 {
+                if !k.possible.contains(Rank::Flag) {
                     return Err(ViewError::NotTheFlag(id));
                 }
                 k.possible = Rank::Flag.bit();
@@ -661,13 +661,10 @@ mod tests {
             Some(Seen::Piece { id, .. }) => v.piece(id).unwrap().possible,
             _ => panic!(),
         };
-        assert_eq!(
-            at("N11") & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()),
-            0
-        );
-        assert_ne!(at("N62") & Rank::Flag.bit(), 0);
-        assert_ne!(at("N51") & Rank::Landmine.bit(), 0);
-        assert_eq!(at("N51") & Rank::Flag.bit(), 0);
+        assert!(!at("N11").intersects(Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()));
+        assert!(at("N62").contains(Rank::Flag));
+        assert!(at("N51").contains(Rank::Landmine));
+        assert!(!at("N51").contains(Rank::Flag));
         // Own pieces are known exactly.
         assert!(matches!(
             v.at(pt("S11")),
@@ -695,7 +692,10 @@ mod tests {
         let v = g.view(S);
         let k = v.piece(n54).unwrap();
         assert!(k.moved && !k.turned_corner);
-        assert_eq!(k.possible & (Rank::Landmine.bit() | Rank::Flag.bit()), 0);
+        assert!(
+            !k.possible
+                .intersects(Rank::Landmine.bit() | Rank::Flag.bit())
+        );
         // A long rail move with a turn: from 55 up column 5 is straight; build a position
         // by hand for the turn instead.
         let mut v2 = g.view(S);

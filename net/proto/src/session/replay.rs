@@ -168,14 +168,21 @@ impl Session {
             Body::Hello { .. } => self.accept(now, *layout),
             Body::Commit { .. } => self.confirm_pairing(now),
             // Checked as a live move is: a log may come from a cheater.
-            Body::Step { from, to } | Body::Attack { from, to, .. } => self.play(
-                now,
-                Move::Step {
+            Body::Step { from, to } | Body::Attack { from, to, .. } => {
+                let mv = Move::Step {
                     from: Point(from),
                     to: Point(to),
-                },
-            ),
-            Body::Flip { at } => self.play(now, Move::Flip { at: Point(at) }),
+                };
+                return self
+                    .play(now, mv)
+                    .map_err(|error| ReplayFault::Move { mv, error });
+            }
+            Body::Flip { at } => {
+                let mv = Move::Flip { at: Point(at) };
+                return self
+                    .play(now, mv)
+                    .map_err(|error| ReplayFault::Move { mv, error });
+            }
             Body::OfferDraw => self.offer_draw(now),
             Body::AcceptDraw => self.accept_draw(now),
             Body::DeclineDraw => self.decline_draw(now),
@@ -375,6 +382,14 @@ pub enum ReplayFault {
     /// first message, to start at all).
     #[error("the session refuses it: {0}")]
     Refused(SessionError),
+    /// The session refuses the move the message records.
+    #[error("the session refuses its move {mv:?}: {error}")]
+    Move {
+        /// The move.
+        mv: Move,
+        /// Why.
+        error: SessionError,
+    },
     /// Replaying gives another message than the logged one.
     #[error("its {kind} does not follow from the log")]
     Diverged {
