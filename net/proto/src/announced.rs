@@ -179,6 +179,33 @@ mod tests {
         assert_eq!(n, 3 * 8 * 13);
     }
 
+    #[test]
+    fn codes_are_the_protocols_fixed_codes() {
+        // The codes go into label hashes: they are fixed by the protocol, not by the
+        // engine's `Announcement::code`. Defender removed 0, attacker removed 1, both 2;
+        // flag captured, attacker commander, defender commander bits 2-4; the shown rank's
+        // wire code plus one from bit 5.
+        let t = table(Rules {
+            engineer_scouting: true,
+            ..Rules::default()
+        });
+        for o in t.alphabet() {
+            let a = o.announcement();
+            let removal = match a.outcome {
+                Outcome::AttackerWins => 0,
+                Outcome::DefenderWins => 1,
+                Outcome::BothRemoved => 2,
+            };
+            let want = removal
+                | u16::from(a.flag_captured) << 2
+                | u16::from(a.attacker_commander_died) << 3
+                | u16::from(a.defender_commander_died) << 4
+                | o.revealed().map_or(0, |r| u16::from(r.code()) + 1) << 5;
+            assert_eq!(o.code(), want, "{o:?}");
+            assert_eq!(a.defender_revealed, o.revealed().is_some());
+        }
+    }
+
     use crate::wire::table_from_rules;
     use junqi_game::{FlagCapture, MineRule, Rules};
 
