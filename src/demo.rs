@@ -298,7 +298,7 @@ fn drive(
                         .view
                         .pieces()
                         .filter(|k| k.side != me && k.at.is_some())
-                        .min_by_key(|k| k.possible.count_ones())
+                        .min_by_key(|k| k.possible.len())
                         .and_then(|k| k.at);
                 }
                 commands.insert_resource(game);

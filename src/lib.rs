@@ -25,6 +25,7 @@ pub mod demo;
 pub mod diag;
 pub mod form;
 pub mod game_match;
+pub mod game_text;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;

@@ -24,6 +24,7 @@ mod position;
 mod position_file;
 #[cfg(feature = "progress")]
 pub mod progress;
+mod rank_set;
 mod rules;
 mod targets;
 mod view;
@@ -40,7 +41,9 @@ pub use layout::{
     NamedLayout, classic_layouts, parse_layouts_file,
 };
 pub use perft::{perft, perft_divide};
-pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, Team, ranks_in};
+pub use piece::{
+    ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankNameError, RankSet, Side, Team, ranks_in,
+};
 pub use position::{
     DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, MoveSets, Position,
     WinReason,

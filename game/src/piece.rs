@@ -75,13 +75,11 @@ const KEY: [&str; 12] = [
     "flag",
 ];
 
-/// A set of ranks as a bit mask (bit `rank as u16`).
-pub type RankSet = u16;
+pub use crate::rank_set::RankSet;
 /// Every rank.
-pub const ALL_RANKS: RankSet = (1 << 12) - 1;
+pub const ALL_RANKS: RankSet = RankSet::ALL;
 /// The ranks that can ever move.
-pub const MOVABLE_RANKS: RankSet =
-    ALL_RANKS & !(1 << Rank::Landmine as u16) & !(1 << Rank::Flag as u16);
+pub const MOVABLE_RANKS: RankSet = RankSet::MOVABLE;
 
 impl Rank {
     /// All twelve ranks, highest officer first.
@@ -112,7 +110,7 @@ impl Rank {
 
     /// This rank as a one-element [`RankSet`].
     pub const fn bit(self) -> RankSet {
-        1 << self as u16
+        RankSet::only(self)
     }
 
     /// How many pieces of this rank one army has.
@@ -196,16 +194,24 @@ impl fmt::Display for Rank {
     }
 }
 
+/// A piece name [`Rank::parse`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown piece name {name:?}")]
+pub struct RankNameError {
+    /// The text that failed.
+    pub name: String,
+}
+
 impl FromStr for Rank {
-    type Err = String;
+    type Err = RankNameError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rank::parse(s).ok_or_else(|| format!("unknown piece name {s:?}"))
+        Rank::parse(s).ok_or_else(|| RankNameError { name: s.to_owned() })
     }
 }
 
 /// Iterates over the ranks in a [`RankSet`].
 pub fn ranks_in(set: RankSet) -> impl Iterator<Item = Rank> {
-    Rank::ALL.into_iter().filter(move |r| set & r.bit() != 0)
+    set.iter()
 }
 
 /// A side of the board. Two-player games use `South` (bottom, the first

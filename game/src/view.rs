@@ -12,8 +12,11 @@ use crate::position::{GameResult, Move, MoveList, Position};
 use crate::rules::{Mode, Outcome, Rules};
 use serde::{Deserialize, Serialize};
 
+mod error;
 mod four;
 mod known;
+
+pub use error::ViewError;
 
 /// What a player sees on a point.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -51,14 +54,9 @@ pub struct PieceKnowledge {
 impl PieceKnowledge {
     /// The rank when only one is possible.
     pub fn known(&self) -> Option<Rank> {
-        (self.possible.count_ones() == 1).then(|| ranks_in(self.possible).next().expect("one bit"))
+        self.possible.single()
     }
 }
-
-/// Why an event does not fit the view (a corrupt or hostile event stream).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("event does not fit the game so far: {0}")]
-pub struct ViewError(pub String);
 
 /// A unknown identity a determinization must fill in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -327,17 +325,17 @@ impl PlayerView {
         self.pieces
             .get_mut(id.0 as usize)
             .and_then(Option::as_mut)
-            .ok_or_else(|| ViewError(format!("unknown piece {}", id.0)))
+            .ok_or(ViewError::UnknownPiece(id))
     }
 
     /// The piece of `side` on `p`, as seen.
     fn piece_at(&self, p: Point, side: Side) -> Result<(PieceId, Option<Rank>), ViewError> {
         match self.squares.get(p.index()).copied().flatten() {
             Some(Seen::Piece { side: s, id, rank }) if s == side => Ok((id, rank)),
-            _ => Err(ViewError(format!(
-                "no piece of {side} on {}",
-                self.board.name_of(p)
-            ))),
+            _ => Err(ViewError::NoPieceOf {
+                side,
+                at: self.board.name_of(p),
+            }),
         }
     }
 
@@ -345,7 +343,7 @@ impl PlayerView {
         if p.index() < self.board.len() {
             Ok(())
         } else {
-            Err(ViewError(format!("point {} is off the board", p.0)))
+            Err(ViewError::OffBoard(p))
         }
     }
 
@@ -365,7 +363,7 @@ impl PlayerView {
             | if self.rules.flying_bombs {
                 Rank::Bomb.bit()
             } else {
-                0
+                RankSet::EMPTY
             };
         let k = self.piece_mut(id)?;
         k.moved = true;
@@ -374,11 +372,8 @@ impl PlayerView {
             k.turned_corner = true;
             k.possible &= runners;
         }
-        if k.possible == 0 {
-            return Err(ViewError(format!(
-                "piece {} cannot have made that move",
-                id.0
-            )));
+        if k.possible.is_empty() {
+            return Err(ViewError::ImpossibleMove(id));
         }
         Ok(())
     }
@@ -401,18 +396,18 @@ impl PlayerView {
 
     fn apply_inner(&mut self, event: &Event) -> Result<(), ViewError> {
         if self.result.is_some() {
-            return Err(ViewError("the game is over".into()));
+            return Err(ViewError::GameOver);
         }
         match *event {
             Event::Revealed { side, ref layout } => {
                 let dep = layout
                     .validate(&self.rules)
-                    .map_err(|e| ViewError(e.to_string()))?;
+                    .map_err(|errors| ViewError::IllegalReveal { side, errors })?;
                 for (slot, (_, rank)) in dep.placements(self.board, side).into_iter().enumerate() {
                     let id = PieceId((side.index() * 25 + slot) as u8);
                     let k = self.piece_mut(id)?;
-                    if k.possible & rank.bit() == 0 {
-                        return Err(ViewError("revealed layout contradicts the game".into()));
+                    if !k.possible.contains(rank) {
+                        return Err(ViewError::RevealContradicts { id, rank });
                     }
                     k.possible = rank.bit();
                     if let Some(p) = k.at {
@@ -430,7 +425,7 @@ impl PlayerView {
                 self.check_point(to)?;
                 let (id, rank) = self.piece_at(from, side)?;
                 if self.squares[to.index()].is_some() {
-                    return Err(ViewError("move onto an occupied point".into()));
+                    return Err(ViewError::Occupied(self.board.name_of(to)));
                 }
                 self.observe_path(id, from, to)?;
                 self.squares[to.index()] = Some(Seen::Piece { side, id, rank });
@@ -456,11 +451,9 @@ impl PlayerView {
                 if let Some(id) = defender_id {
                     // A face-down flip piece turned over by the attack.
                     let rank = defender_rank
-                        .ok_or_else(|| ViewError("turned piece without rank".into()))?;
+                        .ok_or_else(|| ViewError::TurnedWithoutRank(self.board.name_of(to)))?;
                     if !matches!(self.squares[to.index()], Some(Seen::FaceDown)) {
-                        return Err(ViewError(
-                            "attack on a face-down piece that is not there".into(),
-                        ));
+                        return Err(ViewError::NotFaceDown(self.board.name_of(to)));
                     }
                     self.turn_over(to, side.opponent(), rank, id)?;
                 }
@@ -479,12 +472,16 @@ impl PlayerView {
                 let fits = |a: Rank, d: Rank| rules.announce(a, d) == announcement;
                 let new_a = ranks_in(pa)
                     .filter(|&a| ranks_in(pd).any(|d| fits(a, d)))
-                    .fold(0, |s, r| s | r.bit());
+                    .collect::<RankSet>();
                 let new_d = ranks_in(pd)
                     .filter(|&d| ranks_in(pa).any(|a| fits(a, d)))
-                    .fold(0, |s, r| s | r.bit());
-                if new_a == 0 || new_d == 0 {
-                    return Err(ViewError("announced outcome is impossible".into()));
+                    .collect::<RankSet>();
+                if new_a.is_empty() || new_d.is_empty() {
+                    return Err(ViewError::ImpossibleAnnouncement {
+                        attacker: a_id,
+                        defender: d_id,
+                        announcement,
+                    });
                 }
                 let a_rank = self.known_or(a_id, attacker_rank, new_a)?;
                 let d_rank = self.known_or(d_id, defender_rank, new_d)?;
@@ -526,12 +523,10 @@ impl PlayerView {
                 self.check_turn(side)?;
                 self.check_point(at)?;
                 if !matches!(self.squares[at.index()], Some(Seen::FaceDown)) {
-                    return Err(ViewError("flip of a point with no face-down piece".into()));
+                    return Err(ViewError::NotFaceDown(self.board.name_of(at)));
                 }
                 if !self.colours_fixed() && owner != side {
-                    return Err(ViewError(
-                        "the first flip decides the flipper's colour".into(),
-                    ));
+                    return Err(ViewError::FirstFlipColour { side, owner });
                 }
                 self.turn_over(at, owner, rank, id)?;
                 self.last_move = Some((at, at));
@@ -551,9 +546,7 @@ impl PlayerView {
                 self.check_point(to)?;
                 self.piece_at(from, side)?;
                 if !matches!(self.squares[to.index()], Some(Seen::FaceDown)) {
-                    return Err(ViewError(
-                        "void attack on a point with no face-down piece".into(),
-                    ));
+                    return Err(ViewError::NotFaceDown(self.board.name_of(to)));
                 }
                 self.turn_over(to, owner, rank, id)?;
                 self.last_move = Some((from, to));
@@ -564,8 +557,8 @@ impl PlayerView {
                 self.check_point(at)?;
                 let (id, _) = self.piece_at(at, side)?;
                 let k = self.piece_mut(id)?;
-                if k.possible & Rank::Flag.bit() == 0 {
-                    return Err(ViewError("revealed flag cannot be the flag".into()));
+                if !k.possible.contains(Rank::Flag) {
+                    return Err(ViewError::NotTheFlag(id));
                 }
                 k.possible = Rank::Flag.bit();
                 self.squares[at.index()] = Some(Seen::Piece {
@@ -590,7 +583,10 @@ impl PlayerView {
         if side == self.turn {
             Ok(())
         } else {
-            Err(ViewError(format!("{side} moved out of turn")))
+            Err(ViewError::OutOfTurn {
+                side,
+                turn: self.turn,
+            })
         }
     }
 
@@ -616,9 +612,9 @@ impl PlayerView {
         let slot = self
             .pieces
             .get_mut(id.0 as usize)
-            .ok_or_else(|| ViewError("piece id out of range".into()))?;
+            .ok_or(ViewError::PieceIdOutOfRange(id))?;
         if slot.is_some() {
-            return Err(ViewError(format!("piece {} turned over twice", id.0)));
+            return Err(ViewError::TurnedOverTwice(id));
         }
         *slot = Some(PieceKnowledge {
             id,
@@ -665,13 +661,10 @@ mod tests {
             Some(Seen::Piece { id, .. }) => v.piece(id).unwrap().possible,
             _ => panic!(),
         };
-        assert_eq!(
-            at("N11") & (Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()),
-            0
-        );
-        assert_ne!(at("N62") & Rank::Flag.bit(), 0);
-        assert_ne!(at("N51") & Rank::Landmine.bit(), 0);
-        assert_eq!(at("N51") & Rank::Flag.bit(), 0);
+        assert!(!at("N11").intersects(Rank::Bomb.bit() | Rank::Landmine.bit() | Rank::Flag.bit()));
+        assert!(at("N62").contains(Rank::Flag));
+        assert!(at("N51").contains(Rank::Landmine));
+        assert!(!at("N51").contains(Rank::Flag));
         // Own pieces are known exactly.
         assert!(matches!(
             v.at(pt("S11")),
@@ -699,7 +692,10 @@ mod tests {
         let v = g.view(S);
         let k = v.piece(n54).unwrap();
         assert!(k.moved && !k.turned_corner);
-        assert_eq!(k.possible & (Rank::Landmine.bit() | Rank::Flag.bit()), 0);
+        assert!(
+            !k.possible
+                .intersects(Rank::Landmine.bit() | Rank::Flag.bit())
+        );
         // A long rail move with a turn: from 55 up column 5 is straight; build a position
         // by hand for the turn instead.
         let mut v2 = g.view(S);

@@ -107,7 +107,7 @@ fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<(Game, Side)> {
         let (ci, cj) = (cell(i), cell(j));
         let (ri, rj) = (layout.get(ci.0, ci.1)?, layout.get(cj.0, cj.1)?);
         let (ki, kj) = (view.piece(i)?, view.piece(j)?);
-        if ri != rj && ki.possible & rj.bit() != 0 && kj.possible & ri.bit() != 0 {
+        if ri != rj && ki.possible.contains(rj) && kj.possible.contains(ri) {
             let mut record = game.record().clone();
             let Setup::Four {
                 south,

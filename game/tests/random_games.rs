@@ -40,7 +40,7 @@ fn check_views(game: &Game, views: &[PlayerView; 2]) {
                     }
                     if let Some(k) = view.piece(id) {
                         assert!(
-                            k.possible & pc.rank.bit() != 0,
+                            k.possible.contains(pc.rank),
                             "truth excluded: {:?} {:?}",
                             pc,
                             k

@@ -91,7 +91,12 @@ fn check(record: &Record, r: &Review, params: &ReviewParams) {
         assert!(before.position().legal_moves().contains(&m.best.mv));
         assert!(m.loss >= 0.0);
         assert_eq!(m.loss, (m.best_score - m.played_score).max(0.0));
-        assert!(!m.best.zh.is_empty() && !m.best.en.is_empty());
+        let b = before.position().board();
+        let named = match m.best.mv {
+            Move::Step { from, to } => (b.name_of(from), b.name_of(to)),
+            Move::Flip { at } => (b.name_of(at), b.name_of(at)),
+        };
+        assert_eq!(m.best.reason.points(), named);
     }
     // The mistakes are the largest losses, largest first, and no others.
     assert!(r.mistakes.len() <= params.mistakes);
@@ -127,8 +132,8 @@ fn a_long_two_player_game_has_a_point_per_ply_and_its_largest_losses_marked() {
     );
     for m in r.mistakes() {
         eprintln!(
-            "  {} {}: {:?} lost {:.0}; better {}",
-            m.action, m.side, m.played, m.loss, m.best.en
+            "  {} {}: {:?} lost {:.0}; better {:?}",
+            m.action, m.side, m.played, m.loss, m.best.reason
         );
     }
     check(&record, &r, &params);

@@ -85,6 +85,34 @@ fn a_clean_game_a_cheat_and_an_edited_file() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// A forged message (a signed step from a point off the board) is named with
+/// the typed finding, from the honest side's file.
+#[test]
+fn a_forged_move_is_named_with_its_typed_finding() {
+    let d = dir("forged");
+    let mut p = Pair::new(Rules::default(), 43);
+    p.hold_turn(1, 4, 7);
+    let f = p.sessions[1]
+        .forge(Body::Step { from: 200, to: 3 })
+        .unwrap();
+    p.inject(1, f);
+    p.run_until_verdict(0, 200_000).unwrap();
+    let file = d.join("forged.bin");
+    junqi_net::resume::save(&p.sessions[0].saved(), &file).unwrap();
+    let (code, text) = audit(&file);
+    assert_eq!(code, 1, "{text}");
+    // The log audit rebuilds North from its opened seed: its own logged step is
+    // one the protocol refuses, and the finding names it.
+    assert!(text.contains("audit: North cheated: "), "{text}");
+    assert!(
+        text.contains(
+            "finding: Unreplayable(Move { mv: Step { from: Point(200), to: Point(3) }, error: Illegal })"
+        ),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// Bad usage exits 2 with clap's message on standard error, and nothing on standard
 /// output (where the verdict goes): a misspelt flag, no file, a second file.
 #[test]

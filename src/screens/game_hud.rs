@@ -388,7 +388,7 @@ fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
     if let Some(h) = &g.hint {
         ui.colored_label(
             egui::Color32::from_rgb(120, 220, 240),
-            if lang == Lang::Zh { &h.zh } else { &h.en },
+            crate::game_text::hint_text(h, lang),
         );
     }
     if let Some(st) = &g.status {
@@ -626,12 +626,7 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
 }
 
 fn level_name(level: u8, lang: Lang) -> &'static str {
-    let l = ai::level(level);
-    if lang == Lang::Zh {
-        l.zh_name()
-    } else {
-        l.en_name()
-    }
+    crate::game_text::level_name(ai::level(level), lang)
 }
 
 /// Marker choices: the short rank name shown on the enemy tile.

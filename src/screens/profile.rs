@@ -20,14 +20,7 @@ pub fn opponent_label(key: &str, lang: Lang) -> String {
     if let Some(base) = key.strip_suffix(crate::profile::UNDO_SUFFIX) {
         return format!("{} ({})", opponent_label(base, lang), lang.t("game.undo"));
     }
-    let level = |n: u8| {
-        let l = crate::ai::level(n);
-        if lang == Lang::Zh {
-            l.zh_name()
-        } else {
-            l.en_name()
-        }
-    };
+    let level = |n: u8| crate::game_text::level_name(crate::ai::level(n), lang);
     if let Some(n) = key.strip_prefix("ai-").and_then(|n| n.parse::<u8>().ok()) {
         format!("{} · {}", lang.t("profile.ai"), level(n))
     } else if let Some(levels) = key.strip_prefix("four:") {

@@ -500,11 +500,8 @@ fn current_ui(ui: &mut egui::Ui, state: &ReviewState, lang: Lang) {
 }
 
 /// The AI's one-line reason in the UI language.
-fn reason(m: &MoveReview, lang: Lang) -> &str {
-    match lang {
-        Lang::Zh => &m.best.zh,
-        Lang::En => &m.best.en,
-    }
+fn reason(m: &MoveReview, lang: Lang) -> String {
+    crate::game_text::hint_text(&m.best, lang)
 }
 
 /// The marked mistakes in game order; a click shows the position after one, the AI's move

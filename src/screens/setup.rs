@@ -1016,12 +1016,7 @@ fn classic_count() -> usize {
 
 /// The options form (also used by the LAN host screen).
 fn level_text(n: u8, lang: Lang) -> &'static str {
-    let l = ai::level(n);
-    if lang == Lang::Zh {
-        l.zh_name()
-    } else {
-        l.en_name()
-    }
+    crate::game_text::level_name(ai::level(n), lang)
 }
 
 /// The options form (also used by the LAN host screen, `lan`: two-player tables only).

@@ -49,7 +49,7 @@ impl HiddenPiece {
             out[r.index()] = if total > 0.0 {
                 self.weight[r.index()] / total
             } else {
-                1.0 / self.possible.count_ones() as f32
+                1.0 / self.possible.len() as f32
             };
         }
         out
@@ -147,7 +147,7 @@ fn layout_prior() -> &'static [[[f32; 12]; 5]; 6] {
 fn tight_sets(masks: &[RankSet], counts: &[u8; 12]) -> Option<Vec<u16>> {
     let mut need = vec![0u16; 1 << 12];
     for &m in masks {
-        need[m as usize] += 1;
+        need[m.bits() as usize] += 1;
     }
     let mut cap = vec![0u16; 1 << 12];
     for (r, &c) in counts.iter().enumerate() {
@@ -309,7 +309,8 @@ impl Belief {
                     // could otherwise leave.
                     let bad = tight
                         .iter()
-                        .any(|&s| s & r.bit() != 0 && p.possible & !s != 0);
+                        .map(|&s| RankSet::from_bits(s))
+                        .any(|s| s.contains(r) && !(p.possible - s).is_empty());
                     if bad {
                         p.possible &= !r.bit();
                         p.weight[r.index()] = 0.0;
@@ -420,7 +421,7 @@ impl Belief {
                 let (Some(ra), Some(rb)) = (sample.ranks[ia], sample.ranks[ib]) else {
                     continue;
                 };
-                if ra == rb || a.possible & rb.bit() == 0 || b.possible & ra.bit() == 0 {
+                if ra == rb || !a.possible.contains(rb) || !b.possible.contains(ra) {
                     continue;
                 }
                 let ratio = w(a, rb) * w(b, ra) / (w(a, ra) * w(b, rb));
@@ -472,7 +473,7 @@ fn balance(pieces: &mut [HiddenPiece], remaining: &[u8; 12]) {
     for p in pieces.iter_mut() {
         for r in Rank::ALL {
             let i = r.index();
-            p.chances[i] = if p.possible & r.bit() != 0 && target[i] > 0.0 {
+            p.chances[i] = if p.possible.contains(r) && target[i] > 0.0 {
                 p.weight[i].max(1e-6)
             } else {
                 0.0
@@ -528,7 +529,7 @@ fn sample_army(
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     for _attempt in 0..64 {
         order.shuffle(rng);
-        order.sort_by_key(|&i| pieces[i].possible.count_ones());
+        order.sort_by_key(|&i| pieces[i].possible.len());
         let mut left = *remaining;
         let mut ok = true;
         for &i in &order {
@@ -596,7 +597,7 @@ fn sample_by_matching(
         seen: &mut [bool],
     ) -> bool {
         for s in 0..slots.len() {
-            if seen[s] || pieces[i].possible & slots[s].bit() == 0 {
+            if seen[s] || !pieces[i].possible.contains(slots[s]) {
                 continue;
             }
             seen[s] = true;
@@ -648,7 +649,7 @@ mod tests {
     /// A hidden North piece with these weights (its possible ranks).
     fn piece(id: u8, ranks: &[(Rank, f32)]) -> HiddenPiece {
         let mut weight = [0f32; 12];
-        let mut possible = 0;
+        let mut possible = RankSet::EMPTY;
         for &(r, w) in ranks {
             weight[r.index()] = w;
             possible |= r.bit();

@@ -15,7 +15,7 @@ use super::eval::{boxed_in, opens_shut_flags, tables, value};
 use super::{Belief, Priors};
 use crate::board::Point;
 use crate::game::{Action, Event};
-use crate::piece::{MOVABLE_RANKS, Rank, Side, ranks_in};
+use crate::piece::{MOVABLE_RANKS, Rank, RankSet, Side, ranks_in};
 use crate::rules::Mode;
 use crate::view::{PlayerView, Seen};
 use rand::SeedableRng;
@@ -238,7 +238,7 @@ fn army_movable_value() -> f32 {
 }
 
 fn movable_value(r: Rank) -> f32 {
-    if MOVABLE_RANKS & r.bit() != 0 {
+    if MOVABLE_RANKS.contains(r) {
         value(r) as f32
     } else {
         0.0
@@ -305,17 +305,20 @@ fn flag_threatened(view: &PlayerView, ours: bool) -> bool {
     let flip = rules.mode == Mode::Flip;
     let may_take = |at: Point| match view.at(at) {
         Some(Seen::Piece { side, id, rank }) if friendly(view, side) != ours => {
-            let possible = rank.map_or_else(|| view.piece(id).map_or(0, |k| k.possible), Rank::bit);
+            let possible = rank.map_or_else(
+                || view.piece(id).map_or(RankSet::EMPTY, |k| k.possible),
+                Rank::bit,
+            );
             // The attacker is the other team: for our flag an enemy whose rank
             // may be any that takes it, for theirs one of ours that surely does.
             let movable = possible & MOVABLE_RANKS;
             let takers = ranks_in(movable)
                 .filter(|&r| rules.clash(r, Rank::Flag).flag_captured)
-                .count() as u32;
+                .count();
             if ours {
                 takers > 0
             } else {
-                takers > 0 && takers == possible.count_ones()
+                takers > 0 && takers == possible.len()
             }
         }
         _ => false,

@@ -111,7 +111,7 @@ fn remaining_of(view: &PlayerView, belief: &Belief, side: Side) -> Remaining {
         let can = |alive: bool| {
             hidden
                 .iter()
-                .filter(|h| h.at.is_some() == alive && h.possible & r.bit() != 0)
+                .filter(|h| h.at.is_some() == alive && h.possible.contains(r))
                 .count() as u8
         };
         let forced = hidden

@@ -30,6 +30,7 @@ pub use search::{Analysis, Interior, Scored, SearchParams};
 pub use setup::FlagBox;
 pub use weights::Weights;
 
+use crate::board::PointName;
 use crate::game::Action;
 use crate::layout::Layout;
 use crate::piece::Rank;
@@ -62,23 +63,14 @@ impl Level {
     /// All levels, weakest first.
     pub const ALL: [Level; 4] = [Level::Novice, Level::Skilled, Level::Expert, Level::Master];
 
-    /// Chinese name.
-    pub fn zh_name(self) -> &'static str {
+    /// The identifier on the command line and in logs (`novice`, …); the
+    /// app words the levels in the player's language.
+    pub fn id(self) -> &'static str {
         match self {
-            Level::Novice => "新手",
-            Level::Skilled => "熟练",
-            Level::Expert => "高手",
-            Level::Master => "大师",
-        }
-    }
-
-    /// English name.
-    pub fn en_name(self) -> &'static str {
-        match self {
-            Level::Novice => "Novice",
-            Level::Skilled => "Skilled",
-            Level::Expert => "Expert",
-            Level::Master => "Master",
+            Level::Novice => "novice",
+            Level::Skilled => "skilled",
+            Level::Expert => "expert",
+            Level::Master => "master",
         }
     }
 
@@ -293,18 +285,27 @@ impl Level {
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.zh_name(), self.en_name())
+        f.write_str(self.id())
     }
 }
 
+/// A player name that is no player: not `random`, `greedy`, a sparring
+/// partner or a level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level {name:?} (novice, skilled, expert, master)")]
+pub struct UnknownPlayer {
+    /// The name that failed.
+    pub name: String,
+}
+
 impl FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
+    type Err = UnknownPlayer;
+    fn from_str(s: &str) -> Result<Level, UnknownPlayer> {
         let s = s.trim();
         Level::ALL
             .into_iter()
-            .find(|l| s.eq_ignore_ascii_case(l.en_name()) || s == l.zh_name())
-            .ok_or_else(|| format!("unknown level {s:?} (novice, skilled, expert, master)"))
+            .find(|l| s.eq_ignore_ascii_case(l.id()))
+            .ok_or_else(|| UnknownPlayer { name: s.to_owned() })
     }
 }
 
@@ -330,15 +331,78 @@ pub struct LevelParams {
     pub pursuit: bool,
 }
 
-/// A suggested move with a one-line reason.
-#[derive(Clone, Debug, PartialEq)]
+/// A suggested move and why, as data: the app words it in the player's
+/// language ([`HintReason`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
     /// The move.
     pub mv: Move,
-    /// Why, in Chinese.
-    pub zh: String,
-    /// Why, in English.
-    pub en: String,
+    /// Why.
+    pub reason: HintReason,
+    /// The search sees a win after it.
+    pub wins: bool,
+}
+
+/// Why the AI suggests a move. Points are named as on the board (`S53`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintReason {
+    /// Flip games: turn a piece over to learn more of the board.
+    Flip {
+        /// The face-down piece.
+        at: PointName,
+    },
+    /// Take the flag, which is known to stand there.
+    TakeFlag {
+        /// The attacker.
+        from: PointName,
+        /// The flag.
+        to: PointName,
+    },
+    /// Attack an enemy piece.
+    Attack {
+        /// The attacker.
+        from: PointName,
+        /// The attacked piece.
+        to: PointName,
+        /// Its most likely rank and how likely, in percent (`None` when
+        /// nothing is known).
+        likely: Option<(Rank, u8)>,
+    },
+    /// Move into a camp: safe and ready to strike.
+    Camp {
+        /// From.
+        from: PointName,
+        /// The camp.
+        to: PointName,
+    },
+    /// Move forward: pressure on the enemy flag.
+    Advance {
+        /// From.
+        from: PointName,
+        /// To.
+        to: PointName,
+    },
+    /// Move out of danger, keeping the position.
+    Steady {
+        /// From.
+        from: PointName,
+        /// To.
+        to: PointName,
+    },
+}
+
+impl HintReason {
+    /// The points it names: the move's from and to (a flip's point twice).
+    pub fn points(&self) -> (PointName, PointName) {
+        match *self {
+            HintReason::Flip { at } => (at, at),
+            HintReason::TakeFlag { from, to }
+            | HintReason::Attack { from, to, .. }
+            | HintReason::Camp { from, to }
+            | HintReason::Advance { from, to }
+            | HintReason::Steady { from, to } => (from, to),
+        }
+    }
 }
 
 /// Anything that plays a side: the AI levels, and the arena's baselines.
@@ -494,7 +558,7 @@ impl Ai {
 
 impl Player for Ai {
     fn name(&self) -> String {
-        self.level.en_name().to_lowercase()
+        self.level.id().to_owned()
     }
     fn layout(&mut self, rules: &Rules) -> Layout {
         self.choose_layout(rules)
@@ -516,29 +580,15 @@ impl Player for Ai {
     }
 }
 
-/// The one-line reason for a move.
+/// The reason for a move.
 fn explain(view: &PlayerView, belief: &Belief, s: Scored) -> Hint {
     let board = view.board();
     let me = view.me();
     let mv = s.mv;
-    let win_zh = if s.score > eval::WIN as f32 / 2.0 {
-        "，可以取胜"
-    } else {
-        ""
-    };
-    let win_en = if s.score > eval::WIN as f32 / 2.0 {
-        ", and it wins"
-    } else {
-        ""
-    };
-    let (zh, en) = match mv {
-        Move::Flip { at } => (
-            format!("翻开 {}：看清局面{win_zh}", board.name_of(at)),
-            format!(
-                "Flip {}: learn more of the board{win_en}",
-                board.name_of(at)
-            ),
-        ),
+    let reason = match mv {
+        Move::Flip { at } => HintReason::Flip {
+            at: board.name_of(at),
+        },
         Move::Step { from, to } => {
             let (f, t) = (board.name_of(from), board.name_of(to));
             match view.at(to) {
@@ -554,26 +604,15 @@ fn explain(view: &PlayerView, belief: &Belief, s: Scored) -> Hint {
                         })
                     });
                     match guess {
-                        Some((Rank::Flag, _)) if rank.is_some() => (
-                            format!("{f} 吃 {t} 的军旗{win_zh}"),
-                            format!("{f} takes the flag on {t}{win_en}"),
-                        ),
-                        Some((r, pr)) => (
-                            format!(
-                                "{f} 攻击 {t}：对方最可能是{}（{:.0}%）{win_zh}",
-                                r.zh_name(),
-                                pr * 100.0
-                            ),
-                            format!(
-                                "{f} attacks {t}: most likely a {} ({:.0}%){win_en}",
-                                r.en_name().to_lowercase(),
-                                pr * 100.0
-                            ),
-                        ),
-                        None => (
-                            format!("{f} 攻击 {t}{win_zh}"),
-                            format!("{f} attacks {t}{win_en}"),
-                        ),
+                        Some((Rank::Flag, _)) if rank.is_some() => {
+                            HintReason::TakeFlag { from: f, to: t }
+                        }
+                        guess => HintReason::Attack {
+                            from: f,
+                            to: t,
+                            likely: guess
+                                .map(|(r, pr)| (r, (pr * 100.0).round().clamp(0.0, 100.0) as u8)),
+                        },
                     }
                 }
                 _ => {
@@ -602,26 +641,21 @@ fn explain(view: &PlayerView, belief: &Belief, s: Scored) -> Hint {
                         near(to) < near(from)
                     };
                     if board.kind(to) == crate::board::PointKind::Camp {
-                        (
-                            format!("{f} 进入行营 {t}：安全且能支援{win_zh}"),
-                            format!("{f} into the camp {t}: safe and ready to strike{win_en}"),
-                        )
+                        HintReason::Camp { from: f, to: t }
                     } else if fwd {
-                        (
-                            format!("{f} 前进到 {t}：向对方军旗施压{win_zh}"),
-                            format!("{f} to {t}: pressure on the enemy flag{win_en}"),
-                        )
+                        HintReason::Advance { from: f, to: t }
                     } else {
-                        (
-                            format!("{f} 到 {t}：避开威胁、稳住阵地{win_zh}"),
-                            format!("{f} to {t}: out of danger, keeping the position{win_en}"),
-                        )
+                        HintReason::Steady { from: f, to: t }
                     }
                 }
             }
         }
     };
-    Hint { mv, zh, en }
+    Hint {
+        mv,
+        reason,
+        wins: s.score > eval::WIN as f32 / 2.0,
+    }
 }
 
 /// Plays a uniformly random legal move; random legal layout.
@@ -710,8 +744,8 @@ impl Player for GreedyPlayer {
 }
 
 /// A player by name: `random`, `greedy`, the sparring partners `alphabeta`
-/// and `guard` (two players only: [`sparring`]), or a level (English or Chinese).
-pub fn player_by_name(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+/// and `guard` (two players only: [`sparring`]), or a level ([`Level::id`]).
+pub fn player_by_name(name: &str, seed: u64) -> Result<Box<dyn Player>, UnknownPlayer> {
     match name.trim().to_lowercase().as_str() {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),

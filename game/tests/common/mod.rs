@@ -53,7 +53,7 @@ pub(crate) fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
         let (ri, ci, rank_i) = truth(i);
         let (rj, cj, rank_j) = truth(j);
         let (ki, kj) = (view.piece(i).unwrap(), view.piece(j).unwrap());
-        if rank_i != rank_j && ki.possible & rank_j.bit() != 0 && kj.possible & rank_i.bit() != 0 {
+        if rank_i != rank_j && ki.possible.contains(rank_j) && kj.possible.contains(rank_i) {
             let mut record = game.record().clone();
             record.setup = Setup::Layouts {
                 south,

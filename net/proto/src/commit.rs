@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::crypto::{Digest, Seed, ctx, h};
-use crate::rank::{Rank, Seat};
+use crate::rank::{Seat, WireRank};
 
 /// Number of pieces in one army (and of committed squares).
 pub const ARMY_SIZE: usize = 25;
@@ -27,7 +27,7 @@ pub fn piece_commitment(
     game_id: &Digest,
     player: Seat,
     square: u8,
-    rank: Rank,
+    rank: WireRank,
     salt: &[u8; 32],
 ) -> Digest {
     h(
@@ -48,7 +48,7 @@ pub struct PieceOpening {
     /// The starting square, `0..30` in the owner's coordinates.
     pub square: u8,
     /// The rank placed there.
-    pub rank: Rank,
+    pub rank: WireRank,
     /// Its salt.
     pub salt: [u8; 32],
 }
@@ -65,7 +65,7 @@ impl PieceOpening {
 #[derive(Clone, Debug)]
 pub struct SetupCommitment {
     /// `(square, rank)` for the 25 pieces, in square order.
-    pub placement: Vec<(u8, Rank)>,
+    pub placement: Vec<(u8, WireRank)>,
     /// `C_s` in the same order.
     pub commitments: Vec<Digest>,
 }
@@ -73,7 +73,7 @@ pub struct SetupCommitment {
 impl SetupCommitment {
     /// Commits to `placement` (square, rank) pairs.
     #[must_use]
-    pub fn new(seed: &Seed, game_id: &Digest, player: Seat, placement: &[(u8, Rank)]) -> Self {
+    pub fn new(seed: &Seed, game_id: &Digest, player: Seat, placement: &[(u8, WireRank)]) -> Self {
         let mut placement = placement.to_vec();
         placement.sort_by_key(|&(s, _)| s);
         let commitments = placement
@@ -109,7 +109,7 @@ pub fn verify_reveal(
     owner: Seat,
     seed: &Seed,
     seed_commit: &Digest,
-    placement: &[(u8, Rank)],
+    placement: &[(u8, WireRank)],
     commitments: &[Digest],
 ) -> Result<(), RevealError> {
     if seed_commitment(game_id, owner, seed) != *seed_commit {
@@ -160,7 +160,7 @@ pub enum RevealError {
 mod tests {
     use super::*;
 
-    fn placement() -> Vec<(u8, Rank)> {
+    fn placement() -> Vec<(u8, WireRank)> {
         junqi_game::Rank::army()
             .into_iter()
             .enumerate()
@@ -175,12 +175,12 @@ mod tests {
         let sc = SetupCommitment::new(&seed, &gid, Seat::Host, &placement());
         assert_eq!(sc.commitments.len(), ARMY_SIZE);
         let o = sc.opening(&seed, 24).unwrap();
-        assert_eq!(o.rank, Rank::Flag);
+        assert_eq!(o.rank, WireRank::Flag);
         assert!(o.verify(&gid, Seat::Host, &sc.commitments[24]));
         assert!(!o.verify(&gid, Seat::Guest, &sc.commitments[24]));
         assert!(!o.verify(&[2; 32], Seat::Host, &sc.commitments[24]));
         let lie = PieceOpening {
-            rank: Rank::Mine,
+            rank: WireRank::Mine,
             ..o
         };
         assert!(!lie.verify(&gid, Seat::Host, &sc.commitments[24]));

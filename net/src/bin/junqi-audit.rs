@@ -57,6 +57,11 @@ fn main() -> ExitCode {
         Some(side) => {
             let reason = v.reason.as_ref().map(ToString::to_string);
             println!("audit: {side:?} cheated: {}", reason.unwrap_or_default());
+            // The typed finding itself (the points, the engine's error, the bound), for a
+            // program or a person that wants the data rather than the sentence.
+            if let Some(kind) = &v.reason {
+                println!("finding: {kind:?}");
+            }
             println!("evidence: {}", v.evidence);
             ExitCode::from(1)
         }

@@ -174,10 +174,10 @@ fn main() -> ExitCode {
         }
     };
     match run(cli.command.into()) {
-        Ok(Outcome::Clean) => ExitCode::SUCCESS,
-        Ok(Outcome::Cheated) => ExitCode::from(2),
-        Ok(Outcome::Refused) => ExitCode::from(3),
-        Ok(Outcome::Stale) => ExitCode::from(4),
+        Ok(Ending::Clean) => ExitCode::SUCCESS,
+        Ok(Ending::Cheated) => ExitCode::from(2),
+        Ok(Ending::Refused) => ExitCode::from(3),
+        Ok(Ending::Stale) => ExitCode::from(4),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -189,7 +189,7 @@ fn main() -> ExitCode {
 #[derive(Debug, thiserror::Error)]
 enum RunError {
     #[error("{0}")]
-    Player(String),
+    Player(junqi_game::ai::UnknownPlayer),
     #[error("{0}")]
     Peer(#[from] junqi_net::peer::PeerError),
     #[error("no host found")]
@@ -199,7 +199,7 @@ enum RunError {
 }
 
 /// How a run ended.
-enum Outcome {
+enum Ending {
     Clean,
     Cheated,
     Refused,
@@ -342,9 +342,9 @@ impl Peer {
     }
 }
 
-fn run(args: Plan) -> Result<Outcome, RunError> {
+fn run(args: Plan) -> Result<Ending, RunError> {
     let mut player: Box<dyn Player> =
-        player_by_name(&args.ai, args.seed).map_err(|e| RunError::Player(e.to_string()))?;
+        player_by_name(&args.ai, args.seed).map_err(RunError::Player)?;
     let resumed = args
         .state
         .as_ref()
@@ -423,13 +423,13 @@ fn run(args: Plan) -> Result<Outcome, RunError> {
         return Err(e.into());
     }
     Ok(if peer.refused {
-        Outcome::Refused
+        Ending::Refused
     } else if peer.stale {
-        Outcome::Stale
+        Ending::Stale
     } else if peer.clean {
-        Outcome::Clean
+        Ending::Clean
     } else {
-        Outcome::Cheated
+        Ending::Cheated
     })
 }
 

@@ -69,14 +69,14 @@ impl Guess {
             .map(|&(_, possible)| {
                 let mut row = [0f32; 12];
                 for r in Rank::ALL {
-                    if possible & r.bit() != 0 && left[r.index()] > 0.0 {
+                    if possible.contains(r) && left[r.index()] > 0.0 {
                         row[r.index()] = left[r.index()];
                     }
                 }
                 if row.iter().sum::<f32>() <= 0.0 {
                     // Inconsistent counts: fall back on what the piece may be.
                     for r in Rank::ALL {
-                        if possible & r.bit() != 0 {
+                        if possible.contains(r) {
                             row[r.index()] = 1.0;
                         }
                     }
@@ -302,7 +302,7 @@ impl Guess {
 pub fn restricted(c: &Chances, set: RankSet) -> Chances {
     let mut out = *c;
     for r in Rank::ALL {
-        if set & r.bit() == 0 {
+        if !set.contains(r) {
             out[r.index()] = 0.0;
         }
     }
@@ -329,7 +329,7 @@ pub fn fixed_rank(c: &Chances) -> Rank {
     let mut best = Rank::Platoon;
     let mut best_p = -1.0;
     for r in Rank::ALL {
-        if MOVABLE_RANKS & r.bit() != 0 && c[r.index()] > best_p {
+        if MOVABLE_RANKS.contains(r) && c[r.index()] > best_p {
             best = r;
             best_p = c[r.index()];
         }

@@ -6,7 +6,7 @@
 //! ```
 //! (`arena --help` lists the options; game/README.md shows it.)
 //!
-//! Players: `novice`, `skilled`, `expert`, `master` (or 新手 熟练 高手 大师),
+//! Players: `novice`, `skilled`, `expert`, `master`,
 //! `random` (uniform random legal mover), `greedy` (best one-ply move by
 //! expected material under the belief). Colours alternate game by game; each
 //! game has its own seed; every action goes through the referee, so an
@@ -284,9 +284,11 @@ impl RunArgs {
 /// the level's four-player settings when `four`.
 fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
     let Some((level, overrides)) = name.split_once(':') else {
-        return player_by_name(name, seed);
+        return player_by_name(name, seed).map_err(|e| e.to_string());
     };
-    let level: Level = level.parse()?;
+    let level: Level = level
+        .parse()
+        .map_err(|e: junqi_game::ai::UnknownPlayer| e.to_string())?;
     let mut p = if four {
         level.params_four()
     } else {
@@ -394,7 +396,7 @@ fn cap_of(name: &str) -> Duration {
 }
 
 #[derive(Default, Clone)]
-struct Outcome {
+struct Played {
     /// 1 = A won, 0.5 draw, 0 = A lost.
     score: f64,
     plies: u32,
@@ -463,7 +465,7 @@ fn timed_act(
     view: &PlayerView,
     cap: Duration,
     is_a: bool,
-    out: &mut Outcome,
+    out: &mut Played,
 ) -> Action {
     let start = Instant::now();
     // A margin under the cap for the last node and the answer itself.
@@ -492,7 +494,7 @@ fn seat_of(game: &Game, side: Side) -> usize {
 }
 
 /// Counts a conceding action for A (`is_a`) or B.
-fn tally(out: &mut Outcome, action: Option<Action>, is_a: bool) {
+fn tally(out: &mut Played, action: Option<Action>, is_a: bool) {
     let who = usize::from(!is_a);
     match action {
         Some(Action::Resign) => out.resigns[who] += 1,
@@ -515,7 +517,7 @@ fn seed_of(seed: u64, index: u64) -> u64 {
 }
 
 /// A four-player game of A's team against B's.
-fn play_four(args: &Args, index: usize) -> Outcome {
+fn play_four(args: &Args, index: usize) -> Played {
     let seed = game_seed(args, index);
     // Eight games cycle A's seats (S+N, E+W) and the seat moving first.
     let a_team = if index.is_multiple_of(2) {
@@ -539,9 +541,9 @@ fn play_four(args: &Args, index: usize) -> Outcome {
     let layouts = [0, 1, 2, 3].map(|i| players[i].0.layout(&rules));
     let mut game = Game::new_four(rules, layouts, first).expect("players choose legal layouts");
     let mut views = Side::FOUR.map(|s| game.view(s));
-    let mut out = Outcome {
+    let mut out = Played {
         a_first: first.team() == a_team,
-        ..Outcome::default()
+        ..Played::default()
     };
     let mut plies = 0u32;
     while game.result().is_none() {
@@ -632,7 +634,7 @@ fn draw_name(reason: DrawReason) -> &'static str {
     }
 }
 
-fn play_one(args: &Args, index: usize) -> Outcome {
+fn play_one(args: &Args, index: usize) -> Played {
     if args.players == 4 {
         return play_four(args, index);
     }
@@ -662,9 +664,9 @@ fn play_one(args: &Args, index: usize) -> Outcome {
     };
     let a_side = if a_is_south { Side::South } else { Side::North };
     let mut views: [PlayerView; 2] = [game.view(Side::South), game.view(Side::North)];
-    let mut out = Outcome {
+    let mut out = Played {
         a_first: game.turn() == a_side,
-        ..Outcome::default()
+        ..Played::default()
     };
     let mut plies = 0u32;
     while game.result().is_none() {
@@ -775,9 +777,9 @@ fn main() {
 /// Plays `args.games` games on `args.threads` threads (fewer if the time
 /// limit comes first), in order of their index; with `progress`, a running
 /// tally goes to standard error.
-fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
+fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Played> {
     let next = Arc::new(AtomicUsize::new(0));
-    let results: Arc<Mutex<Vec<(usize, Outcome)>>> = Arc::new(Mutex::new(Vec::new()));
+    let results: Arc<Mutex<Vec<(usize, Played)>>> = Arc::new(Mutex::new(Vec::new()));
     let started = Instant::now();
     let label = format!("{} vs {} ({:?})", args.a, args.b, args.mode);
     let bar = Arc::new(Progress::new(
@@ -820,7 +822,7 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Outcome> {
     r.into_iter().map(|x| x.1).collect()
 }
 
-fn wdl<'a>(r: impl IntoIterator<Item = &'a Outcome>) -> (usize, usize, usize) {
+fn wdl<'a>(r: impl IntoIterator<Item = &'a Played>) -> (usize, usize, usize) {
     r.into_iter().fold((0, 0, 0), |(w, d, l), o| match o.score {
         1.0 => (w + 1, d, l),
         0.5 => (w, d + 1, l),
@@ -895,7 +897,7 @@ fn dump_battles(game: &Game) {
     }
 }
 
-fn report(args: &Args, r: &[Outcome], secs: f64) {
+fn report(args: &Args, r: &[Played], secs: f64) {
     let n = r.len().max(1) as f64;
     let (w, d, l) = wdl(r);
     let score = r.iter().map(|o| o.score).sum::<f64>() / n;
@@ -907,7 +909,7 @@ fn report(args: &Args, r: &[Outcome], secs: f64) {
     let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     let plies: Vec<f64> = r.iter().map(|o| o.plies as f64).collect();
     let illegal: u32 = r.iter().map(|o| o.illegal).sum();
-    let sum2 = |f: fn(&Outcome) -> [u32; 2]| {
+    let sum2 = |f: fn(&Played) -> [u32; 2]| {
         r.iter()
             .map(f)
             .fold([0, 0], |t, x| [t[0] + x[0], t[1] + x[1]])

@@ -1,0 +1,155 @@
+//! The engine's typed game terms in the player's language: the AI levels, the ranks and the
+//! AI's hint reasons. The engine gives identifiers and typed reasons ([`junqi_game::ai::Level`],
+//! [`junqi_game::Rank`], [`junqi_game::ai::HintReason`]); the words live here.
+
+use junqi_game::Rank;
+use junqi_game::ai::{Hint, HintReason, Level};
+
+use crate::i18n::Lang;
+
+/// An AI level's name.
+pub fn level_name(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Novice, Lang::Zh) => "新手",
+        (Level::Novice, Lang::En) => "Novice",
+        (Level::Skilled, Lang::Zh) => "熟练",
+        (Level::Skilled, Lang::En) => "Skilled",
+        (Level::Expert, Lang::Zh) => "高手",
+        (Level::Expert, Lang::En) => "Expert",
+        (Level::Master, Lang::Zh) => "大师",
+        (Level::Master, Lang::En) => "Master",
+    }
+}
+
+/// A rank's name (the Chinese one is also the notation's, [`Rank::zh_name`]).
+pub fn rank_name(rank: Rank, lang: Lang) -> &'static str {
+    match lang {
+        Lang::Zh => rank.zh_name(),
+        Lang::En => match rank {
+            Rank::Commander => "Commander",
+            Rank::Corps => "Corps commander",
+            Rank::Division => "Division commander",
+            Rank::Brigade => "Brigade commander",
+            Rank::Regiment => "Regiment commander",
+            Rank::Battalion => "Battalion commander",
+            Rank::Company => "Company commander",
+            Rank::Platoon => "Platoon commander",
+            Rank::Engineer => "Engineer",
+            Rank::Landmine => "Landmine",
+            Rank::Bomb => "Bomb",
+            Rank::Flag => "Flag",
+        },
+    }
+}
+
+/// The AI's one-line reason for a hint or a review's better move.
+pub fn hint_text(hint: &Hint, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let text = match hint.reason {
+        HintReason::Flip { at } if zh => format!("翻开 {at}：看清局面"),
+        HintReason::Flip { at } => format!("Flip {at}: learn more of the board"),
+        HintReason::TakeFlag { from, to } if zh => format!("{from} 吃 {to} 的军旗"),
+        HintReason::TakeFlag { from, to } => format!("{from} takes the flag on {to}"),
+        HintReason::Attack {
+            from,
+            to,
+            likely: Some((rank, percent)),
+        } if zh => format!(
+            "{from} 攻击 {to}：对方最可能是{}（{percent}%）",
+            rank_name(rank, lang)
+        ),
+        HintReason::Attack {
+            from,
+            to,
+            likely: Some((rank, percent)),
+        } => format!(
+            "{from} attacks {to}: most likely a {} ({percent}%)",
+            rank_name(rank, lang).to_lowercase()
+        ),
+        HintReason::Attack { from, to, .. } if zh => format!("{from} 攻击 {to}"),
+        HintReason::Attack { from, to, .. } => format!("{from} attacks {to}"),
+        HintReason::Camp { from, to } if zh => format!("{from} 进入行营 {to}：安全且能支援"),
+        HintReason::Camp { from, to } => {
+            format!("{from} into the camp {to}: safe and ready to strike")
+        }
+        HintReason::Advance { from, to } if zh => format!("{from} 前进到 {to}：向对方军旗施压"),
+        HintReason::Advance { from, to } => format!("{from} to {to}: pressure on the enemy flag"),
+        HintReason::Steady { from, to } if zh => format!("{from} 到 {to}：避开威胁、稳住阵地"),
+        HintReason::Steady { from, to } => {
+            format!("{from} to {to}: out of danger, keeping the position")
+        }
+    };
+    match (hint.wins, zh) {
+        (false, _) => text,
+        (true, true) => format!("{text}，可以取胜"),
+        (true, false) => format!("{text}, and it wins"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_game::{Board, Move};
+
+    fn every_reason() -> Vec<HintReason> {
+        let b = Board::classic();
+        let (f, t) = (b.parse_point("S53").unwrap(), b.parse_point("S43").unwrap());
+        let (from, to) = (b.name_of(f), b.name_of(t));
+        let mut out = vec![
+            HintReason::Flip { at: from },
+            HintReason::TakeFlag { from, to },
+            HintReason::Attack {
+                from,
+                to,
+                likely: None,
+            },
+            HintReason::Camp { from, to },
+            HintReason::Advance { from, to },
+            HintReason::Steady { from, to },
+        ];
+        out.extend(Rank::ALL.map(|r| HintReason::Attack {
+            from,
+            to,
+            likely: Some((r, 40)),
+        }));
+        out
+    }
+
+    #[test]
+    fn every_level_rank_and_hint_reason_has_words_in_both_languages() {
+        for l in Level::ALL {
+            assert_ne!(level_name(l, Lang::Zh), level_name(l, Lang::En));
+            assert!(level_name(l, Lang::En).is_ascii());
+        }
+        for r in Rank::ALL {
+            assert_ne!(rank_name(r, Lang::Zh), rank_name(r, Lang::En));
+            assert!(rank_name(r, Lang::En).is_ascii());
+        }
+        for reason in every_reason() {
+            for wins in [false, true] {
+                let hint = Hint {
+                    mv: Move::Flip {
+                        at: junqi_game::Point(0),
+                    },
+                    reason,
+                    wins,
+                };
+                let (zh, en) = (hint_text(&hint, Lang::Zh), hint_text(&hint, Lang::En));
+                assert!(en.is_ascii() && !zh.is_ascii(), "{zh} / {en}");
+                assert!(zh.contains("S53") && en.contains("S53"), "{zh} / {en}");
+                assert_eq!(en.ends_with("it wins"), wins, "{en}");
+            }
+        }
+        let likely = Hint {
+            mv: Move::Flip {
+                at: junqi_game::Point(0),
+            },
+            reason: every_reason()[6],
+            wins: false,
+        };
+        assert_eq!(
+            hint_text(&likely, Lang::En),
+            "S53 attacks S43: most likely a commander (40%)"
+        );
+    }
+}
