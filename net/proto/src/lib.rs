@@ -13,6 +13,7 @@
 //! - [`envelope`] and [`frame`]: signed hash-chained messages and their framing;
 //! - [`wire`]: the protocol messages and the mapping to the engine's types;
 //! - [`fault`]: why a side is blamed, as a typed kind;
+//! - [`four`]: four seats at one table, relayed through the host;
 //! - [`session`]: the state machine of one side; [`audit`]: the end-of-game
 //!   audit; [`log_audit`]: the same audit from a signed log alone, for a
 //!   third party; [`saved`]: what a side keeps to resume;
@@ -26,6 +27,7 @@ pub mod crypto;
 pub mod envelope;
 pub mod fault;
 pub mod flip;
+pub mod four;
 pub mod frame;
 pub mod log_audit;
 pub mod ot;

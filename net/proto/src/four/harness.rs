@@ -1,0 +1,321 @@
+//! Four seats in one process on a virtual clock, relayed through the host
+//! as over the LAN (a star), with engine players at every seat, a hostile
+//! relay and scripted cheaters (tests and benchmarks only).
+
+use std::time::{Duration, Instant};
+
+use ed25519_dalek::SigningKey;
+use junqi_game::ai::{GreedyPlayer, Player, RandomPlayer};
+use junqi_game::{Action, Rules};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64;
+
+use super::body::Body4;
+use super::log::{Envelope4, seal};
+use super::seat::FourSeat;
+use super::session::{FourCheats, FourConfig, FourEvent, FourSession};
+use crate::crypto::Seed;
+use crate::frame::{decode_payload, encode_payload};
+use crate::testing::preset;
+
+/// What the host device does with a frame it relays from one seat to another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Relay {
+    /// Forward it unchanged.
+    Forward,
+    /// Drop it.
+    Drop,
+    /// Forward it this much later (it may then overtake or be overtaken).
+    Delay(Duration),
+    /// Forward these bytes instead.
+    Replace(Vec<u8>),
+    /// Deliver these bytes first, then the frame.
+    Prepend(Vec<u8>),
+}
+
+/// The host device's relaying: `(from, to, frame) -> what it does`.
+pub type RelayFn = Box<dyn FnMut(FourSeat, FourSeat, &[u8]) -> Relay>;
+
+/// The engine player at a seat.
+pub enum Seat4Player {
+    /// Uniformly random legal moves.
+    Random(RandomPlayer),
+    /// The greedy one-ply player.
+    Greedy(GreedyPlayer),
+}
+
+/// Four seats, the host's relay and a virtual clock.
+pub struct Table4 {
+    /// The four seats in seat order.
+    pub seats: Vec<FourSession>,
+    /// The virtual clock.
+    pub now: Instant,
+    /// The host (the relay).
+    pub host: FourSeat,
+    /// One-way latency of a hop.
+    pub latency: Duration,
+    /// The host device's relaying (honest by default).
+    pub relay: RelayFn,
+    /// Every event each seat gave its owner.
+    pub events: [Vec<FourEvent>; 4],
+    /// Every frame each seat received: what it could try to decode.
+    pub received: [Vec<Vec<u8>>; 4],
+    /// Whether each seat's player confirms the code as soon as it is shown.
+    pub auto_confirm: [bool; 4],
+    /// Seats whose owner does nothing (no moves, no confirmations).
+    pub idle: [bool; 4],
+    /// Each seat's signing key (for tests that forge a seat's messages).
+    pub keys: Vec<SigningKey>,
+    /// Each seat's game seed (for tests that look for leaked secrets).
+    pub seeds: Vec<Seed>,
+    players: Vec<Seat4Player>,
+    wire: Vec<(Instant, u64, FourSeat, Vec<u8>)>,
+    serial: u64,
+}
+
+impl Table4 {
+    /// A table under `rules` with greedy players at even seats and random
+    /// ones at odd seats; `seed` drives keys, nonces, layouts and players.
+    #[must_use]
+    pub fn new(rules: Rules, seed: u64) -> Table4 {
+        Table4::with_relay(rules, seed, Box::new(|_, _, _| Relay::Forward))
+    }
+
+    /// [`Table4::new`] with the host device relaying by `relay` from the
+    /// first hello on.
+    #[must_use]
+    pub fn with_relay(rules: Rules, seed: u64, relay: RelayFn) -> Table4 {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        let t0 = Instant::now();
+        let mut k = || {
+            let mut b = [0u8; 32];
+            rng.fill(&mut b);
+            b
+        };
+        let mut seats = Vec::with_capacity(4);
+        let mut keys = Vec::with_capacity(4);
+        let mut seeds = Vec::with_capacity(4);
+        let mut players = Vec::with_capacity(4);
+        for s in FourSeat::ALL {
+            let cfg = FourConfig {
+                seat: s,
+                rules,
+                name: format!("{s}"),
+                layout: preset(seed as usize * 4 + s.index()),
+                key: {
+                    let key = SigningKey::from_bytes(&k());
+                    keys.push(key.clone());
+                    key
+                },
+                seed: {
+                    let seed = Seed(k());
+                    seeds.push(seed.clone());
+                    seed
+                },
+                nonce: k(),
+            };
+            seats.push(FourSession::new(cfg, t0));
+            let ps = seed.wrapping_mul(31).wrapping_add(s.index() as u64);
+            players.push(if s.index() % 2 == 0 {
+                Seat4Player::Greedy(GreedyPlayer::new(ps))
+            } else {
+                Seat4Player::Random(RandomPlayer::new(ps))
+            });
+        }
+        let mut t = Table4 {
+            seats,
+            now: t0,
+            host: FourSeat::South,
+            latency: Duration::from_millis(5),
+            relay,
+            events: Default::default(),
+            received: Default::default(),
+            auto_confirm: [true; 4],
+            idle: [false; 4],
+            keys,
+            seeds,
+            players,
+            wire: Vec::new(),
+            serial: 0,
+        };
+        t.pump();
+        t
+    }
+
+    /// Scripts a seat's cheats.
+    pub fn set_cheats(&mut self, seat: FourSeat, cheats: FourCheats) {
+        self.seats[seat.index()].set_cheats(cheats);
+    }
+
+    /// The seat's session.
+    #[must_use]
+    pub fn seat(&self, s: FourSeat) -> &FourSession {
+        &self.seats[s.index()]
+    }
+
+    /// The seat's session, mutably (a test acting as its owner).
+    pub fn seat_mut(&mut self, s: FourSeat) -> &mut FourSession {
+        &mut self.seats[s.index()]
+    }
+
+    /// Puts a frame from `from` on the wire: the host sends to everyone;
+    /// any other seat sends to the host, which relays it.
+    pub fn inject(&mut self, from: FourSeat, frame: Vec<u8>) {
+        if from == self.host {
+            for to in FourSeat::ALL.into_iter().filter(|&t| t != from) {
+                self.relay_hop(from, to, frame.clone(), self.now + self.latency);
+            }
+        } else {
+            self.push(self.host, frame, self.now + self.latency, Some(from));
+        }
+    }
+
+    fn push(&mut self, to: FourSeat, frame: Vec<u8>, at: Instant, relay_from: Option<FourSeat>) {
+        self.serial += 1;
+        self.wire.push((at, self.serial, to, frame.clone()));
+        if let Some(from) = relay_from {
+            // What the host passes on to the two others.
+            let host = self.host;
+            for other in FourSeat::ALL
+                .into_iter()
+                .filter(|&t| t != from && t != host)
+            {
+                self.relay_hop(from, other, frame.clone(), at + self.latency);
+            }
+        }
+    }
+
+    fn relay_hop(&mut self, from: FourSeat, to: FourSeat, frame: Vec<u8>, at: Instant) {
+        match (self.relay)(from, to, &frame) {
+            Relay::Forward => self.push(to, frame, at, None),
+            Relay::Drop => {}
+            Relay::Delay(d) => self.push(to, frame, at + d, None),
+            Relay::Replace(b) => self.push(to, b, at, None),
+            Relay::Prepend(b) => {
+                self.push(to, b, at, None);
+                self.push(to, frame, at, None);
+            }
+        }
+    }
+
+    /// Collects what every seat sends and tells, and lets the players act.
+    fn pump(&mut self) {
+        loop {
+            let mut any = false;
+            for s in FourSeat::ALL {
+                while let Some(f) = self.seats[s.index()].poll_transmit() {
+                    any = true;
+                    self.inject(s, f);
+                }
+                while let Some(e) = self.seats[s.index()].poll_event() {
+                    any = true;
+                    if self.idle[s.index()] {
+                        self.events[s.index()].push(e);
+                        continue;
+                    }
+                    if matches!(e, FourEvent::PairingCode(_)) && self.auto_confirm[s.index()] {
+                        let _ = self.seats[s.index()].confirm_pairing(self.now);
+                    }
+                    if e == FourEvent::YourTurn {
+                        self.act(s);
+                    }
+                    self.events[s.index()].push(e);
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+
+    fn act(&mut self, s: FourSeat) {
+        let session = &self.seats[s.index()];
+        if !session.my_turn() {
+            return;
+        }
+        let view = session.view().expect("in play").clone();
+        let action = match &mut self.players[s.index()] {
+            Seat4Player::Random(p) => p.act(&view, &|| false),
+            Seat4Player::Greedy(p) => p.act(&view, &|| false),
+        };
+        if let Action::Move(m) = action {
+            self.seats[s.index()]
+                .play(self.now, m)
+                .expect("the player's move is legal in its view");
+        }
+    }
+
+    /// Whether every seat has its verdict.
+    #[must_use]
+    pub fn all_done(&self) -> bool {
+        self.seats.iter().all(|s| s.verdict().is_some())
+    }
+
+    /// Runs until every seat is done, nothing is left to happen, or
+    /// `max_steps` deliveries and timeouts. Returns whether all are done.
+    pub fn run(&mut self, max_steps: usize) -> bool {
+        for _ in 0..max_steps {
+            self.pump();
+            if self.all_done() {
+                return true;
+            }
+            let next_wire = self.wire.iter().map(|w| (w.0, w.1)).min();
+            let next_timer = self
+                .seats
+                .iter()
+                .filter_map(FourSession::poll_timeout)
+                .min();
+            match (next_wire, next_timer) {
+                (Some((at, serial)), t) if t.is_none_or(|t| at <= t) => {
+                    let i = self
+                        .wire
+                        .iter()
+                        .position(|w| w.1 == serial)
+                        .expect("queued");
+                    let (at, _, to, frame) = self.wire.swap_remove(i);
+                    self.now = self.now.max(at);
+                    self.received[to.index()].push(frame.clone());
+                    self.seats[to.index()].handle_frame(self.now, &frame);
+                }
+                (Some(_), None) => unreachable!("the arm above takes it"),
+                (_, Some(t)) => {
+                    self.now = self.now.max(t);
+                    for s in &mut self.seats {
+                        s.handle_timeout(self.now);
+                    }
+                }
+                (None, None) => return self.all_done(),
+            }
+        }
+        self.all_done()
+    }
+}
+
+/// The same message with another body, signed again by `key` (a seat
+/// saying two things, or a stranger): header fields and witness kept.
+#[must_use]
+pub fn resign_with(key: &SigningKey, env: &Envelope4, body: Body4) -> Envelope4 {
+    let h = env.signed.header;
+    seal(
+        key,
+        h.game,
+        h.sender,
+        h.round,
+        &env.witness,
+        h.turn_ms,
+        body,
+    )
+    .expect("fits")
+}
+
+/// Decodes a frame's envelope.
+#[must_use]
+pub fn decode(frame: &[u8]) -> Option<Envelope4> {
+    decode_payload(frame).ok()
+}
+
+/// Encodes an envelope as a frame payload.
+#[must_use]
+pub fn encode(env: &Envelope4) -> Vec<u8> {
+    encode_payload(env).expect("fits")
+}

@@ -1,0 +1,641 @@
+//! Four seats at one table (issue 47): whole games with engine players at
+//! every seat, and one hostile seat (or a hostile host) against three
+//! honest ones. Honest seats agree on the result, are never blamed, and
+//! every blame names the cheater with evidence a third party can check.
+
+use std::time::Duration;
+
+use junqi_game::{Mode, Rules};
+use junqi_proto::commit::piece_salt;
+use junqi_proto::four::body::Body4;
+use junqi_proto::four::harness::{Relay, Table4, decode, encode, resign_with};
+use junqi_proto::four::partner;
+use junqi_proto::four::session::FourCheats;
+use junqi_proto::four::{
+    AuditOutcome, Ending, FourFault, FourSeat, FourVerdict, audit_table, leave_result,
+};
+use junqi_proto::ot::BattleCheat;
+use junqi_proto::rank::Rank;
+
+const STEPS: usize = 2_000_000;
+
+fn rules(partners_open: bool) -> Rules {
+    Rules {
+        partners_open,
+        ..Rules::four_player(Mode::Dark)
+    }
+}
+
+fn verdict(t: &Table4, s: FourSeat) -> FourVerdict {
+    t.seat(s).verdict().cloned().expect("a verdict")
+}
+
+/// The properties every hostile test holds the honest seats to: all done,
+/// none blamed, all with one result, and any blame on `cheater` with
+/// evidence (its signed message, or the log's audit) that checks.
+fn honest_agree(t: &Table4, cheater: Option<FourSeat>) -> Vec<FourVerdict> {
+    let honest: Vec<FourSeat> = FourSeat::ALL
+        .into_iter()
+        .filter(|&s| Some(s) != cheater)
+        .collect();
+    let vs: Vec<FourVerdict> = honest.iter().map(|&s| verdict(t, s)).collect();
+    for (s, v) in honest.iter().zip(&vs) {
+        if let Some(b) = &v.blame {
+            assert_eq!(Some(b.seat), cheater, "{s} blames an honest seat: {b}");
+            if let Some(e) = &b.evidence {
+                assert!(
+                    e.signed.verify(&t.keys[b.seat.index()].verifying_key()),
+                    "the evidence is signed by the blamed seat"
+                );
+            }
+            if let FourFault::Equivocation(e) = &b.fault {
+                assert!(e.check(&t.keys[b.seat.index()].verifying_key()));
+            }
+        }
+        assert_eq!(
+            v.result, vs[0].result,
+            "{s}: honest seats agree on the result"
+        );
+        // A third party reading this seat's log never blames an honest seat.
+        if let AuditOutcome::Cheat(b) = audit_table(t.seat(*s).log()) {
+            assert_eq!(
+                Some(b.seat),
+                cheater,
+                "the log of {s} blames an honest seat"
+            );
+        }
+    }
+    vs
+}
+
+#[test]
+fn whole_games_end_alike_on_every_seat_with_a_clean_audit() {
+    for (seed, partners) in [(1, false), (2, true), (3, false), (4, true)] {
+        let mut t = Table4::new(rules(partners), seed);
+        assert!(t.run(STEPS), "seed {seed}: the game ends");
+        let v = honest_agree(&t, None);
+        for x in &v {
+            assert_eq!(x.ending, Ending::Played, "seed {seed}: {x:?}");
+            assert_eq!(x.blame, None);
+            assert!(x.not_opened.is_empty());
+            let record = x.record.as_ref().expect("a record");
+            let replayed = junqi_game::Game::replay(record, None).expect("the record replays");
+            assert!(x.result.is_some());
+            assert_eq!(
+                replayed.result(),
+                x.result,
+                "seed {seed}: the engine agrees"
+            );
+            assert_eq!(x, &v[0], "seed {seed}: every seat ends alike");
+        }
+        // A third party reading any seat's log finds the same game.
+        for s in FourSeat::ALL {
+            match audit_table(t.seat(s).log()) {
+                AuditOutcome::Clean { record, result } => {
+                    assert_eq!(Some(&record), v[0].record.as_ref());
+                    assert_eq!(result, v[0].result);
+                }
+                other => panic!("seed {seed}: {s}'s log audits as {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn watching_seats_never_receive_an_unannounced_secret() {
+    // Every piece salt of an enemy (and, in 双明, of the partner outside its
+    // encrypted reveal) stays off the wire until the reveals at the end,
+    // except a flag's, opened when its commander died.
+    for (seed, partners) in [(5, false), (6, true)] {
+        let mut t = Table4::new(rules(partners), seed);
+        assert!(t.run(STEPS));
+        let reveal_round = t.seat(FourSeat::South).log().round() - 1;
+        for me in FourSeat::ALL {
+            for other in FourSeat::ALL.into_iter().filter(|&o| o != me) {
+                let flag_slot = junqi_proto::four::seat::slots_of(
+                    &junqi_proto::testing::preset(seed as usize * 4 + other.index()),
+                    other,
+                )
+                .iter()
+                .position(|&r| r == Rank::Flag)
+                .expect("a flag") as u8;
+                let salts: Vec<[u8; 32]> = (0..25u8)
+                    .filter(|&s| s != flag_slot)
+                    .map(|s| piece_salt(&t.seeds[other.index()], s))
+                    .collect();
+                for frame in &t.received[me.index()] {
+                    let Some(env) = decode(frame) else { continue };
+                    if env.signed.header.round >= reveal_round {
+                        continue;
+                    }
+                    for salt in &salts {
+                        assert!(
+                            !frame.windows(32).any(|w| w == salt),
+                            "seed {seed}: {me} received a salt of {other} in round {}",
+                            env.signed.header.round
+                        );
+                    }
+                }
+            }
+        }
+        let v = honest_agree(&t, None);
+        assert_eq!(v[0].ending, Ending::Played);
+    }
+}
+
+#[test]
+fn a_false_announcement_is_blamed_on_the_attacker_by_every_seat() {
+    let mut t = Table4::new(rules(false), 11);
+    t.set_cheats(
+        FourSeat::East,
+        FourCheats {
+            false_label: Some(0),
+            ..FourCheats::default()
+        },
+    );
+    assert!(t.run(STEPS));
+    let v = honest_agree(&t, Some(FourSeat::East));
+    for x in &v {
+        let b = x.blame.as_ref().expect("blamed");
+        assert!(matches!(b.fault, FourFault::Announcement(_)), "{b}");
+        assert!(matches!(
+            b.evidence.as_deref().map(|e| &e.body),
+            Some(Body4::Label(_))
+        ));
+    }
+}
+
+/// Runs seeds until the game reaches the audit with `cheats` at `cheater`;
+/// returns how many did.
+fn audited_blames(
+    cheater: FourSeat,
+    cheats: FourCheats,
+    partners: bool,
+    want: impl Fn(&FourFault) -> bool,
+) -> usize {
+    let mut reached = 0;
+    for seed in 20..26 {
+        let mut t = Table4::new(rules(partners), seed);
+        t.set_cheats(cheater, cheats);
+        assert!(t.run(STEPS), "seed {seed}");
+        let v = honest_agree(&t, Some(cheater));
+        if v.iter().all(|x| x.ending == Ending::Fault) {
+            reached += 1;
+            for x in &v {
+                let b = x.blame.as_ref().expect("blamed");
+                assert!(want(&b.fault), "seed {seed}: {b}");
+            }
+        } else {
+            // The lie made an honest view refuse an announcement: the table
+            // stops, and nobody honest is blamed or scores.
+            for x in &v {
+                assert_eq!(x.result, None, "seed {seed}: {x:?}");
+            }
+        }
+    }
+    reached
+}
+
+#[test]
+fn an_attack_with_another_rank_is_named_by_the_audit() {
+    let n = audited_blames(
+        FourSeat::West,
+        FourCheats {
+            wrong_rank: Some(Rank::Bomb),
+            ..FourCheats::default()
+        },
+        false,
+        |f| matches!(f, FourFault::Battle(BattleCheat::WrongRank)),
+    );
+    assert!(n > 0, "some games reach the audit");
+}
+
+#[test]
+fn a_reused_attack_secret_is_named_by_the_audit() {
+    let n = audited_blames(
+        FourSeat::South,
+        FourCheats {
+            reuse_x: true,
+            ..FourCheats::default()
+        },
+        false,
+        |f| matches!(f, FourFault::Battle(BattleCheat::WrongRank)),
+    );
+    assert!(n > 0, "some games reach the audit");
+}
+
+#[test]
+fn a_changed_piece_is_named_by_the_audit() {
+    let n = audited_blames(
+        FourSeat::North,
+        FourCheats {
+            swap_commit: true,
+            ..FourCheats::default()
+        },
+        true,
+        |_| true,
+    );
+    assert!(n > 0, "some games reach the audit");
+}
+
+#[test]
+fn a_corrupt_table_is_disputed_and_named_by_the_audit() {
+    for seed in [30, 31] {
+        let mut t = Table4::new(rules(false), seed);
+        t.set_cheats(
+            FourSeat::North,
+            FourCheats {
+                corrupt_table: true,
+                ..FourCheats::default()
+            },
+        );
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, Some(FourSeat::North));
+        for x in &v {
+            let b = x.blame.as_ref().expect("blamed");
+            assert_eq!(
+                b.fault,
+                FourFault::Battle(BattleCheat::TableMismatch),
+                "{b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_withheld_reveal_leaves_the_others_unblamed_and_agreeing() {
+    let mut t = Table4::new(rules(false), 12);
+    t.set_cheats(
+        FourSeat::East,
+        FourCheats {
+            withhold_reveal: true,
+            ..FourCheats::default()
+        },
+    );
+    assert!(t.run(STEPS));
+    let v = honest_agree(&t, Some(FourSeat::East));
+    for x in &v {
+        assert_eq!(x.not_opened, vec![FourSeat::East]);
+        assert_eq!(x.record, None);
+        assert_eq!(x.blame, None);
+    }
+}
+
+#[test]
+fn a_false_reveal_is_blamed() {
+    let mut t = Table4::new(rules(false), 13);
+    t.set_cheats(
+        FourSeat::South,
+        FourCheats {
+            bad_reveal: true,
+            ..FourCheats::default()
+        },
+    );
+    assert!(t.run(STEPS));
+    for x in honest_agree(&t, Some(FourSeat::South)) {
+        let b = x.blame.as_ref().expect("blamed");
+        assert!(matches!(b.fault, FourFault::RevealMismatch(_)), "{b}");
+    }
+}
+
+#[test]
+fn a_partner_reveal_to_an_enemy_is_blamed_and_unreadable_to_enemies() {
+    let mut t = Table4::new(rules(true), 14);
+    t.set_cheats(
+        FourSeat::South,
+        FourCheats {
+            reveal_to: Some(FourSeat::East),
+            ..FourCheats::default()
+        },
+    );
+    assert!(t.run(STEPS));
+    for x in honest_agree(&t, Some(FourSeat::South)) {
+        let b = x.blame.as_ref().expect("blamed");
+        assert_eq!(b.fault, FourFault::RevealToEnemy(FourSeat::East));
+    }
+
+    // An honest 双明 table: what the enemies hold of a partner reveal does
+    // not open with their seeds, whichever key they try.
+    let mut t = Table4::new(rules(true), 15);
+    assert!(t.run(STEPS));
+    let log = t.seat(FourSeat::East).log();
+    let partner_round = log.messages(4).expect("the partner round");
+    for sender in FourSeat::ALL {
+        let Some(Body4::PartnerReveal { to, sealed }) =
+            partner_round[sender.index()].as_ref().map(|e| &e.body)
+        else {
+            panic!("a partner reveal");
+        };
+        assert_eq!(*to, sender.partner());
+        for enemy in FourSeat::ALL
+            .into_iter()
+            .filter(|e| *e != sender && *e != sender.partner())
+        {
+            for key_of in [sender, sender.partner()] {
+                let theirs = partner::public_key(&t.seeds[key_of.index()]);
+                let game = t.seat(enemy).game_id();
+                assert!(
+                    partner::open(&t.seeds[enemy.index()], &theirs, &game, sender, *to, sealed)
+                        .is_err(),
+                    "{enemy} reads {sender}'s reveal"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_lying_partner_reveal_is_disputed_and_named_for_everyone() {
+    let mut t = Table4::new(rules(true), 16);
+    t.set_cheats(
+        FourSeat::West,
+        FourCheats {
+            partner_lie: true,
+            ..FourCheats::default()
+        },
+    );
+    assert!(t.run(STEPS));
+    for x in honest_agree(&t, Some(FourSeat::West)) {
+        let b = x.blame.as_ref().expect("blamed");
+        assert!(matches!(b.fault, FourFault::BadPartnerReveal(_)), "{b}");
+    }
+}
+
+#[test]
+fn a_seat_that_leaves_mid_battle_ends_the_game_by_rules_section_9() {
+    for seed in [17, 18] {
+        let mut t = Table4::new(rules(false), seed);
+        t.set_cheats(
+            FourSeat::East,
+            FourCheats {
+                leave_mid_battle: true,
+                ..FourCheats::default()
+            },
+        );
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, Some(FourSeat::East));
+        let view = t.seat(FourSeat::South).view().expect("played").clone();
+        let want = leave_result(junqi_game::Side::East, |s| view.is_in(s));
+        for x in &v {
+            assert_eq!(x.ending, Ending::Left(FourSeat::East));
+            assert_eq!(x.blame, None);
+            assert_eq!(x.result, want);
+            assert_eq!(x.not_opened, vec![FourSeat::East]);
+        }
+        // The battle it left was never announced.
+        let last = t.seat(FourSeat::South).log().round() - 2;
+        let round = t
+            .seat(FourSeat::South)
+            .log()
+            .messages(last)
+            .expect("the leave");
+        assert!(matches!(
+            round[FourSeat::East.index()].as_ref().map(|e| &e.body),
+            Some(Body4::Leave)
+        ));
+        let before = t
+            .seat(FourSeat::South)
+            .log()
+            .messages(last - 1)
+            .expect("the attack");
+        assert!(
+            before
+                .iter()
+                .flatten()
+                .any(|e| matches!(e.body, Body4::Attack { .. }))
+        );
+    }
+}
+
+#[test]
+fn a_host_that_drops_messages_between_seats_blames_nobody() {
+    for seed in [40, 41] {
+        let mut t = Table4::new(rules(false), seed);
+        let mut relayed = 0;
+        t.relay = Box::new(move |from, to, _| {
+            relayed += 1;
+            if relayed > 40 && from == FourSeat::East && to == FourSeat::North {
+                Relay::Drop
+            } else {
+                Relay::Forward
+            }
+        });
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, Some(FourSeat::South));
+        for x in &v {
+            assert_eq!(x.blame, None, "seed {seed}");
+            assert_eq!(x.result, None, "seed {seed}: a split table scores nothing");
+        }
+    }
+}
+
+#[test]
+fn a_host_that_reorders_messages_changes_nothing() {
+    let mut honest = Table4::new(rules(false), 42);
+    assert!(honest.run(STEPS));
+    let mut t = Table4::new(rules(false), 42);
+    let mut relayed = 0;
+    t.relay = Box::new(move |_, _, _| {
+        relayed += 1;
+        // Every seventh frame is held back behind several later ones.
+        if relayed % 7 == 0 {
+            Relay::Delay(Duration::from_millis(40))
+        } else {
+            Relay::Forward
+        }
+    });
+    assert!(t.run(STEPS));
+    let v = honest_agree(&t, Some(FourSeat::South));
+    for x in &v {
+        assert_eq!(x.ending, Ending::Played);
+        assert_eq!(x.record, verdict(&honest, FourSeat::East).record);
+    }
+}
+
+#[test]
+fn a_host_showing_seats_different_commitments_is_caught_with_its_signatures() {
+    for partners in [false, true] {
+        let mut t = Table4::new(rules(partners), 43);
+        let key = t.keys[FourSeat::South.index()].clone();
+        t.relay = Box::new(move |from, to, frame| {
+            let Some(env) = decode(frame) else {
+                return Relay::Forward;
+            };
+            match &env.body {
+                Body4::Commit {
+                    pieces,
+                    seed,
+                    ot_key,
+                    partner_key,
+                } if from == FourSeat::South && to == FourSeat::North => {
+                    let mut pieces = pieces.clone();
+                    pieces[0][0] ^= 1;
+                    let body = Body4::Commit {
+                        pieces,
+                        seed: *seed,
+                        ot_key: *ot_key,
+                        partner_key: *partner_key,
+                    };
+                    Relay::Replace(encode(&resign_with(&key, &env, body)))
+                }
+                _ => Relay::Forward,
+            }
+        });
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, Some(FourSeat::South));
+        let caught = v
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x.blame.as_ref().map(|b| &b.fault),
+                    Some(FourFault::Equivocation(_))
+                )
+            })
+            .count();
+        assert!(caught >= 1, "an honest seat holds two signed versions");
+        for x in &v {
+            assert_eq!(x.result, None);
+        }
+    }
+}
+
+#[test]
+fn a_message_out_of_turn_is_blamed_on_its_signer() {
+    // The host answers for a seat that owes nothing: its own signed move
+    // in the round another seat owes, shown to East in place of that move.
+    let mut t = Table4::new(rules(false), 44);
+    let key = t.keys[FourSeat::South.index()].clone();
+    let mut done = false;
+    t.relay = Box::new(move |from, to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        if !done
+            && to == FourSeat::East
+            && from != FourSeat::South
+            && matches!(env.body, Body4::Move { .. })
+        {
+            done = true;
+            let mut forged = resign_with(&key, &env, env.body.clone());
+            forged.signed.header.sender = FourSeat::South;
+            let h = forged.signed.header;
+            let forged = junqi_proto::four::log::seal(
+                &key,
+                h.game,
+                FourSeat::South,
+                h.round,
+                &env.witness,
+                0,
+                env.body.clone(),
+            )
+            .expect("fits");
+            return Relay::Replace(encode(&forged));
+        }
+        Relay::Forward
+    });
+    assert!(t.run(STEPS));
+    let v = verdict(&t, FourSeat::East);
+    let b = v.blame.as_ref().expect("East blames the host");
+    assert_eq!(b.seat, FourSeat::South);
+    assert!(matches!(b.fault, FourFault::Unexpected(_)), "{b}");
+    honest_agree(&t, Some(FourSeat::South));
+}
+
+#[test]
+fn strangers_and_replays_are_ignored_and_blame_nobody() {
+    let mut other = Table4::new(rules(false), 46);
+    assert!(other.run(STEPS));
+    let foreign: Vec<Vec<u8>> = other.received[0].iter().take(30).cloned().collect();
+    let stranger = ed25519_dalek::SigningKey::from_bytes(&[5; 32]);
+    let mut t = Table4::new(rules(false), 45);
+    let mut n = 0usize;
+    let mut old: Vec<Vec<u8>> = Vec::new();
+    t.relay = Box::new(move |_, _, frame| {
+        n += 1;
+        old.push(frame.to_vec());
+        // After the pairing: before it, a stranger's hello is a device in
+        // the middle, which the codes show (the test below).
+        if n < 40 {
+            return Relay::Forward;
+        }
+        match n % 5 {
+            // Garbage.
+            0 => Relay::Prepend(vec![0xff; n % 40]),
+            // Another table's messages.
+            1 => Relay::Prepend(foreign[n % foreign.len()].clone()),
+            // A stranger's signature on a copy of this message.
+            2 => match decode(frame) {
+                Some(env) => {
+                    Relay::Prepend(encode(&resign_with(&stranger, &env, env.body.clone())))
+                }
+                None => Relay::Forward,
+            },
+            // An old message of this table again.
+            3 => Relay::Prepend(old[n / 2].clone()),
+            _ => Relay::Forward,
+        }
+    });
+    assert!(t.run(STEPS));
+    for x in honest_agree(&t, None) {
+        assert_eq!(x.ending, Ending::Played);
+        assert_eq!(x.blame, None);
+    }
+}
+
+#[test]
+fn a_stranger_in_the_hellos_makes_the_codes_differ_and_nothing_start() {
+    // A relay that shows East another table's North: East's roster, game id
+    // and code differ from the others'; nobody commits anything, nobody is
+    // blamed.
+    let mut other = Table4::new(rules(false), 48);
+    assert!(other.run(STEPS));
+    let north_frames: Vec<Vec<u8>> = other.received[FourSeat::East.index()]
+        .iter()
+        .filter(|f| {
+            decode(f).is_some_and(|e| {
+                e.signed.header.sender == FourSeat::North && e.signed.header.round < 2
+            })
+        })
+        .cloned()
+        .collect();
+    let mut sent = false;
+    let mut t = Table4::with_relay(
+        rules(false),
+        47,
+        Box::new(move |from, to, frame| {
+            let round = decode(frame).map(|e| e.signed.header.round);
+            if from == FourSeat::North && to == FourSeat::East && round.is_some_and(|r| r < 2) {
+                if !sent {
+                    sent = true;
+                    return Relay::Replace(north_frames[0].clone());
+                }
+                return Relay::Replace(north_frames[1].clone());
+            }
+            Relay::Forward
+        }),
+    );
+    assert!(t.run(STEPS));
+    // Whoever got a code got it from its own roster: East's differs.
+    let codes: Vec<Option<String>> = FourSeat::ALL
+        .iter()
+        .map(|&s| t.seat(s).pairing_code().map(str::to_owned))
+        .collect();
+    if codes[1].is_some() {
+        assert!(
+            FourSeat::ALL
+                .iter()
+                .all(|s| *s == FourSeat::East || codes[s.index()] != codes[1])
+        );
+    }
+    for s in FourSeat::ALL {
+        let v = verdict(&t, s);
+        assert!(matches!(v.ending, Ending::Unplayed(_)), "{s}: {v:?}");
+        assert_eq!(v.blame, None);
+        // Nothing about a setup was sent by anyone.
+        assert!(
+            t.received[s.index()]
+                .iter()
+                .all(|f| !decode(f).is_some_and(|e| matches!(e.body, Body4::Commit { .. })))
+        );
+    }
+}
