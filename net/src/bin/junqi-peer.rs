@@ -2,114 +2,178 @@
 //! player, printing every public event it saw, the pairing code and the
 //! audit verdict.
 //!
-//! ```text
-//! junqi-peer host [--mode dark|open|flip] [--port N] [--ai NAME] [--seed N] [--name NAME] [--no-mdns]
-//!                  [--move-seconds N] [--state DIR] [--yes]
-//! junqi-peer join [--addr IP:PORT] [--ai NAME] [--seed N] [--name NAME] [--state DIR] [--yes]
-//! ```
-//! When both hello nonces are in, the pairing code is printed and the peer
-//! asks on stdin "Same pairing code on both screens? [y/N]": nothing about
-//! the setup is sent before a yes, and a no (or no terminal) leaves the game.
-//! `--yes` confirms at once (scripts and tests).
-//! With `--state DIR` the identity is kept in `DIR` and every message is
-//! appended to the journal `DIR/game.bin` before anything is sent; a
-//! restarted peer with the same `--state` resumes the game from there (and
-//! the other peer waits for it).
-//! `--ai` takes `random`, `greedy` or an engine level (`novice`, `skilled`,
-//! `expert`, `master`). Without `--addr`, `join` finds a host by mDNS.
-//! Exit status: 0 for a clean audit, 2 when the audit names a cheater, 3 when
-//! the player did not confirm the pairing code, 4 when it was restored from a
-//! journal older than the game (it stops before sending; the journal is kept),
-//! 1 on errors.
+//! `junqi-peer host|join [OPTIONS]`: the pairing prompt, the journal (`--state`), the
+//! players and the exit statuses are in `junqi-peer --help` (shown in net/README.md).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use junqi_game::ai::{Player, player_by_name};
 use junqi_game::{Action, Layout, Mode, PlayerView, Rules};
 use junqi_net::discovery::Discovery;
 use junqi_net::peer::{Browser, JOURNAL, PeerCmd, PeerEvent, PeerHandle, Role, rewind};
 
-struct Args {
-    host: bool,
-    mode: Mode,
+/// A headless peer: hosts or joins one game over QUIC with a computer player, printing every
+/// public event it saw, the pairing code and the audit verdict.
+///
+/// When both hello nonces are in, it prints the pairing code and asks on standard input
+/// "Same pairing code on both screens? [y/N]": nothing about the setup is sent before a yes,
+/// and a no (or no terminal) leaves the game. With --state DIR every message is kept in the
+/// journal DIR/game.bin before it is sent, and a restarted peer with the same --state resumes
+/// the game from there.
+#[derive(Parser)]
+#[command(
+    name = "junqi-peer",
+    arg_required_else_help = true,
+    // A flag given twice takes its last value, as the hand-written parser did.
+    args_override_self = true,
+    after_help = EXIT_STATUS
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Host a game: listen on a port (advertised by mDNS) and wait for a guest
+    #[command(after_help = EXIT_STATUS)]
+    Host(HostArgs),
+    /// Join a game at --addr, or the first host mDNS finds within 30 s
+    #[command(after_help = EXIT_STATUS)]
+    Join(JoinArgs),
+}
+
+const EXIT_STATUS: &str = "Exit status: 0 a clean audit, 1 an error or bad usage, 2 the audit \
+                           names a cheater, 3 the pairing code was not confirmed, 4 restored \
+                           from a journal older than the game (stopped before sending; the \
+                           journal is kept).";
+
+#[derive(Args)]
+struct HostArgs {
+    #[command(flatten)]
+    hosting: Hosting,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// How a hosted game is offered.
+#[derive(Args)]
+struct Hosting {
+    /// The game mode
+    #[arg(long, value_enum, default_value_t = ModeArg::Dark)]
+    mode: ModeArg,
+    /// The UDP port to listen on; 0 picks a free one (printed as "listening on …")
+    #[arg(long, value_name = "N", default_value_t = 0)]
     port: u16,
+    /// Do not advertise the game by mDNS
+    #[arg(long)]
+    no_mdns: bool,
+    /// Seconds for one move (the player thinks for half of it)
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    move_seconds: u16,
+}
+
+#[derive(Args)]
+struct JoinArgs {
+    /// The host's address; without it the host is found by mDNS
+    #[arg(long, value_name = "IP:PORT")]
+    addr: Option<SocketAddr>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// What both commands take.
+#[derive(Args)]
+struct Common {
+    /// The player: random, greedy, alphabeta, guard, or an engine level (novice, skilled,
+    /// expert, master)
+    #[arg(long, value_name = "PLAYER", default_value = "greedy", value_parser = parse_player)]
+    ai: String,
+    /// The player's random seed
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// The name the other side sees [default: host or guest]
+    #[arg(long)]
+    name: Option<String>,
+    /// Keep the identity and the journal (game.bin) in DIR, and resume from it
+    #[arg(long, value_name = "DIR")]
+    state: Option<PathBuf>,
+    /// Confirm the pairing code without asking (scripts and tests)
+    #[arg(long)]
+    yes: bool,
+}
+
+/// The game mode of a hosted game.
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Dark,
+    Open,
+    Flip,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Dark => Mode::Dark,
+            ModeArg::Open => Mode::Open,
+            ModeArg::Flip => Mode::Flip,
+        }
+    }
+}
+
+/// A player name `player_by_name` takes (its own message otherwise).
+fn parse_player(s: &str) -> Result<String, String> {
+    player_by_name(s, 0).map(|_| s.to_owned())
+}
+
+/// What a run is asked to do, from either command.
+struct Plan {
+    host: Option<Hosting>,
     addr: Option<SocketAddr>,
     ai: String,
     seed: u64,
     name: String,
-    mdns: bool,
-    move_seconds: u16,
-    state: Option<std::path::PathBuf>,
+    state: Option<PathBuf>,
     yes: bool,
 }
 
-fn parse() -> Result<Args, String> {
-    let mut it = std::env::args().skip(1);
-    let cmd = it.next().ok_or("usage: junqi-peer host|join [options]")?;
-    let mut a = Args {
-        host: match cmd.as_str() {
-            "host" => true,
-            "join" => false,
-            other => return Err(format!("unknown command {other}")),
-        },
-        mode: Mode::Dark,
-        port: 0,
-        addr: None,
-        ai: "greedy".into(),
-        seed: 1,
-        name: String::new(),
-        mdns: true,
-        move_seconds: 60,
-        state: None,
-        yes: false,
-    };
-    while let Some(flag) = it.next() {
-        let mut val = || it.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--mode" => {
-                a.mode = match val()?.as_str() {
-                    "dark" => Mode::Dark,
-                    "open" => Mode::Open,
-                    "flip" => Mode::Flip,
-                    m => return Err(format!("unknown mode {m}")),
-                }
-            }
-            "--port" => a.port = val()?.parse().map_err(|e| format!("--port: {e}"))?,
-            "--addr" => a.addr = Some(val()?.parse().map_err(|e| format!("--addr: {e}"))?),
-            "--ai" => a.ai = val()?,
-            "--seed" => a.seed = val()?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--name" => a.name = val()?,
-            "--move-seconds" => {
-                a.move_seconds = val()?.parse().map_err(|e| format!("--move-seconds: {e}"))?
-            }
-            "--no-mdns" => a.mdns = false,
-            "--yes" => a.yes = true,
-            "--state" => a.state = Some(val()?.into()),
-            f => return Err(format!("unknown option {f}")),
+impl From<Command> for Plan {
+    fn from(c: Command) -> Plan {
+        let (host, addr, common, default_name) = match c {
+            Command::Host(HostArgs { hosting, common }) => (Some(hosting), None, common, "host"),
+            Command::Join(j) => (None, j.addr, j.common, "guest"),
+        };
+        Plan {
+            host,
+            addr,
+            ai: common.ai,
+            seed: common.seed,
+            name: common
+                .name
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| default_name.into()),
+            state: common.state,
+            yes: common.yes,
         }
     }
-    if a.name.is_empty() {
-        a.name = if a.host {
-            "host".into()
-        } else {
-            "guest".into()
-        };
-    }
-    Ok(a)
 }
 
 fn main() -> ExitCode {
-    let args = match parse() {
-        Ok(a) => a,
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
         Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
+            // Help and version go to standard output with status 0; a usage error goes to
+            // standard error with status 1, not clap's 2, which means "a cheater" here.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
         }
     };
-    match run(args) {
+    match run(cli.command.into()) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Cheated) => ExitCode::from(2),
         Ok(Outcome::Refused) => ExitCode::from(3),
@@ -278,7 +342,7 @@ impl Peer {
     }
 }
 
-fn run(args: Args) -> Result<Outcome, RunError> {
+fn run(args: Plan) -> Result<Outcome, RunError> {
     let mut player: Box<dyn Player> =
         player_by_name(&args.ai, args.seed).map_err(|e| RunError::Player(e.to_string()))?;
     let resumed = args
@@ -287,18 +351,18 @@ fn run(args: Args) -> Result<Outcome, RunError> {
         .is_some_and(|d| d.join(JOURNAL).exists());
     let (role, layout) = if resumed {
         (Role::Resume, None)
-    } else if args.host {
+    } else if let Some(host) = &args.host {
         let rules = Rules {
-            move_seconds: args.move_seconds,
-            ..Rules::for_mode(args.mode)
+            move_seconds: host.move_seconds,
+            ..Rules::for_mode(host.mode.into())
         };
         let layout = player.layout(&rules);
         let role = Role::Host {
             rules,
             layout,
             name: args.name.clone(),
-            port: args.port,
-            mdns: args.mdns,
+            port: host.port,
+            mdns: !host.no_mdns,
         };
         (role, Some(layout))
     } else {
