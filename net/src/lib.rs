@@ -3,6 +3,7 @@
 //!
 //! - [`transport`] (QUIC), [`discovery`] (mDNS) and [`resume`] (saving): the
 //!   I/O shell;
+//! - [`table`]: the four-seat driver (a star through the host);
 //! - [`peer`]: the shell behind one handle, for the app and `junqi-peer`: a
 //!   game's thread, runtime, connection, advertisement, identity and journal;
 //! - everything else is `junqi-proto`'s.
@@ -10,11 +11,12 @@
 pub mod discovery;
 pub mod peer;
 pub mod resume;
+pub mod table;
 pub mod transport;
 
 #[cfg(feature = "testing")]
 pub use junqi_proto::testing;
 pub use junqi_proto::{
     Digest, FaultKind, Outcome, OutcomeTable, Rank, Removal, Seat, Seed, audit, commit, crypto,
-    envelope, fault, flip, frame, log_audit, ot, outcome, rank, saved, session, wire,
+    envelope, fault, flip, four, frame, log_audit, ot, outcome, rank, saved, session, wire,
 };

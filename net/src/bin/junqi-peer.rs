@@ -12,6 +12,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[path = "junqi_peer/four.rs"]
+mod four;
 use junqi_game::ai::{Player, player_by_name};
 use junqi_game::{Action, Layout, Mode, PlayerView, Rules};
 use junqi_net::discovery::Discovery;
@@ -73,9 +76,16 @@ struct Hosting {
     /// Do not advertise the game by mDNS
     #[arg(long)]
     no_mdns: bool,
-    /// Seconds for one move (the player thinks for half of it)
-    #[arg(long, value_name = "N", default_value_t = 60)]
-    move_seconds: u16,
+    /// Seconds for one move (the player thinks for half of it) [default: 60, four seats 30]
+    #[arg(long, value_name = "N")]
+    move_seconds: Option<u16>,
+    /// Seats at the table: 2, or 4 for 四国大战 (this process takes South; three
+    /// `join --seat` processes take the others; dark mode only, no mDNS yet)
+    #[arg(long, value_name = "N", default_value = "2", value_parser = ["2", "4"])]
+    seats: String,
+    /// Four seats: 双明, partners see each other's pieces from the start of play
+    #[arg(long)]
+    partners_open: bool,
 }
 
 #[derive(Args)]
@@ -83,6 +93,9 @@ struct JoinArgs {
     /// The host's address; without it the host is found by mDNS
     #[arg(long, value_name = "IP:PORT")]
     addr: Option<SocketAddr>,
+    /// Take this seat at a four-seat table (needs --addr)
+    #[arg(long, value_enum, requires = "addr")]
+    seat: Option<SeatArg>,
     #[command(flatten)]
     common: Common,
 }
@@ -114,6 +127,24 @@ enum ModeArg {
     Dark,
     Open,
     Flip,
+}
+
+/// A guest's seat at a four-seat table (the host is South).
+#[derive(Clone, Copy, ValueEnum)]
+enum SeatArg {
+    East,
+    North,
+    West,
+}
+
+impl From<SeatArg> for junqi_net::four::FourSeat {
+    fn from(s: SeatArg) -> Self {
+        match s {
+            SeatArg::East => Self::East,
+            SeatArg::North => Self::North,
+            SeatArg::West => Self::West,
+        }
+    }
 }
 
 impl From<ModeArg> for Mode {
@@ -173,6 +204,21 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
         }
     };
+    if let Some(plan) = four_plan(&cli.command) {
+        let end = plan
+            .map_err(|e| e.to_string())
+            .and_then(|p| four::run_four(p).map_err(|e| e.to_string()));
+        return match end {
+            Ok(four::FourEnd::Clean) => ExitCode::SUCCESS,
+            Ok(four::FourEnd::Cheated) => ExitCode::from(2),
+            Ok(four::FourEnd::Refused) => ExitCode::from(3),
+            Ok(four::FourEnd::Other) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     match run(cli.command.into()) {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Cheated) => ExitCode::from(2),
@@ -183,6 +229,51 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// A four-seat run, when the command asks for one (`host --seats 4`, `join --seat`).
+fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
+    let (seat, rules, port, addr, common) = match c {
+        Command::Host(h) if h.hosting.seats == "4" => {
+            if !matches!(h.hosting.mode, ModeArg::Dark) {
+                return Some(Err(RunError::Player(
+                    "four seats play dark games only (四暗, or 双明 with --partners-open)".into(),
+                )));
+            }
+            let rules = Rules {
+                partners_open: h.hosting.partners_open,
+                move_seconds: h.hosting.move_seconds.unwrap_or(30),
+                ..Rules::four_player(Mode::Dark)
+            };
+            (
+                junqi_net::four::FourSeat::South,
+                Some(rules),
+                h.hosting.port,
+                None,
+                &h.common,
+            )
+        }
+        Command::Join(j) => (j.seat?.into(), None, 0, j.addr, &j.common),
+        Command::Host(_) => return None,
+    };
+    Some(
+        player_by_name(&common.ai, common.seed)
+            .map_err(|e| RunError::Player(e.to_string()))
+            .map(|player| four::FourPlan {
+                seat,
+                rules,
+                port,
+                addr,
+                player,
+                name: common
+                    .name
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| seat.to_string()),
+                state: common.state.clone(),
+                yes: common.yes,
+            }),
+    )
 }
 
 /// Why a run failed.
@@ -353,7 +444,7 @@ fn run(args: Plan) -> Result<Outcome, RunError> {
         (Role::Resume, None)
     } else if let Some(host) = &args.host {
         let rules = Rules {
-            move_seconds: host.move_seconds,
+            move_seconds: host.move_seconds.unwrap_or(60),
             ..Rules::for_mode(host.mode.into())
         };
         let layout = player.layout(&rules);

@@ -135,9 +135,17 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
         }
         hello_keys[s.index()] = *key;
         nonces[s.index()] = *nonce;
-        rules = Some(*r);
+        if let Some(r) = r {
+            // Every seat that names rules names the host's (the seats check it).
+            if rules.is_some_and(|x| x != *r) {
+                return AuditOutcome::Unauditable(AuditGap::Altered { round: 0 });
+            }
+            rules = Some(*r);
+        }
     }
-    let rules = rules.expect("four hellos");
+    let Some(rules) = rules else {
+        return AuditOutcome::Unauditable(AuditGap::Unfinished);
+    };
     let gid = game_id(&rules, &hello_keys, &nonces);
     let first = first_seat(&gid);
     let mut commits: Vec<Commit4> = Vec::with_capacity(4);
@@ -233,11 +241,8 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
         }
     }
     // Play, through the engine.
-    let Ok(mut game) = Game::new_four(
-        rules,
-        std::array::from_fn(|i| layouts[i]),
-        first.side(),
-    ) else {
+    let Ok(mut game) = Game::new_four(rules, std::array::from_fn(|i| layouts[i]), first.side())
+    else {
         return AuditOutcome::Unauditable(AuditGap::Unfinished);
     };
     let table = table_from_rules(&rules);

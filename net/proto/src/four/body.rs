@@ -18,7 +18,7 @@ use crate::wire::MAX_NAME;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body4 {
     /// Round 0: the seat's key, name and nonce commitment; the host's rules
-    /// (every other seat repeats them to accept them).
+    /// (another seat names none, or the same, to accept them).
     Hello {
         /// The seat's ed25519 public key (this message is signed with it).
         key: [u8; 32],
@@ -26,8 +26,8 @@ pub enum Body4 {
         nonce_commit: Digest,
         /// The player's name (at most [`MAX_NAME`] bytes).
         name: String,
-        /// The table's rules.
-        rules: Rules,
+        /// The table's rules (the host's; `None` from a seat that takes them).
+        rules: Option<Rules>,
     },
     /// Round 1, once the seat held all four hellos: its nonce.
     Nonce {

@@ -20,7 +20,7 @@ impl FourSession {
         let i_left = p.left == Some(self.me);
         self.ending_of_play = Some(ending);
         self.phase = Phase::Reveal;
-        self.progress(handshake_wait(&self.cfg.rules));
+        self.progress(handshake_wait(&self.rules));
         if i_left {
             return;
         }

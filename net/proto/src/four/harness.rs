@@ -99,7 +99,10 @@ impl Table4 {
         for s in FourSeat::ALL {
             let cfg = FourConfig {
                 seat: s,
-                rules,
+                host: FourSeat::South,
+                // The host names the rules; East takes them, the others
+                // name the same.
+                rules: (s != FourSeat::East).then_some(rules),
                 name: format!("{s}"),
                 layout: preset(seed as usize * 4 + s.index()),
                 key: {

@@ -361,4 +361,58 @@ impl TableLog {
         self.closed += 1;
         self.rounds.push(Default::default());
     }
+
+    /// Every message of the closed rounds, round by round in seat order
+    /// (what a game file keeps).
+    pub fn envelopes(&self) -> impl Iterator<Item = &Envelope4> {
+        self.closed_rounds().flat_map(|r| r.iter().flatten())
+    }
+
+    /// A log from a game file's messages in [`TableLog::envelopes`] order,
+    /// every round closed. Only the shape is checked here; signatures and
+    /// links are the audit's ([`crate::four::audit_table`]).
+    ///
+    /// # Errors
+    /// Rounds out of order or a seat twice in a round.
+    pub fn from_envelopes(
+        envelopes: impl IntoIterator<Item = Envelope4>,
+    ) -> Result<TableLog, ShapeError> {
+        let mut log = TableLog::new();
+        let mut any = false;
+        for e in envelopes {
+            let r = e.signed.header.round;
+            if any && r == log.closed as u64 + 1 {
+                log.close_round();
+            } else if r != log.closed as u64 {
+                return Err(ShapeError::RoundOrder { round: r });
+            }
+            let s = e.signed.header.sender.index();
+            if log.rounds[log.closed][s].is_some() {
+                return Err(ShapeError::Twice { round: r });
+            }
+            log.rounds[log.closed][s] = Some(e);
+            any = true;
+        }
+        if any {
+            log.close_round();
+        }
+        Ok(log)
+    }
+}
+
+/// Why a game file's messages are not a log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// A round out of order.
+    #[error("round {round} out of order")]
+    RoundOrder {
+        /// The round.
+        round: u64,
+    },
+    /// One seat twice in one round.
+    #[error("a seat twice in round {round}")]
+    Twice {
+        /// The round.
+        round: u64,
+    },
 }

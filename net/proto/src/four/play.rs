@@ -198,7 +198,7 @@ impl FourSession {
             return Err(FourCallError::NotYourMove);
         }
         let p = self.play.as_ref().expect("in play");
-        if p.view.ply() < self.cfg.rules.resign_after_plies {
+        if p.view.ply() < self.rules.resign_after_plies {
             return Err(FourCallError::TooEarly);
         }
         self.send(Body4::Resign);
@@ -244,7 +244,7 @@ impl FourSession {
         let prev = hd.prev;
         self.log.push(env);
         self.log.close_round();
-        self.progress(move_wait(&self.cfg.rules));
+        self.progress(move_wait(&self.rules));
         match body {
             Body4::Move { from, to } => {
                 let e = Event::Moved {
@@ -310,7 +310,7 @@ impl FourSession {
             }
             Body4::Resign => {
                 let ply = self.play.as_ref().expect("in play").view.ply();
-                if ply < self.cfg.rules.resign_after_plies {
+                if ply < self.rules.resign_after_plies {
                     return self.blame(sender, FourFault::ResignTooEarly, round);
                 }
                 self.out(sender, WinReason::Resignation);
@@ -533,7 +533,7 @@ impl FourSession {
 
     /// After a whole action: the end of the game, or the next seat's move.
     fn after_action(&mut self) {
-        let rules = self.cfg.rules;
+        let rules = self.rules;
         let p = self.play.as_mut().expect("in play");
         if p.result.is_none() && rules.is_quiet_draw(p.view.quiet_plies()) {
             p.result = Some(GameResult::Draw {

@@ -35,8 +35,12 @@ pub const MAX_AHEAD: usize = 64;
 pub struct FourConfig {
     /// Its seat.
     pub seat: FourSeat,
-    /// The table's rules (the host's; every other seat accepted them in the lobby).
-    pub rules: Rules,
+    /// The seat of the host (the device that opened the table and relays).
+    pub host: FourSeat,
+    /// The host's rules; a guest gives `None` to take the rules of the
+    /// host's hello (or the rules it accepted in the lobby, which the host's
+    /// must then equal).
+    pub rules: Option<Rules>,
     /// The player's name.
     pub name: String,
     /// Its setup.
@@ -168,6 +172,8 @@ pub struct FourCheats {
 /// One seat of a four-seat table.
 pub struct FourSession {
     pub(super) cfg: FourConfig,
+    /// The table's rules (the host's once its hello is in).
+    pub(super) rules: Rules,
     pub(super) me: FourSeat,
     pub(super) phase: Phase,
     pub(super) log: TableLog,
@@ -193,6 +199,8 @@ pub struct FourSession {
     pub(super) verdict: Option<FourVerdict>,
     pub(super) ending_of_play: Option<Ending>,
     pub(super) partner_disputed: bool,
+    host_rules: bool,
+    other_rules: Vec<Rules>,
     /// The message being taken (the evidence if it is at fault).
     taking: Option<Envelope4>,
     #[cfg(feature = "testing")]
@@ -204,7 +212,10 @@ impl FourSession {
     #[must_use]
     pub fn new(cfg: FourConfig, now: Instant) -> FourSession {
         let ot_key = OtKey::from_seed(&cfg.seed);
-        let table = table_from_rules(&cfg.rules);
+        let rules = cfg
+            .rules
+            .unwrap_or(Rules::four_player(junqi_game::Mode::Dark));
+        let table = table_from_rules(&rules);
         let me = cfg.seat;
         let mut s = FourSession {
             me,
@@ -227,11 +238,14 @@ impl FourSession {
             ahead: Vec::new(),
             out: VecDeque::new(),
             events: VecDeque::new(),
-            deadline: Some(now + handshake_wait(&cfg.rules)),
+            deadline: Some(now + handshake_wait(&rules)),
+            rules,
             now,
             verdict: None,
             ending_of_play: None,
             partner_disputed: false,
+            host_rules: false,
+            other_rules: Vec::new(),
             taking: None,
             #[cfg(feature = "testing")]
             cheats: FourCheats::default(),
@@ -454,8 +468,25 @@ impl FourSession {
                     ..
                 },
             ) => {
-                if *rules != self.cfg.rules {
-                    return self.end_unplayed(Unplayed::OtherRules);
+                // The host's hello sets the rules; any other seat that names
+                // rules names the same.
+                match (*rules, sender == self.cfg.host, self.cfg.rules) {
+                    (None, true, _) => return self.end_unplayed(Unplayed::OtherRules),
+                    (Some(r), true, mine) if mine.is_none_or(|m| m == r) => {
+                        if self.cfg.layout.validate(&r).is_err() {
+                            return self.end_unplayed(Unplayed::OtherRules);
+                        }
+                        self.rules = r;
+                        self.table = table_from_rules(&r);
+                        self.host_rules = true;
+                    }
+                    (Some(r), false, _)
+                        if Some(r) == self.cfg.rules || self.cfg.rules.is_none() =>
+                    {
+                        self.other_rules.push(r);
+                    }
+                    (None, false, _) => {}
+                    _ => return self.end_unplayed(Unplayed::OtherRules),
                 }
                 let Ok(vk) = VerifyingKey::from_bytes(key) else {
                     return self.blame(sender, FourFault::BadKey, round);
@@ -465,9 +496,12 @@ impl FourSession {
                 self.nonce_commits[sender.index()] = *nonce_commit;
                 self.log.push(env);
                 if self.round_full() {
+                    if !self.host_rules || self.other_rules.iter().any(|r| *r != self.rules) {
+                        return self.end_unplayed(Unplayed::OtherRules);
+                    }
                     self.log.close_round();
                     self.phase = Phase::Nonce;
-                    self.progress(handshake_wait(&self.cfg.rules));
+                    self.progress(handshake_wait(&self.rules));
                     self.send(Body4::Nonce {
                         nonce: self.cfg.nonce,
                     });
@@ -481,7 +515,7 @@ impl FourSession {
                 self.log.push(env);
                 if self.round_full() {
                     self.log.close_round();
-                    self.game_id = game_id(&self.cfg.rules, &self.hello_keys, &self.nonces);
+                    self.game_id = game_id(&self.rules, &self.hello_keys, &self.nonces);
                     self.first = first_seat(&self.game_id);
                     let code = pairing_code(&self.game_id);
                     self.code = Some(code.clone());
@@ -498,7 +532,7 @@ impl FourSession {
                 if self.round_full() {
                     self.log.close_round();
                     self.phase = Phase::Commit;
-                    self.progress(handshake_wait(&self.cfg.rules));
+                    self.progress(handshake_wait(&self.rules));
                     // Only now, with every player's confirmation in, does
                     // anything about this seat's setup leave it.
                     let commit = self.own_commitment();
@@ -529,8 +563,8 @@ impl FourSession {
                 self.log.push(env);
                 if self.round_full() {
                     self.log.close_round();
-                    self.progress(handshake_wait(&self.cfg.rules));
-                    if self.cfg.rules.partners_open {
+                    self.progress(handshake_wait(&self.rules));
+                    if self.rules.partners_open {
                         self.phase = Phase::Partner;
                         let reveal = self.partner_reveal();
                         self.send(reveal);
@@ -676,12 +710,12 @@ impl FourSession {
             ranks.push(o.rank);
         }
         let layout = layout_of(&ranks, sender);
-        layout.validate(&self.cfg.rules).map_err(|_| None)?;
+        layout.validate(&self.rules).map_err(|_| None)?;
         Ok(layout)
     }
 
     fn start_play(&mut self) {
-        let rules = self.cfg.rules;
+        let rules = self.rules;
         let own = self
             .cfg
             .layout
