@@ -349,6 +349,12 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                     return cheat(s, FourFault::BadFlagOpening, r);
                 }
             }
+            Body4::Timeout => {
+                let late = game.turn();
+                if late == s.side() || game.apply_table(late, Action::Timeout).is_err() {
+                    return cheat(s, FourFault::Unexpected("timeout"), r);
+                }
+            }
             Body4::NoMoves => {
                 if game.position().out_reason(s.side()) != Some(WinReason::NoLegalMove) {
                     return cheat(s, FourFault::FalseNoMoves, r);

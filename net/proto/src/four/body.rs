@@ -86,6 +86,10 @@ pub enum Body4 {
     Resign,
     /// The seat that owes the next message leaves the table (逃跑).
     Leave,
+    /// The host: the seat on move let its clock run out (a pass; the
+    /// fifth puts it out). Only the host claims, since its order of the
+    /// messages is the table's.
+    Timeout,
     /// The attacker's entry opened to no label: the audit settles it.
     Dispute,
     /// The end: the seat's seed and its 25 ranks by slot.

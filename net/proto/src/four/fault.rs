@@ -76,6 +76,13 @@ pub enum FourFault {
     /// The opened setup breaks the setup rules.
     #[error("an illegal setup")]
     IllegalSetup,
+    /// A timeout claimed over a move its signed clock puts long before its
+    /// deadline (the claim could not have crossed it within the latency bound).
+    #[error("timeout claimed over a move sent {turn_ms} ms into the turn")]
+    ClaimCrossedEarlyMove {
+        /// The move's signed turn clock.
+        turn_ms: u32,
+    },
     /// A move the engine refuses once the real ranks are known (a mine or
     /// flag moved, a corner only an engineer may turn…).
     #[error("a move the rules do not allow for the real pieces")]

@@ -60,10 +60,18 @@ pub struct Table4 {
     pub events: [Vec<FourEvent>; 4],
     /// Every frame each seat received: what it could try to decode.
     pub received: [Vec<Vec<u8>>; 4],
+    /// CPU time spent inside each seat's session, per call: (seat, the
+    /// log round the call was about, time). For the benchmark.
+    pub timing: Vec<(FourSeat, u64, Duration)>,
     /// Whether each seat's player confirms the code as soon as it is shown.
     pub auto_confirm: [bool; 4],
     /// Seats whose owner does nothing (no moves, no confirmations).
     pub idle: [bool; 4],
+    /// Seats whose owner confirms but never moves (its clock runs out).
+    pub no_moves: [bool; 4],
+    /// How long each seat's player thinks before it moves.
+    pub think: [Duration; 4],
+    acts: Vec<(Instant, FourSeat)>,
     /// Each seat's signing key (for tests that forge a seat's messages).
     pub keys: Vec<SigningKey>,
     /// Each seat's game seed (for tests that look for leaked secrets).
@@ -133,8 +141,12 @@ impl Table4 {
             relay,
             events: Default::default(),
             received: Default::default(),
+            timing: Vec::new(),
             auto_confirm: [true; 4],
             idle: [false; 4],
+            no_moves: [false; 4],
+            think: [Duration::ZERO; 4],
+            acts: Vec::new(),
             keys,
             seeds,
             players,
@@ -219,8 +231,12 @@ impl Table4 {
                     if matches!(e, FourEvent::PairingCode(_)) && self.auto_confirm[s.index()] {
                         let _ = self.seats[s.index()].confirm_pairing(self.now);
                     }
-                    if e == FourEvent::YourTurn {
-                        self.act(s);
+                    if e == FourEvent::YourTurn && !self.no_moves[s.index()] {
+                        if self.think[s.index()].is_zero() {
+                            self.act(s);
+                        } else {
+                            self.acts.push((self.now + self.think[s.index()], s));
+                        }
                     }
                     self.events[s.index()].push(e);
                 }
@@ -242,9 +258,12 @@ impl Table4 {
             Seat4Player::Greedy(p) => p.act(&view, &|| false),
         };
         if let Action::Move(m) = action {
+            let round = self.seats[s.index()].log().round();
+            let t0 = Instant::now();
             self.seats[s.index()]
                 .play(self.now, m)
                 .expect("the player's move is legal in its view");
+            self.timing.push((s, round, t0.elapsed()));
         }
     }
 
@@ -262,6 +281,23 @@ impl Table4 {
             if self.all_done() {
                 return true;
             }
+            let next_act = self.acts.iter().map(|a| a.0).min();
+            let next_wire_at = self.wire.iter().map(|w| w.0).min();
+            if let Some(t) = next_act
+                && next_wire_at.is_none_or(|w| t < w)
+                && self
+                    .seats
+                    .iter()
+                    .filter_map(FourSession::poll_timeout)
+                    .min()
+                    .is_none_or(|d| t < d)
+            {
+                let i = self.acts.iter().position(|a| a.0 == t).expect("queued");
+                let (at, s) = self.acts.swap_remove(i);
+                self.now = self.now.max(at);
+                self.act(s);
+                continue;
+            }
             let next_wire = self.wire.iter().map(|w| (w.0, w.1)).min();
             let next_timer = self
                 .seats
@@ -278,7 +314,10 @@ impl Table4 {
                     let (at, _, to, frame) = self.wire.swap_remove(i);
                     self.now = self.now.max(at);
                     self.received[to.index()].push(frame.clone());
+                    let round = decode(&frame).map_or(u64::MAX, |e| e.signed.header.round);
+                    let t0 = Instant::now();
                     self.seats[to.index()].handle_frame(self.now, &frame);
+                    self.timing.push((to, round, t0.elapsed()));
                 }
                 (Some(_), None) => unreachable!("the arm above takes it"),
                 (_, Some(t)) => {

@@ -362,6 +362,16 @@ impl TableLog {
         self.rounds.push(Default::default());
     }
 
+    /// Reopens the last closed round without its messages (a move voided
+    /// by a timeout claim that crossed it).
+    pub fn drop_last_round(&mut self) {
+        if self.closed > 0 {
+            self.rounds.pop();
+            self.closed -= 1;
+            self.rounds[self.closed] = Default::default();
+        }
+    }
+
     /// Every message of the closed rounds, round by round in seat order
     /// (what a game file keeps).
     pub fn envelopes(&self) -> impl Iterator<Item = &Envelope4> {

@@ -18,6 +18,7 @@
 pub mod audit;
 pub mod battle;
 pub mod body;
+mod clock;
 mod end;
 pub mod fault;
 #[cfg(feature = "testing")]

@@ -2,7 +2,7 @@
 //! the two others, flag openings, seats going out, leaving.
 
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use junqi_game::{
     Event, GameResult, Move, PlayerView, Point, PointKind, Seen, Side, TableEvent, WinReason,
@@ -17,6 +17,7 @@ use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, kind,
 use crate::crypto::Digest;
 use crate::ot::{Attacker, Defender, OtError, OtRequest, OtResponse, battle_context};
 use crate::rank::Rank;
+use crate::session::LATENCY_BOUND;
 use crate::wire::{announcement_of, rank_from_game};
 
 /// What the table waits for during play.
@@ -41,6 +42,7 @@ impl Owed {
 }
 
 /// A battle under way.
+#[derive(Clone)]
 pub(super) struct Battle {
     attacker: FourSeat,
     defender: FourSeat,
@@ -52,6 +54,7 @@ pub(super) struct Battle {
 }
 
 /// The state of play.
+#[derive(Clone)]
 pub(super) struct PlayState {
     pub(super) view: PlayerView,
     pub(super) owed: Owed,
@@ -63,6 +66,11 @@ pub(super) struct PlayState {
     pub(super) left: Option<FourSeat>,
     pub(super) result: Option<GameResult>,
     turn_start: Instant,
+    /// The host: when it claims the seat on move's timeout.
+    pub(super) claim_at: Option<Instant>,
+    /// This seat's own last move, with the state before it: a timeout
+    /// claim that crossed it voids it.
+    pub(super) before_my_move: Option<Box<PlayState>>,
 }
 
 impl PlayState {
@@ -78,6 +86,8 @@ impl PlayState {
             left: None,
             result: None,
             turn_start: now,
+            claim_at: None,
+            before_my_move: None,
         }
     }
 
@@ -183,6 +193,10 @@ impl FourSession {
                 to: to.0,
             },
         };
+        let p = self.play.as_mut().expect("in play");
+        p.before_my_move = None;
+        let before = Box::new(p.clone());
+        self.play.as_mut().expect("in play").before_my_move = Some(before);
         self.send(body);
         self.drain_ahead();
         Ok(())
@@ -235,6 +249,7 @@ impl FourSession {
             | (Body4::Label(_) | Body4::Dispute, Owed::Label(s))
             | (Body4::FlagOpen(_), Owed::Flag(s)) => s == sender,
             (Body4::Leave, o) => o.seat() == sender,
+            (Body4::Timeout, Owed::Move(s)) => sender == self.cfg.host && s != sender,
             _ => false,
         };
         if !allowed {
@@ -245,6 +260,7 @@ impl FourSession {
         self.log.push(env);
         self.log.close_round();
         self.progress(move_wait(&self.rules));
+        self.play.as_mut().expect("in play").claim_at = None;
         match body {
             Body4::Move { from, to } => {
                 let e = Event::Moved {
@@ -303,6 +319,29 @@ impl FourSession {
                     return self.blame(sender, FourFault::BadFlagOpening, round);
                 }
                 self.next_flag();
+            }
+            Body4::Timeout => {
+                let Owed::Move(late) = owed else {
+                    unreachable!("checked above")
+                };
+                let count = self
+                    .play
+                    .as_ref()
+                    .expect("in play")
+                    .view
+                    .timeouts(late.side())
+                    + 1;
+                let e = Event::TimedOut {
+                    side: late.side(),
+                    count,
+                };
+                if !self.apply(TableEvent::Event(e)) {
+                    return self.blame(sender, FourFault::Unexpected("timeout"), round);
+                }
+                if self.rules.is_timeout_loss(count) {
+                    self.out(late, WinReason::Timeouts);
+                }
+                self.after_action();
             }
             Body4::NoMoves => {
                 self.out(sender, WinReason::NoLegalMove);
@@ -554,6 +593,15 @@ impl FourSession {
         let seat = FourSeat::of_side(p.view.turn());
         p.owed = Owed::Move(seat);
         p.turn_start = now;
+        // The host keeps the clock of every other seat: a round trip after
+        // its deadline it claims the timeout.
+        #[allow(unused_mut)]
+        let mut wait = Duration::from_secs(u64::from(self.rules.move_seconds)) + 2 * LATENCY_BOUND;
+        #[cfg(feature = "testing")]
+        if self.cheats.early_claim {
+            wait = Duration::from_millis(1);
+        }
+        p.claim_at = (self.me == self.cfg.host && seat != self.me).then(|| now + wait);
         if seat != self.me {
             return;
         }

@@ -67,6 +67,9 @@ pub enum FourEvent {
     Table(TableEvent),
     /// This seat is on move.
     YourTurn,
+    /// This seat's last move crossed the host's timeout claim and is void
+    /// (the view is back to before it; the pass follows as a table event).
+    MoveVoided,
     /// The table is over.
     Over(Box<FourVerdict>),
 }
@@ -163,6 +166,8 @@ pub struct FourCheats {
     pub bad_reveal: bool,
     /// Send nothing at the end.
     pub withhold_reveal: bool,
+    /// The host: claim every other seat's timeout at once.
+    pub early_claim: bool,
     /// Leave instead of answering an attack.
     pub leave_mid_battle: bool,
     /// Commit to one setup and play another (a piece's rank changed).
@@ -202,7 +207,7 @@ pub struct FourSession {
     host_rules: bool,
     other_rules: Vec<Rules>,
     /// The message being taken (the evidence if it is at fault).
-    taking: Option<Envelope4>,
+    pub(super) taking: Option<Envelope4>,
     #[cfg(feature = "testing")]
     pub(super) cheats: FourCheats,
 }
@@ -316,7 +321,11 @@ impl FourSession {
     /// When [`FourSession::handle_timeout`] must be called next.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
-        self.deadline
+        let claim = self.play.as_ref().and_then(|p| p.claim_at);
+        match (self.deadline, claim) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        }
     }
 
     /// The player compared the code and it matched: this seat confirms.
@@ -338,6 +347,15 @@ impl FourSession {
     /// Time passed: the seat that owes the next message stayed silent.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
+        if self.phase == Phase::Play
+            && let Some(p) = self.play.as_mut()
+            && p.claim_at.is_some_and(|c| now >= c)
+        {
+            p.claim_at = None;
+            self.send(Body4::Timeout);
+            self.drain_ahead();
+            return;
+        }
         if self.deadline.is_none_or(|d| now < d) {
             return;
         }
@@ -383,6 +401,9 @@ impl FourSession {
 
     fn receive(&mut self, env: Envelope4) {
         let hd = env.signed.header;
+        if env.body == Body4::Timeout && hd.sender == self.cfg.host && self.crossed_my_move(&env) {
+            return;
+        }
         // A seat's key is the one of its first hello; a later hello for the
         // seat with another key is a stranger's (a relay's: the pairing
         // code is what shows a device in the middle).
@@ -806,6 +827,7 @@ pub(super) fn kind(body: &Body4) -> &'static str {
         Body4::NoMoves => "no-moves",
         Body4::Resign => "resign",
         Body4::Leave => "leave",
+        Body4::Timeout => "timeout",
         Body4::Dispute => "dispute",
         Body4::Reveal { .. } => "reveal",
     }

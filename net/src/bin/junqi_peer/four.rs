@@ -73,6 +73,7 @@ impl TableHandler for Seat {
                     eprintln!("the player's move was refused: {e}");
                 }
             }
+            FourEvent::MoveVoided => println!("my move crossed the host's timeout claim: void"),
             FourEvent::Over(v) => print_verdict(&v),
         }
     }
