@@ -747,3 +747,40 @@ fn a_host_claiming_a_timeout_over_an_early_move_is_caught_by_the_mover() {
         );
     }
 }
+
+#[test]
+fn two_players_on_the_big_board_play_whole_dark_and_open_games() {
+    use junqi_proto::testing::Pair;
+    let mut commander_deaths = 0;
+    for mode in [Mode::Dark, Mode::Open] {
+        for seed in 0..6 {
+            let rules = Rules {
+                four_player_board: true,
+                ..Rules::for_mode(mode)
+            };
+            let mut p = Pair::new(rules, seed);
+            assert!(p.run(1_000_000), "{mode:?} seed {seed}");
+            let (a, b) = (
+                p.verdict(0).cloned().unwrap(),
+                p.verdict(1).cloned().unwrap(),
+            );
+            assert!(
+                a.is_clean() && b.is_clean(),
+                "{mode:?} seed {seed}: {a:?} {b:?}"
+            );
+            assert_eq!(a.result, b.result);
+            let record = a.record.as_ref().expect("a record");
+            assert_eq!(Some(record), b.record.as_ref());
+            assert!(record.rules.four_player_board);
+            let game = junqi_game::Game::replay(record, None).expect("replays");
+            assert_eq!(game.result(), a.result);
+            commander_deaths += game
+                .events()
+                .iter()
+                .filter(|e| matches!(e, junqi_game::Event::FlagRevealed { .. }))
+                .count();
+        }
+    }
+    // A commander died somewhere: a flag opening on the big board checked out.
+    assert!(commander_deaths > 0);
+}

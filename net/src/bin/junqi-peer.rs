@@ -86,6 +86,10 @@ struct Hosting {
     /// Four seats: 双明, partners see each other's pieces from the start of play
     #[arg(long)]
     partners_open: bool,
+    /// Two seats on the four-player board (两人四国棋盘: South against North through the
+    /// centre; dark and open games)
+    #[arg(long)]
+    big_board: bool,
 }
 
 #[derive(Args)]
@@ -235,9 +239,11 @@ fn main() -> ExitCode {
 fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
     let (seat, rules, port, addr, common) = match c {
         Command::Host(h) if h.hosting.seats == "4" => {
-            if !matches!(h.hosting.mode, ModeArg::Dark) {
+            if !matches!(h.hosting.mode, ModeArg::Dark) || h.hosting.big_board {
                 return Some(Err(RunError::Player(
-                    "four seats play dark games only (四暗, or 双明 with --partners-open)".into(),
+                    "four seats play dark games only (四暗, or 双明 with --partners-open), \
+                     always on the four-player board"
+                        .into(),
                 )));
             }
             let rules = Rules {
@@ -443,7 +449,13 @@ fn run(args: Plan) -> Result<Outcome, RunError> {
     let (role, layout) = if resumed {
         (Role::Resume, None)
     } else if let Some(host) = &args.host {
+        if host.big_board && matches!(host.mode, ModeArg::Flip) {
+            return Err(RunError::Player(
+                "the four-player board takes dark and open games".into(),
+            ));
+        }
         let rules = Rules {
+            four_player_board: host.big_board,
             move_seconds: host.move_seconds.unwrap_or(60),
             ..Rules::for_mode(host.mode.into())
         };
