@@ -80,7 +80,7 @@ struct Hosting {
     #[arg(long, value_name = "N")]
     move_seconds: Option<u16>,
     /// Seats at the table: 2, or 4 for 四国大战 (this process takes South; three
-    /// `join --seat` processes take the others; dark mode only, no mDNS yet)
+    /// `join --seat` processes take the others; dark mode only)
     #[arg(long, value_name = "N", default_value = "2", value_parser = ["2", "4"])]
     seats: String,
     /// Four seats: 双明, partners see each other's pieces from the start of play
@@ -97,8 +97,8 @@ struct JoinArgs {
     /// The host's address; without it the host is found by mDNS
     #[arg(long, value_name = "IP:PORT")]
     addr: Option<SocketAddr>,
-    /// Take this seat at a four-seat table (needs --addr)
-    #[arg(long, value_enum, requires = "addr")]
+    /// Take this seat at a four-seat table (the host found by mDNS without --addr)
+    #[arg(long, value_enum)]
     seat: Option<SeatArg>,
     #[command(flatten)]
     common: Common,
@@ -254,12 +254,12 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
             (
                 junqi_net::four::FourSeat::South,
                 Some(rules),
-                h.hosting.port,
+                (h.hosting.port, !h.hosting.no_mdns),
                 None,
                 &h.common,
             )
         }
-        Command::Join(j) => (j.seat?.into(), None, 0, j.addr, &j.common),
+        Command::Join(j) => (j.seat?.into(), None, (0, false), j.addr, &j.common),
         Command::Host(_) => return None,
     };
     Some(
@@ -268,7 +268,8 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
             .map(|player| four::FourPlan {
                 seat,
                 rules,
-                port,
+                port: port.0,
+                mdns: port.1,
                 addr,
                 player,
                 name: common
@@ -471,7 +472,7 @@ fn run(args: Plan) -> Result<Outcome, RunError> {
     } else {
         let addr = match args.addr {
             Some(a) => a,
-            None => discover()?,
+            None => discover(false)?,
         };
         let role = Role::Join {
             addr,
@@ -550,12 +551,15 @@ fn ask(question: &str) -> bool {
 }
 
 /// The first host mDNS finds within 30 s.
-fn discover() -> Result<SocketAddr, RunError> {
+/// `four`: a four-seat table (its advertised rules start with "four "), else
+/// a two-player game.
+fn discover(four: bool) -> Result<SocketAddr, RunError> {
     let browser = Browser::start()?;
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_secs(30) {
         if let Some(Discovery::Found(h)) = browser.recv_timeout(Duration::from_millis(200))
-            && let Some(a) = h.addrs.first()
+            && h.rules.starts_with(four::TABLE_PREFIX) == four
+            && let Some(a) = h.addrs.iter().find(|a| a.is_ipv4()).or(h.addrs.first())
         {
             println!(
                 "discovered {} at {a} in {} ms",

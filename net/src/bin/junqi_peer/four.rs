@@ -9,6 +9,7 @@ use ed25519_dalek::SigningKey;
 use junqi_game::ai::Player;
 use junqi_game::{Action, Mode, Rules};
 use junqi_net::Seed;
+use junqi_net::discovery::{Advert, rules_summary};
 use junqi_net::four::{FourConfig, FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_net::table::{TableDial, TableHandler, play_table, save_log};
 use junqi_net::transport::{Identity, endpoint};
@@ -21,6 +22,8 @@ pub(crate) struct FourPlan {
     pub(crate) rules: Option<Rules>,
     /// The UDP port the host listens on.
     pub(crate) port: u16,
+    /// The host: advertise the table by mDNS.
+    pub(crate) mdns: bool,
     /// The host's address, for a guest.
     pub(crate) addr: Option<SocketAddr>,
     pub(crate) player: Box<dyn Player>,
@@ -28,6 +31,10 @@ pub(crate) struct FourPlan {
     pub(crate) state: Option<PathBuf>,
     pub(crate) yes: bool,
 }
+
+/// What a four-seat table's advertised rules start with (two-player
+/// browsers skip it).
+pub(crate) const TABLE_PREFIX: &str = "four ";
 
 /// How a four-seat run ended, for the exit status.
 pub(crate) enum FourEnd {
@@ -137,19 +144,36 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         yes: plan.yes,
         refused: false,
     };
+    let addr = match (host, plan.addr) {
+        (false, None) => Some(super::discover(true).map_err(std::io::Error::other)?),
+        (_, a) => a,
+    };
     let verdict = rt.block_on(async {
         let ep = endpoint(&identity, bind)?;
+        let mut advert = None;
         let dial = if host {
-            println!("listening on 127.0.0.1:{}", ep.local_addr()?.port());
+            let port = ep.local_addr()?.port();
+            println!("listening on 127.0.0.1:{port}");
+            if plan.mdns {
+                let summary = format!(
+                    "{TABLE_PREFIX}{}",
+                    rules_summary(&plan.rules.expect("the host's rules"))
+                );
+                advert =
+                    Some(Advert::start(&plan.name, port, &summary).map_err(std::io::Error::other)?);
+            }
             TableDial::Host { guests: 3 }
         } else {
-            TableDial::Join(plan.addr.expect("a guest has an address"))
+            TableDial::Join(addr.expect("a guest has an address"))
         };
         let mut session = FourSession::new(cfg, Instant::now());
         let v = play_table(&mut session, &ep, dial, &mut handler).await?;
         if let Some(dir) = &plan.state {
             std::fs::create_dir_all(dir)?;
             save_log(&dir.join("table.bin"), session.log())?;
+        }
+        if let Some(a) = advert {
+            a.stop();
         }
         ep.wait_idle().await;
         Ok::<_, std::io::Error>(v)
