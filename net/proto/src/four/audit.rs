@@ -261,6 +261,13 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     let mut left_result = None;
     for (r, round) in rounds.iter().enumerate().take(rounds.len() - 1).skip(next) {
         let r = r as u64;
+        // The engine is the referee: once it has decided the game (a rule
+        // the seats cannot apply without the hidden ranks, such as the last
+        // pieces' trade or every seat stuck), what the seats played after
+        // is moot, and nobody is blamed for it.
+        if game.result().is_some() {
+            break;
+        }
         let Some(e) = only(round) else {
             return AuditOutcome::Unauditable(AuditGap::Altered { round: r });
         };

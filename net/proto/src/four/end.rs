@@ -101,9 +101,13 @@ impl FourSession {
         };
         if verdict.not_opened.is_empty() {
             match audit_table(&self.log) {
-                // The result stays the one play announced; a test holds
-                // it against the engine's replay of the record.
-                AuditOutcome::Clean { record, .. } => verdict.record = Some(record),
+                // The engine's result is the game's: the seats' own one
+                // differs only where a rule needs the hidden ranks (the
+                // last pieces' trade, every seat stuck).
+                AuditOutcome::Clean { record, result } => {
+                    verdict.record = Some(record);
+                    verdict.result = result;
+                }
                 AuditOutcome::Cheat(blame) => {
                     verdict.ending = Ending::Fault;
                     verdict.result = None;

@@ -30,6 +30,9 @@ use crate::wire::table_from_rules;
 /// deliver a little out of order); more are dropped.
 pub const MAX_AHEAD: usize = 64;
 
+/// How many rounds ahead of the round under way a kept message may be.
+pub const MAX_ROUNDS_AHEAD: u64 = 8;
+
 /// What one seat brings to a table.
 #[derive(Clone, Debug)]
 pub struct FourConfig {
@@ -321,7 +324,11 @@ impl FourSession {
     /// When [`FourSession::handle_timeout`] must be called next.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let claim = self.play.as_ref().and_then(|p| p.claim_at);
+        let claim = self
+            .play
+            .as_ref()
+            .and_then(|p| p.claim_at)
+            .filter(|_| self.phase == Phase::Play);
         match (self.deadline, claim) {
             (Some(d), Some(c)) => Some(d.min(c)),
             (d, c) => d.or(c),
@@ -413,18 +420,14 @@ impl FourSession {
             _ => None,
         };
         let Some(key) = key else {
-            if hd.round > self.log.round() && self.ahead.len() < MAX_AHEAD {
-                self.ahead.push(env);
+            if hd.round > self.log.round() {
+                self.keep_ahead(env);
             }
             return;
         };
         match self.log.link(&env, &key, &self.keys, &self.game_id) {
             Err(LinkError::Stranger) | Ok(Link::Duplicate) => {}
-            Ok(Link::Ahead) => {
-                if self.ahead.len() < MAX_AHEAD {
-                    self.ahead.push(env);
-                }
-            }
+            Ok(Link::Ahead) => self.keep_ahead(env),
             Err(LinkError::Equivocation(e)) => {
                 if !self.keys[e.seat.index()].is_some_and(|k| e.check(&k)) {
                     return;
@@ -446,6 +449,16 @@ impl FourSession {
                 }
                 self.take(env);
             }
+        }
+    }
+
+    /// Keeps a message of a later round until its round comes: only a few
+    /// rounds ahead (the relay reorders a little, never more) and only so
+    /// many, so that nobody fills the buffer.
+    fn keep_ahead(&mut self, env: Envelope4) {
+        let round = env.signed.header.round;
+        if round <= self.log.round() + MAX_ROUNDS_AHEAD && self.ahead.len() < MAX_AHEAD {
+            self.ahead.push(env);
         }
     }
 
