@@ -1,6 +1,6 @@
 //! End to end over real QUIC on 127.0.0.1 (issue 47): four `junqi-peer`
 //! processes (the built binary) at one table, the host relaying for the
-//! three others, computer players at every seat. Whole 四暗 and 双明 games:
+//! three others, computer players at every seat. Whole 四暗, 双明 and 全明 games:
 //! every seat prints the same public events, the same result, the same
 //! record and a clean audit, and `junqi-audit` finds the same in a seat's
 //! saved log.
@@ -90,7 +90,7 @@ fn shared_lines(text: &str) -> Vec<&str> {
         .collect()
 }
 
-fn play_table(name: &str, partners_open: bool) {
+fn play_table(name: &str, mode: &str) {
     let dir = Scratch::new(name);
     let log = |s: &str| dir.0.join(format!("{s}.log"));
     let state = |s: &str| dir.0.join(s).to_string_lossy().into_owned();
@@ -105,8 +105,10 @@ fn play_table(name: &str, partners_open: bool) {
         "--seed",
         "3",
     ];
-    if partners_open {
-        host_args.push("--partners-open");
+    match mode {
+        "partners" => host_args.push("--partners-open"),
+        "open" => host_args.extend(["--mode", "open"]),
+        _ => {}
     }
     let south_state = state("south");
     host_args.extend(["--state", &south_state]);
@@ -161,10 +163,15 @@ fn play_table(name: &str, partners_open: bool) {
 
 #[test]
 fn four_peers_play_a_whole_dark_table() {
-    play_table("dark", false);
+    play_table("dark", "dark");
 }
 
 #[test]
 fn four_peers_play_a_whole_partners_open_table() {
-    play_table("partners", true);
+    play_table("partners", "partners");
+}
+
+#[test]
+fn four_peers_play_a_whole_open_table() {
+    play_table("open", "open");
 }

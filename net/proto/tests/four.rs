@@ -858,10 +858,14 @@ fn honest_seats_survive_a_random_hostile_seat() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     for case in first..cases {
-        let partners = case % 2 == 1;
         let cheater = FourSeat::ALL[(case % 4) as usize];
         let rate = [0.002, 0.01, 0.05][(case % 3) as usize];
-        let rules = rules(partners);
+        // 四暗, 双明 and 全明 in turn.
+        let rules = match (case / 3) % 3 {
+            0 => rules(false),
+            1 => rules(true),
+            _ => Rules::four_player(Mode::Open),
+        };
         let key = {
             let t = Table4::new(rules, 200 + case);
             t.keys[cheater.index()].clone()
@@ -919,6 +923,76 @@ fn honest_seats_survive_a_random_hostile_seat() {
         assert!(
             caught > 0 && clean > 0,
             "{caught} caught, {clean} clean of {cases}"
+        );
+    }
+}
+
+#[test]
+fn whole_open_games_quan_ming_end_alike_with_a_clean_audit() {
+    // 全明: every army opens for everyone once all are committed; every
+    // seat's own referee plays the battles.
+    for seed in [60, 61, 62] {
+        let mut t = Table4::new(Rules::four_player(Mode::Open), seed);
+        assert!(t.run(STEPS), "seed {seed}");
+        let v = honest_agree(&t, None);
+        for x in &v {
+            assert_eq!(x.ending, Ending::Played, "seed {seed}: {x:?}");
+            assert_eq!(x.blame, None);
+            assert_eq!(x, &v[0]);
+        }
+        let record = v[0].record.as_ref().expect("audited");
+        let replayed = junqi_game::Game::replay(record, None).expect("replays");
+        assert_eq!(replayed.result(), v[0].result);
+        assert!(v[0].result.is_some());
+        // Every seat saw every army from the start.
+        let revealed = t.events[FourSeat::East.index()]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    junqi_proto::four::FourEvent::Table(junqi_game::TableEvent::Event(
+                        junqi_game::Event::Revealed { .. }
+                    ))
+                )
+            })
+            .count();
+        assert_eq!(revealed, 4);
+    }
+}
+
+#[test]
+fn an_open_army_that_differs_from_its_commitment_is_blamed() {
+    let mut t = Table4::new(Rules::four_player(Mode::Open), 63);
+    let key = t.keys[FourSeat::South.index()].clone();
+    t.relay = Box::new(move |from, _to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        match &env.body {
+            Body4::OpenArmy { openings } if from == FourSeat::South => {
+                let mut openings = openings.clone();
+                let j = (1..25)
+                    .find(|&j| openings[j].rank != openings[0].rank)
+                    .expect("two ranks");
+                let (a, b) = (openings[0].rank, openings[j].rank);
+                openings[0].rank = b;
+                openings[j].rank = a;
+                Relay::Replace(encode(&resign_with(
+                    &key,
+                    &env,
+                    Body4::OpenArmy { openings },
+                )))
+            }
+            _ => Relay::Forward,
+        }
+    });
+    assert!(t.run(STEPS));
+    for s in [FourSeat::East, FourSeat::North, FourSeat::West] {
+        let v = verdict(&t, s);
+        let b = v.blame.as_ref().expect("blamed");
+        assert_eq!(
+            (b.seat, &b.fault),
+            (FourSeat::South, &FourFault::BadOpenArmy)
         );
     }
 }

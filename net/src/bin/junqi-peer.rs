@@ -80,7 +80,7 @@ struct Hosting {
     #[arg(long, value_name = "N")]
     move_seconds: Option<u16>,
     /// Seats at the table: 2, or 4 for 四国大战 (this process takes South; three
-    /// `join --seat` processes take the others; dark mode only)
+    /// `join --seat` processes take the others; dark or open)
     #[arg(long, value_name = "N", default_value = "2", value_parser = ["2", "4"])]
     seats: String,
     /// Four seats: 双明, partners see each other's pieces from the start of play
@@ -239,17 +239,17 @@ fn main() -> ExitCode {
 fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
     let (seat, rules, port, addr, common) = match c {
         Command::Host(h) if h.hosting.seats == "4" => {
-            if !matches!(h.hosting.mode, ModeArg::Dark) || h.hosting.big_board {
+            if matches!(h.hosting.mode, ModeArg::Flip) || h.hosting.big_board {
                 return Some(Err(RunError::Player(
-                    "four seats play dark games only (四暗, or 双明 with --partners-open), \
-                     always on the four-player board"
+                    "four seats play dark (四暗, or 双明 with --partners-open) or open (全明) \
+                     games, always on the four-player board"
                         .into(),
                 )));
             }
             let rules = Rules {
                 partners_open: h.hosting.partners_open,
                 move_seconds: h.hosting.move_seconds.unwrap_or(30),
-                ..Rules::four_player(Mode::Dark)
+                ..Rules::four_player(h.hosting.mode.into())
             };
             (
                 junqi_net::four::FourSeat::South,

@@ -167,7 +167,12 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
         });
     }
     let mut next = 4;
-    let partner_round = rules.partners_open.then(|| {
+    let open = rules.mode == junqi_game::Mode::Open;
+    let open_round = open.then(|| {
+        next += 1;
+        4
+    });
+    let partner_round = (rules.partners_open && !open).then(|| {
         next += 1;
         4
     });
@@ -240,6 +245,26 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
             }
         }
     }
+    // 全明: each army opened for everyone, as committed.
+    if let Some(or) = open_round {
+        for s in FourSeat::ALL {
+            let Some(Body4::OpenArmy { openings }) =
+                rounds[or][s.index()].as_ref().map(|e| &e.body)
+            else {
+                return AuditOutcome::Unauditable(AuditGap::Unfinished);
+            };
+            let pieces = &commits[s.index()].pieces;
+            let opens = openings.len() == pieces.len()
+                && openings
+                    .iter()
+                    .zip(pieces)
+                    .enumerate()
+                    .all(|(i, (o, c))| usize::from(o.square) == i && o.verify(&gid, s, c));
+            if !opens {
+                return cheat(s, FourFault::BadOpenArmy, or as u64);
+            }
+        }
+    }
     // Play, through the engine.
     let Ok(mut game) = Game::new_four(rules, std::array::from_fn(|i| layouts[i]), first.side())
     else {
@@ -280,7 +305,11 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
         };
         match &e.body {
             Body4::Move { from, to } => match game.apply_table(s.side(), step(*from, *to)) {
-                Ok(ev) if matches!(ev.first(), Some(TableEvent::Event(Event::Moved { .. }))) => {}
+                // A battle is a plain move only in 全明, where every seat's
+                // referee plays it.
+                Ok(ev)
+                    if open
+                        || matches!(ev.first(), Some(TableEvent::Event(Event::Moved { .. }))) => {}
                 _ => return cheat(s, FourFault::IllegalForRanks, r),
             },
             Body4::Attack { from, to, r: big_r } => {

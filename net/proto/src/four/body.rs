@@ -50,6 +50,11 @@ pub enum Body4 {
         /// The partner key `P = p·B` (双明 reveals are encrypted under it).
         partner_key: [u8; 32],
     },
+    /// 全明: the seat's 25 openings for everyone, once every commitment is in.
+    OpenArmy {
+        /// The openings in slot order.
+        openings: Vec<PieceOpening>,
+    },
     /// 双明: the seat's 25 openings encrypted to its partner.
     PartnerReveal {
         /// Whom it is encrypted to (the partner).
@@ -128,6 +133,9 @@ impl Body4 {
                 Err(BoundsError::Army)
             }
             Body4::Reveal { ranks, .. } if ranks.len() != crate::commit::ARMY_SIZE => {
+                Err(BoundsError::Army)
+            }
+            Body4::OpenArmy { openings } if openings.len() != crate::commit::ARMY_SIZE => {
                 Err(BoundsError::Army)
             }
             _ => Ok(()),

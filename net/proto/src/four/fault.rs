@@ -52,6 +52,9 @@ pub enum FourFault {
     /// A 双明 reveal that does not decrypt or does not open the commitments.
     #[error("a partner reveal that does not open its commitments")]
     BadPartnerReveal(Option<OpenError>),
+    /// A 全明 army that does not open the commitments or breaks the setup rules.
+    #[error("an open army that does not open its commitments")]
+    BadOpenArmy,
     /// A battle's announcement that does not stand.
     #[error("a battle announcement that does not stand: {0}")]
     Announcement(WatchError),

@@ -71,6 +71,8 @@ pub(super) struct PlayState {
     /// This seat's own last move, with the state before it: a timeout
     /// claim that crossed it voids it.
     pub(super) before_my_move: Option<Box<PlayState>>,
+    /// 全明: this seat's own referee (every army is open).
+    pub(super) referee: Option<junqi_game::Game>,
 }
 
 impl PlayState {
@@ -88,6 +90,7 @@ impl PlayState {
             turn_start: now,
             claim_at: None,
             before_my_move: None,
+            referee: None,
         }
     }
 
@@ -145,6 +148,11 @@ impl FourSession {
             return Err(FourCallError::Illegal);
         };
         let body = match p.view.at(to) {
+            // 全明: every seat's referee plays the battle; no transfer.
+            Some(Seen::Piece { .. }) if p.referee.is_some() => Body4::Move {
+                from: from.0,
+                to: to.0,
+            },
             Some(Seen::Piece { side, .. }) => {
                 let defender = FourSeat::of_side(side);
                 let Some(Seen::Piece { rank: Some(c), .. }) = p.view.at(from) else {
@@ -236,7 +244,17 @@ impl FourSession {
         let hd = env.signed.header;
         let (sender, round) = (hd.sender, hd.round);
         let owed = self.play.as_ref().expect("in play").owed;
+        let open = self.play.as_ref().is_some_and(|p| p.referee.is_some());
         let allowed = match (&env.body, owed) {
+            (
+                Body4::Attack { .. }
+                | Body4::Table(_)
+                | Body4::Label(_)
+                | Body4::FlagOpen(_)
+                | Body4::NoMoves
+                | Body4::Dispute,
+                _,
+            ) if open => false,
             (
                 Body4::Move { .. }
                 | Body4::Attack { .. }
@@ -261,6 +279,9 @@ impl FourSession {
         self.log.close_round();
         self.progress(move_wait(&self.rules));
         self.play.as_mut().expect("in play").claim_at = None;
+        if open {
+            return self.take_open(sender, round, owed, &body);
+        }
         match body {
             Body4::Move { from, to } => {
                 let e = Event::Moved {
@@ -362,6 +383,54 @@ impl FourSession {
                 self.open_armies(Ending::Left(sender), result);
             }
             _ => unreachable!("checked above"),
+        }
+    }
+
+    /// 全明: the action goes through this seat's referee, whose events
+    /// every view applies.
+    fn take_open(&mut self, sender: FourSeat, round: u64, owed: Owed, body: &Body4) {
+        let action = match *body {
+            Body4::Move { from, to } => junqi_game::Action::Move(Move::Step {
+                from: Point(from),
+                to: Point(to),
+            }),
+            Body4::Resign => junqi_game::Action::Resign,
+            Body4::Timeout => junqi_game::Action::Timeout,
+            Body4::Leave => {
+                let view = &self.play.as_ref().expect("in play").view;
+                let result = leave_result(sender.side(), |s| view.is_in(s));
+                self.play.as_mut().expect("in play").left = Some(sender);
+                return self.open_armies(Ending::Left(sender), result);
+            }
+            _ => return self.blame(sender, FourFault::Unexpected(kind(body)), round),
+        };
+        let actor = match (body, owed) {
+            (Body4::Timeout, Owed::Move(late)) => late,
+            _ => sender,
+        };
+        let p = self.play.as_mut().expect("in play");
+        let referee = p.referee.as_mut().expect("an open game");
+        let events = match referee.apply_table(actor.side(), action) {
+            Ok(events) => events,
+            Err(_) => {
+                let fault = match *body {
+                    Body4::Move { from, to } => FourFault::IllegalMove { from, to },
+                    Body4::Resign => FourFault::ResignTooEarly,
+                    _ => FourFault::Unexpected(kind(body)),
+                };
+                return self.blame(sender, fault, round);
+            }
+        };
+        let result = referee.result();
+        for e in events {
+            if !self.apply(e) {
+                // The referee's own events always fit its view.
+                return self.end(Ending::Abandoned, None, None);
+            }
+        }
+        match result {
+            Some(r) => self.open_armies(Ending::Played, Some(r)),
+            None => self.next_turn(),
         }
     }
 
@@ -607,6 +676,9 @@ impl FourSession {
         }
         if self.partner_disputed {
             self.send(Body4::Dispute);
+        } else if p.referee.is_some() {
+            // The referee has already put a stuck seat out.
+            self.events.push_back(FourEvent::YourTurn);
         } else if p.view.legal_moves().is_empty() {
             self.send(Body4::NoMoves);
         } else {

@@ -142,6 +142,7 @@ pub(super) enum Phase {
     Confirm,
     Commit,
     Partner,
+    OpenArmies,
     Play,
     Reveal,
     Done,
@@ -197,6 +198,7 @@ pub struct FourSession {
     pub(super) ot_key: OtKey,
     pub(super) table: OutcomeTable,
     partner_layout: Option<Layout>,
+    open_layouts: [Option<Layout>; 4],
     pub(super) first: FourSeat,
     pub(super) play: Option<PlayState>,
     ahead: Vec<Envelope4>,
@@ -241,6 +243,7 @@ impl FourSession {
             ot_key,
             table,
             partner_layout: None,
+            open_layouts: [None; 4],
             first: FourSeat::South,
             play: None,
             ahead: Vec::new(),
@@ -367,7 +370,12 @@ impl FourSession {
             return;
         }
         match self.phase {
-            Phase::Hello | Phase::Nonce | Phase::Confirm | Phase::Commit | Phase::Partner => {
+            Phase::Hello
+            | Phase::Nonce
+            | Phase::Confirm
+            | Phase::Commit
+            | Phase::Partner
+            | Phase::OpenArmies => {
                 self.end_unplayed(Unplayed::NoHandshake);
             }
             Phase::Play => self.end(Ending::Abandoned, None, None),
@@ -598,7 +606,15 @@ impl FourSession {
                 if self.round_full() {
                     self.log.close_round();
                     self.progress(handshake_wait(&self.rules));
-                    if self.rules.partners_open {
+                    if self.rules.mode == junqi_game::Mode::Open {
+                        // 全明: every army opens for everyone.
+                        self.phase = Phase::OpenArmies;
+                        let mine = self.mine.as_ref().expect("committed");
+                        let openings = (0..25u8)
+                            .map(|s| mine.opening(&self.cfg.seed, s).expect("slot"))
+                            .collect();
+                        self.send(Body4::OpenArmy { openings });
+                    } else if self.rules.partners_open {
                         self.phase = Phase::Partner;
                         let reveal = self.partner_reveal();
                         self.send(reveal);
@@ -619,6 +635,17 @@ impl FourSession {
                         Ok(layout) => self.partner_layout = Some(layout),
                         Err(_) => self.partner_disputed = true,
                     }
+                }
+                self.log.push(env);
+                if self.round_full() {
+                    self.log.close_round();
+                    self.start_play();
+                }
+            }
+            (Phase::OpenArmies, Body4::OpenArmy { openings }) => {
+                match self.read_open_army(sender, openings) {
+                    Some(layout) => self.open_layouts[sender.index()] = Some(layout),
+                    None => return self.blame(sender, FourFault::BadOpenArmy, round),
                 }
                 self.log.push(env);
                 if self.round_full() {
@@ -718,6 +745,24 @@ impl FourSession {
         Body4::PartnerReveal { to, sealed }
     }
 
+    /// A 全明 army: 25 openings of the sender's commitments, a legal setup.
+    fn read_open_army(&self, sender: FourSeat, openings: &[PieceOpening]) -> Option<Layout> {
+        let commit = self.commits[sender.index()].as_ref()?;
+        if openings.len() != commit.pieces.len() {
+            return None;
+        }
+        let mut ranks = Vec::with_capacity(25);
+        for (i, (o, c)) in openings.iter().zip(&commit.pieces).enumerate() {
+            if usize::from(o.square) != i || !o.verify(&self.game_id, sender, c) {
+                return None;
+            }
+            ranks.push(o.rank);
+        }
+        let layout = layout_of(&ranks, sender);
+        layout.validate(&self.rules).ok()?;
+        Some(layout)
+    }
+
     fn read_partner_reveal(
         &self,
         sender: FourSeat,
@@ -759,18 +804,43 @@ impl FourSession {
             .partner_layout
             .as_ref()
             .and_then(|l| l.validate(&rules).ok());
-        let view = PlayerView::new_four(
-            rules,
-            self.me.side(),
-            &own,
-            partner.as_ref(),
-            self.first.side(),
-        );
-        self.play = Some(PlayState::new(view, self.first, self.now));
+        // 全明: a referee of this seat's own, every army being open.
+        let referee = if rules.mode == junqi_game::Mode::Open {
+            let layouts: Option<Vec<Layout>> = self.open_layouts.iter().copied().collect();
+            let layouts: [Layout; 4] = layouts
+                .and_then(|l| l.try_into().ok())
+                .expect("every open army is in");
+            Some(
+                junqi_game::Game::new_four(rules, layouts, self.first.side())
+                    .expect("every open army was checked"),
+            )
+        } else {
+            None
+        };
+        let view = match &referee {
+            Some(g) => g.view(self.me.side()),
+            None => PlayerView::new_four(
+                rules,
+                self.me.side(),
+                &own,
+                partner.as_ref(),
+                self.first.side(),
+            ),
+        };
+        let revealed: Vec<junqi_game::TableEvent> = referee
+            .as_ref()
+            .map(|g| g.table_events().to_vec())
+            .unwrap_or_default();
+        let mut play = PlayState::new(view, self.first, self.now);
+        play.referee = referee;
+        self.play = Some(play);
         self.phase = Phase::Play;
         self.progress(move_wait(&rules));
         self.events
             .push_back(FourEvent::Started { first: self.first });
+        for e in revealed {
+            self.events.push_back(FourEvent::Table(e));
+        }
         self.next_turn();
     }
 
@@ -832,6 +902,7 @@ pub(super) fn kind(body: &Body4) -> &'static str {
         Body4::Confirm { .. } => "confirm",
         Body4::Commit { .. } => "commit",
         Body4::PartnerReveal { .. } => "partner reveal",
+        Body4::OpenArmy { .. } => "open army",
         Body4::Move { .. } => "move",
         Body4::Attack { .. } => "attack",
         Body4::Table(_) => "table",
