@@ -996,3 +996,35 @@ fn an_open_army_that_differs_from_its_commitment_is_blamed() {
         );
     }
 }
+
+#[test]
+fn a_seat_with_a_setup_the_rules_refuse_does_not_start() {
+    use junqi_proto::four::{FourCallError, FourConfig, FourSession};
+    let mut bad = junqi_proto::testing::preset(0);
+    bad.set(1, 1, Some(junqi_game::Rank::Flag));
+    let cfg = |layout, rules| FourConfig {
+        seat: FourSeat::South,
+        host: FourSeat::South,
+        rules,
+        name: "s".into(),
+        layout,
+        key: ed25519_dalek::SigningKey::from_bytes(&[1; 32]),
+        seed: junqi_proto::Seed([2; 32]),
+        nonce: [3; 32],
+    };
+    let now = std::time::Instant::now();
+    for (layout, rules) in [
+        (bad, Some(rules(false))),
+        (bad, None),
+        (
+            junqi_proto::testing::preset(0),
+            Some(Rules::for_mode(Mode::Flip)),
+        ),
+    ] {
+        assert_eq!(
+            FourSession::new(cfg(layout, rules), now).err(),
+            Some(FourCallError::BadSetup)
+        );
+    }
+    assert!(FourSession::new(cfg(junqi_proto::testing::preset(0), Some(rules(true))), now).is_ok());
+}

@@ -125,7 +125,7 @@ impl Table4 {
                 },
                 nonce: k(),
             };
-            seats.push(FourSession::new(cfg, t0));
+            seats.push(FourSession::new(cfg, t0).expect("a legal preset"));
             let ps = seed.wrapping_mul(31).wrapping_add(s.index() as u64);
             players.push(if s.index() % 2 == 0 {
                 Seat4Player::Greedy(GreedyPlayer::new(ps))

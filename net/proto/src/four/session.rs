@@ -124,6 +124,9 @@ pub enum FourCallError {
     /// Nothing to confirm.
     #[error("no pairing code to confirm")]
     NothingToConfirm,
+    /// A layout the table's rules refuse, or rules a table cannot play.
+    #[error("a setup or rules a four-seat table cannot play")]
+    BadSetup,
 }
 
 /// A seat's setup commitment as the others received it.
@@ -219,8 +222,26 @@ pub struct FourSession {
 
 impl FourSession {
     /// A seat joining a table: it sends its hello at once.
-    #[must_use]
-    pub fn new(cfg: FourConfig, now: Instant) -> FourSession {
+    ///
+    /// # Errors
+    /// A layout the rules refuse, or a two-player or flip game's rules
+    /// (checked again against the host's rules when its hello comes).
+    pub fn new(cfg: FourConfig, now: Instant) -> Result<FourSession, FourCallError> {
+        if let Some(r) = cfg.rules
+            && (r.mode == junqi_game::Mode::Flip
+                || r.four_player_board
+                || cfg.layout.validate(&r).is_err())
+        {
+            return Err(FourCallError::BadSetup);
+        }
+        if cfg
+            .layout
+            .validate(&Rules::four_player(junqi_game::Mode::Dark))
+            .is_err()
+            && cfg.rules.is_none()
+        {
+            return Err(FourCallError::BadSetup);
+        }
         let ot_key = OtKey::from_seed(&cfg.seed);
         let rules = cfg
             .rules
@@ -269,7 +290,7 @@ impl FourSession {
             rules: s.cfg.rules,
         };
         s.send(hello);
-        s
+        Ok(s)
     }
 
     /// Scripts this seat's misbehaviour (tests only).

@@ -118,7 +118,7 @@ pub(crate) fn round_trip(games: u64) -> (f64, usize) {
             seed: junqi_net::Seed::random(),
             nonce: k,
         };
-        let mut session = FourSession::new(cfg, Instant::now());
+        let mut session = FourSession::new(cfg, Instant::now()).expect("a legal preset");
         let dial = match addr {
             None => {
                 tx.expect("tx")

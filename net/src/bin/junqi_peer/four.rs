@@ -166,7 +166,7 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         } else {
             TableDial::Join(addr.expect("a guest has an address"))
         };
-        let mut session = FourSession::new(cfg, Instant::now());
+        let mut session = FourSession::new(cfg, Instant::now()).map_err(std::io::Error::other)?;
         let v = play_table(&mut session, &ep, dial, &mut handler).await?;
         if let Some(dir) = &plan.state {
             std::fs::create_dir_all(dir)?;
