@@ -791,7 +791,10 @@ fn random_body(rng: &mut impl rand::Rng, rules: &Rules) -> Body4 {
     use junqi_proto::ot::{OtResponse, OtReveal};
     let alphabet = junqi_proto::wire::table_from_rules(rules).alphabet().len();
     let point = |rng: &mut dyn rand::RngCore| (rng.next_u32() % 129) as u8;
-    match rng.random_range(0..13) {
+    match rng.random_range(0..16) {
+        13 => Body4::OfferDraw,
+        14 => Body4::AcceptDraw,
+        15 => Body4::DeclineDraw,
         0 => Body4::Move {
             from: point(rng),
             to: point(rng),
@@ -1027,4 +1030,87 @@ fn a_seat_with_a_setup_the_rules_refuse_does_not_start() {
         );
     }
     assert!(FourSession::new(cfg(junqi_proto::testing::preset(0), Some(rules(true))), now).is_ok());
+}
+
+#[test]
+fn a_draw_by_agreement_needs_every_seat_still_in() {
+    for mode in [Mode::Dark, Mode::Open] {
+        // Everyone accepts: drawn on every seat, the engine agreeing.
+        let mut t = Table4::new(Rules::four_player(mode), 70);
+        t.accept_draws = [true; 4];
+        t.offer_draw = Some((FourSeat::East, 12));
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, None);
+        let drawn = Some(junqi_game::GameResult::Draw {
+            reason: junqi_game::DrawReason::Agreed,
+        });
+        for x in &v {
+            assert_eq!(x.result, drawn, "{mode:?}: {x:?}");
+            assert_eq!(x.blame, None);
+            assert_eq!(x, &v[0]);
+        }
+        let record = v[0].record.as_ref().expect("audited");
+        assert_eq!(
+            junqi_game::Game::replay(record, None).unwrap().result(),
+            drawn
+        );
+
+        // One seat declines: the offerer moves on and the game is played out.
+        let mut t = Table4::new(Rules::four_player(mode), 70);
+        t.accept_draws = [true, true, false, true];
+        t.offer_draw = Some((FourSeat::East, 12));
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, None);
+        for x in &v {
+            assert_eq!(x.ending, Ending::Played);
+            assert_ne!(x.result, drawn, "{mode:?}");
+            assert_eq!(x, &v[0]);
+        }
+        let record = v[0].record.as_ref().expect("audited");
+        assert!(
+            record.actions.iter().any(
+                |(s, a)| *s == junqi_game::Side::North && *a == junqi_game::Action::DeclineDraw
+            )
+        );
+    }
+}
+
+#[test]
+fn a_second_draw_offer_in_one_turn_is_blamed() {
+    // The host offers, North declines, and the host offers again instead
+    // of moving: every other seat blames it with its signed offer.
+    let mut t = Table4::new(rules(false), 71);
+    t.accept_draws = [true, true, false, true];
+    t.offer_draw = Some((FourSeat::South, 8));
+    let key = t.keys[FourSeat::South.index()].clone();
+    let (mut offered, mut done) = (false, false);
+    t.relay = Box::new(move |from, _to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        if from != FourSeat::South {
+            return Relay::Forward;
+        }
+        match env.body {
+            Body4::OfferDraw => offered = true,
+            Body4::Move { .. } | Body4::Attack { .. } if offered && !done => {
+                return Relay::Replace(encode(&resign_with(&key, &env, Body4::OfferDraw)));
+            }
+            _ => {}
+        }
+        if offered && matches!(env.body, Body4::Move { .. } | Body4::Attack { .. }) {
+            done = true;
+        }
+        Relay::Forward
+    });
+    assert!(t.run(STEPS));
+    for s in [FourSeat::East, FourSeat::North, FourSeat::West] {
+        let v = verdict(&t, s);
+        let b = v.blame.as_ref().expect("blamed");
+        assert_eq!(
+            (b.seat, &b.fault),
+            (FourSeat::South, &FourFault::Unexpected("draw offer"))
+        );
+    }
+    honest_agree(&t, Some(FourSeat::South));
 }

@@ -385,6 +385,16 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                     return cheat(s, FourFault::BadFlagOpening, r);
                 }
             }
+            Body4::OfferDraw | Body4::AcceptDraw | Body4::DeclineDraw => {
+                let action = match &e.body {
+                    Body4::OfferDraw => Action::OfferDraw,
+                    Body4::AcceptDraw => Action::AcceptDraw,
+                    _ => Action::DeclineDraw,
+                };
+                if game.apply_table(s.side(), action).is_err() {
+                    return cheat(s, FourFault::Unexpected("draw"), r);
+                }
+            }
             Body4::Timeout => {
                 let late = game.turn();
                 if late == s.side() || game.apply_table(late, Action::Timeout).is_err() {

@@ -91,6 +91,13 @@ pub enum Body4 {
     Resign,
     /// The seat that owes the next message leaves the table (逃跑).
     Leave,
+    /// The seat on move offers a draw (once a turn); every other seat
+    /// still in answers in turn order.
+    OfferDraw,
+    /// A seat asked accepts the standing offer.
+    AcceptDraw,
+    /// A seat asked declines it: the offerer moves on.
+    DeclineDraw,
     /// The host: the seat on move let its clock run out (a pass; the
     /// fifth puts it out). Only the host claims, since its order of the
     /// messages is the table's.

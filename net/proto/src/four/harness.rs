@@ -71,6 +71,10 @@ pub struct Table4 {
     pub no_moves: [bool; 4],
     /// How long each seat's player thinks before it moves.
     pub think: [Duration; 4],
+    /// Whether each seat's player accepts a draw offer.
+    pub accept_draws: [bool; 4],
+    /// A seat that offers a draw on its first turn from this ply on.
+    pub offer_draw: Option<(FourSeat, u16)>,
     acts: Vec<(Instant, FourSeat)>,
     /// Each seat's signing key (for tests that forge a seat's messages).
     pub keys: Vec<SigningKey>,
@@ -146,6 +150,8 @@ impl Table4 {
             idle: [false; 4],
             no_moves: [false; 4],
             think: [Duration::ZERO; 4],
+            accept_draws: [false; 4],
+            offer_draw: None,
             acts: Vec::new(),
             keys,
             seeds,
@@ -230,6 +236,24 @@ impl Table4 {
                     }
                     if matches!(e, FourEvent::PairingCode(_)) && self.auto_confirm[s.index()] {
                         let _ = self.seats[s.index()].confirm_pairing(self.now);
+                    }
+                    if let FourEvent::AnswerDraw { .. } = e {
+                        let accept = self.accept_draws[s.index()];
+                        self.seats[s.index()]
+                            .answer_draw(self.now, accept)
+                            .expect("an answer is owed");
+                    }
+                    if e == FourEvent::YourTurn
+                        && let Some((offerer, ply)) = self.offer_draw
+                        && offerer == s
+                        && self.seats[s.index()].view().is_some_and(|v| v.ply() >= ply)
+                    {
+                        self.offer_draw = None;
+                        self.seats[s.index()]
+                            .offer_draw(self.now)
+                            .expect("an offer on its move");
+                        self.events[s.index()].push(e);
+                        continue;
                     }
                     if e == FourEvent::YourTurn && !self.no_moves[s.index()] {
                         if self.think[s.index()].is_zero() {

@@ -19,6 +19,7 @@ pub mod audit;
 pub mod battle;
 pub mod body;
 mod clock;
+mod draw;
 mod end;
 pub mod fault;
 #[cfg(feature = "testing")]

@@ -31,12 +31,14 @@ pub(super) enum Owed {
     Label(FourSeat),
     /// A flag opening by this seat, whose commander died.
     Flag(FourSeat),
+    /// This seat's answer to the standing draw offer.
+    Answer(FourSeat),
 }
 
 impl Owed {
-    fn seat(self) -> FourSeat {
+    pub(super) fn seat(self) -> FourSeat {
         match self {
-            Owed::Move(s) | Owed::Table(s) | Owed::Label(s) | Owed::Flag(s) => s,
+            Owed::Move(s) | Owed::Table(s) | Owed::Label(s) | Owed::Flag(s) | Owed::Answer(s) => s,
         }
     }
 }
@@ -73,6 +75,11 @@ pub(super) struct PlayState {
     pub(super) before_my_move: Option<Box<PlayState>>,
     /// 全明: this seat's own referee (every army is open).
     pub(super) referee: Option<junqi_game::Game>,
+    /// The standing draw offer: who made it, at which ply, and the seats
+    /// that accepted it (the offerer's bit included).
+    pub(super) draw: Option<(FourSeat, u16, u8)>,
+    /// The ply of this turn's draw offer (one a turn).
+    pub(super) offered_at: Option<u16>,
 }
 
 impl PlayState {
@@ -91,6 +98,8 @@ impl PlayState {
             claim_at: None,
             before_my_move: None,
             referee: None,
+            draw: None,
+            offered_at: None,
         }
     }
 
@@ -266,6 +275,11 @@ impl FourSession {
             | (Body4::Table(_), Owed::Table(s))
             | (Body4::Label(_) | Body4::Dispute, Owed::Label(s))
             | (Body4::FlagOpen(_), Owed::Flag(s)) => s == sender,
+            (Body4::OfferDraw, Owed::Move(s)) => {
+                let p = self.play.as_ref().expect("in play");
+                s == sender && p.offered_at != Some(p.view.ply())
+            }
+            (Body4::AcceptDraw | Body4::DeclineDraw, Owed::Answer(s)) => s == sender,
             (Body4::Leave, o) => o.seat() == sender,
             (Body4::Timeout, Owed::Move(s)) => sender == self.cfg.host && s != sender,
             _ => false,
@@ -279,6 +293,12 @@ impl FourSession {
         self.log.close_round();
         self.progress(move_wait(&self.rules));
         self.play.as_mut().expect("in play").claim_at = None;
+        if matches!(
+            body,
+            Body4::OfferDraw | Body4::AcceptDraw | Body4::DeclineDraw
+        ) {
+            return self.take_draw(sender, round, &body);
+        }
         if open {
             return self.take_open(sender, round, owed, &body);
         }
@@ -688,7 +708,7 @@ impl FourSession {
 
     /// Applies a public event to the view and tells the owner; `false` if
     /// the view refuses it.
-    fn apply(&mut self, e: TableEvent) -> bool {
+    pub(super) fn apply(&mut self, e: TableEvent) -> bool {
         let p = self.play.as_mut().expect("in play");
         if p.view.apply_table(&e).is_err() {
             return false;

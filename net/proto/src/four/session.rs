@@ -70,6 +70,11 @@ pub enum FourEvent {
     Table(TableEvent),
     /// This seat is on move.
     YourTurn,
+    /// A draw is offered and this seat must answer ([`FourSession::answer_draw`]).
+    AnswerDraw {
+        /// Who offered it.
+        by: FourSeat,
+    },
     /// This seat's last move crossed the host's timeout claim and is void
     /// (the view is back to before it; the pass follows as a table event).
     MoveVoided,
@@ -124,6 +129,12 @@ pub enum FourCallError {
     /// Nothing to confirm.
     #[error("no pairing code to confirm")]
     NothingToConfirm,
+    /// A second draw offer in one turn.
+    #[error("a draw was offered this turn already")]
+    OfferedThisTurn,
+    /// No draw offer waits for this seat's answer.
+    #[error("no draw offer to answer")]
+    NoOffer,
     /// A layout the table's rules refuse, or rules a table cannot play.
     #[error("a setup or rules a four-seat table cannot play")]
     BadSetup,
@@ -933,6 +944,8 @@ pub(super) fn kind(body: &Body4) -> &'static str {
         Body4::Resign => "resign",
         Body4::Leave => "leave",
         Body4::Timeout => "timeout",
+        Body4::OfferDraw => "draw offer",
+        Body4::AcceptDraw | Body4::DeclineDraw => "draw answer",
         Body4::Dispute => "dispute",
         Body4::Reveal { .. } => "reveal",
     }

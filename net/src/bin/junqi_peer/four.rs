@@ -80,6 +80,10 @@ impl TableHandler for Seat {
                     eprintln!("the player's move was refused: {e}");
                 }
             }
+            FourEvent::AnswerDraw { by } => {
+                println!("{by} offers a draw: declined");
+                let _ = session.answer_draw(Instant::now(), false);
+            }
             FourEvent::MoveVoided => println!("my move crossed the host's timeout claim: void"),
             FourEvent::Over(v) => print_verdict(&v),
         }
