@@ -5,7 +5,7 @@
 # whole game with computer players; all four must print the same result,
 # record and a clean audit.
 #
-#   sudo net/scripts/netns-four.sh [dark|partners]
+#   sudo net/scripts/netns-four.sh [dark|partners|open]
 set -euo pipefail
 KIND=${1:-dark}
 BIN=${JUNQI_PEER:-${CARGO_TARGET_DIR:-target}/release/junqi-peer}
@@ -33,6 +33,7 @@ for i in 0 1 2 3; do
 done
 EXTRA=()
 [ "$KIND" = partners ] && EXTRA=(--partners-open)
+[ "$KIND" = open ] && EXTRA=(--mode open)
 ip netns exec "${NS[0]}" "$BIN" host --seats 4 "${EXTRA[@]}" --ai greedy --seed 1 --name nstable --yes > "$DIR/south.log" 2>&1 &
 sleep 0.5
 SEATS=(east north west)
