@@ -73,14 +73,14 @@ fn fault_detail(kind: &FaultKind) -> Option<String> {
     match kind {
         FaultKind::BadFrame(e) => Some(e.to_string()),
         FaultKind::RefusedMessage(e) => Some(e.to_string()),
-        FaultKind::Malformed { kind, detail } => Some(format!("{kind}: {detail}")),
-        FaultKind::BadCommitment(d)
-        | FaultKind::Unexpected(d)
-        | FaultKind::IllegalMove(d)
-        | FaultKind::IllegalSetup(d)
-        | FaultKind::Unreplayable(d)
-        | FaultKind::OwnDispute(d) => Some(d.clone()),
-        FaultKind::OutOfTurn(what) => Some((*what).to_owned()),
+        FaultKind::Malformed { kind, bound } => Some(format!("{kind}: {bound}")),
+        FaultKind::BadCommitment(d) => Some(d.to_string()),
+        FaultKind::Unexpected(d) => Some(d.to_string()),
+        FaultKind::IllegalMove(d) => Some(d.to_string()),
+        FaultKind::IllegalSetup(d) => Some(d.to_string()),
+        FaultKind::Unreplayable(d) => Some(d.to_string()),
+        FaultKind::OwnDispute(d) => Some(d.clone()),
+        FaultKind::OutOfTurn(what) => Some(what.to_string()),
         FaultKind::BadRequest(e) | FaultKind::CorruptTable(e) | FaultKind::FalseOutcome(e) => {
             Some(e.to_string())
         }
@@ -136,7 +136,14 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
         SessionError::AlreadyOffered => "refused.offered",
     };
     match e {
-        SessionError::BadLayout(why) => format!("{}：{why}", lang.t(key)),
+        SessionError::BadLayout(why) => {
+            let problems: Vec<String> = why
+                .0
+                .iter()
+                .map(|p| crate::screens::setup::problem_text(p, lang))
+                .collect();
+            format!("{}：{}", lang.t(key), problems.join("；"))
+        }
         _ => lang.t(key).to_owned(),
     }
 }
@@ -148,7 +155,7 @@ pub fn peer_error_text(e: &PeerError, lang: Lang) -> (String, Option<String>) {
         PeerError::Storage(e) => ("peer.storage", Some(e.to_string())),
         PeerError::Journal(e) => ("peer.journal", Some(e.to_string())),
         PeerError::NothingToResume => ("peer.nothing", None),
-        PeerError::Restore(why) => ("peer.restore", Some(why.clone())),
+        PeerError::Restore(why) => ("peer.restore", Some(why.to_string())),
         PeerError::Session(e) => {
             return (
                 format!("{}：{}", lang.t("peer.session"), refusal_text(e, lang)),
@@ -165,10 +172,14 @@ pub fn peer_error_text(e: &PeerError, lang: Lang) -> (String, Option<String>) {
 mod tests {
     use super::*;
 
+    use junqi_game::{Point, SetupError};
     use junqi_net::envelope::ChainError;
+    use junqi_net::findings::{CommitmentFault, MoveFault, TurnAct, Unexpected};
     use junqi_net::flip::FlipError;
     use junqi_net::frame::FrameError;
     use junqi_net::ot::OtError;
+    use junqi_net::session::ReplayFault;
+    use junqi_net::wire::BoundsError;
 
     /// One of every kind the core has today.
     fn every_kind() -> Vec<FaultKind> {
@@ -177,18 +188,18 @@ mod tests {
             FaultKind::BadKey,
             FaultKind::RefusedMessage(ChainError::BadSignature),
             FaultKind::Malformed {
-                kind: "step",
-                detail: "x".into(),
+                kind: "hello",
+                bound: BoundsError::NameTooLong { len: 65 },
             },
             FaultKind::OtherGame,
             FaultKind::NoHandshake,
             FaultKind::PairingTimeout,
             FaultKind::OtherRules,
             FaultKind::NonceMismatch,
-            FaultKind::BadCommitment("wrong shape".into()),
-            FaultKind::OutOfTurn("move"),
-            FaultKind::Unexpected("label without a battle".into()),
-            FaultKind::IllegalMove("a point off the board".into()),
+            FaultKind::BadCommitment(CommitmentFault::WrongShape { pieces: 3, flip: 0 }),
+            FaultKind::OutOfTurn(TurnAct::Move),
+            FaultKind::Unexpected(Unexpected::LabelWithoutBattle),
+            FaultKind::IllegalMove(MoveFault::OffBoard { point: 200 }),
             FaultKind::RepeatedDrawOffer,
             FaultKind::EarlyTimeoutClaim { on_move: true },
             FaultKind::BaselessForfeitClaim,
@@ -210,10 +221,10 @@ mod tests {
             FaultKind::SetupMismatch(RevealError::Seed),
             FaultKind::SetupMismatch(RevealError::Count { got: 1, want: 25 }),
             FaultKind::KeyMismatch,
-            FaultKind::IllegalSetup("flag on the front row".into()),
+            FaultKind::IllegalSetup(SetupError::BadArrangement),
             FaultKind::RefusedToOpen,
             FaultKind::Flooding(16),
-            FaultKind::Unreplayable("its step does not follow".into()),
+            FaultKind::Unreplayable(ReplayFault::Diverged { kind: "step" }),
             FaultKind::PeerDisputes("y".into()),
             FaultKind::OwnDispute("illegal move: x".into()),
             FaultKind::UnsupportedDispute,
@@ -253,11 +264,17 @@ mod tests {
     #[test]
     fn the_precise_finding_is_kept_as_the_detail() {
         let (kind, detail) = fault_text(
-            &FaultKind::IllegalMove("a step onto an occupied point".into()),
+            &FaultKind::IllegalMove(MoveFault::OntoOccupied {
+                from: Point(12),
+                to: Point(13),
+            }),
             Lang::Zh,
         );
         assert_eq!(kind, Lang::Zh.t("fault.move"));
-        assert_eq!(detail.as_deref(), Some("a step onto an occupied point"));
+        assert_eq!(
+            detail.as_deref(),
+            Some("a step from 12 onto the occupied point 13")
+        );
         let (_, detail) = fault_text(
             &FaultKind::Battle {
                 k: 9,
@@ -301,7 +318,9 @@ mod tests {
             SessionError::WrongPhase,
             SessionError::NotYourTurn,
             SessionError::Illegal,
-            SessionError::BadLayout("x".into()),
+            SessionError::BadLayout(junqi_game::LayoutErrors(vec![
+                junqi_game::LayoutProblem::EmptyPoint { row: 2, col: 3 },
+            ])),
             SessionError::ResignTooEarly,
             SessionError::TimeExpired,
             SessionError::AlreadyOffered,

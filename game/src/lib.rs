@@ -40,7 +40,9 @@ pub use layout::{
     NamedLayout, classic_layouts, parse_layouts_file,
 };
 pub use perft::{perft, perft_divide};
-pub use piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, Team, ranks_in};
+pub use piece::{
+    ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankNameError, RankSet, Side, Team, ranks_in,
+};
 pub use position::{
     DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, MoveSets, Position,
     WinReason,

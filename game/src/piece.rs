@@ -196,10 +196,18 @@ impl fmt::Display for Rank {
     }
 }
 
+/// A piece name [`Rank::parse`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown piece name {name:?}")]
+pub struct RankNameError {
+    /// The text that failed.
+    pub name: String,
+}
+
 impl FromStr for Rank {
-    type Err = String;
+    type Err = RankNameError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rank::parse(s).ok_or_else(|| format!("unknown piece name {s:?}"))
+        Rank::parse(s).ok_or_else(|| RankNameError { name: s.to_owned() })
     }
 }
 

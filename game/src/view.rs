@@ -12,8 +12,11 @@ use crate::position::{GameResult, Move, MoveList, Position};
 use crate::rules::{Mode, Outcome, Rules};
 use serde::{Deserialize, Serialize};
 
+mod error;
 mod four;
 mod known;
+
+pub use error::ViewError;
 
 /// What a player sees on a point.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -54,11 +57,6 @@ impl PieceKnowledge {
         (self.possible.count_ones() == 1).then(|| ranks_in(self.possible).next().expect("one bit"))
     }
 }
-
-/// Why an event does not fit the view (a corrupt or hostile event stream).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("event does not fit the game so far: {0}")]
-pub struct ViewError(pub String);
 
 /// A unknown identity a determinization must fill in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -327,17 +325,17 @@ impl PlayerView {
         self.pieces
             .get_mut(id.0 as usize)
             .and_then(Option::as_mut)
-            .ok_or_else(|| ViewError(format!("unknown piece {}", id.0)))
+            .ok_or(ViewError::UnknownPiece(id))
     }
 
     /// The piece of `side` on `p`, as seen.
     fn piece_at(&self, p: Point, side: Side) -> Result<(PieceId, Option<Rank>), ViewError> {
         match self.squares.get(p.index()).copied().flatten() {
             Some(Seen::Piece { side: s, id, rank }) if s == side => Ok((id, rank)),
-            _ => Err(ViewError(format!(
-                "no piece of {side} on {}",
-                self.board.name_of(p)
-            ))),
+            _ => Err(ViewError::NoPieceOf {
+                side,
+                at: self.board.name_of(p),
+            }),
         }
     }
 
@@ -345,7 +343,7 @@ impl PlayerView {
         if p.index() < self.board.len() {
             Ok(())
         } else {
-            Err(ViewError(format!("point {} is off the board", p.0)))
+            Err(ViewError::OffBoard(p))
         }
     }
 
@@ -375,10 +373,7 @@ impl PlayerView {
             k.possible &= runners;
         }
         if k.possible == 0 {
-            return Err(ViewError(format!(
-                "piece {} cannot have made that move",
-                id.0
-            )));
+            return Err(ViewError::ImpossibleMove(id));
         }
         Ok(())
     }
@@ -401,18 +396,18 @@ impl PlayerView {
 
     fn apply_inner(&mut self, event: &Event) -> Result<(), ViewError> {
         if self.result.is_some() {
-            return Err(ViewError("the game is over".into()));
+            return Err(ViewError::GameOver);
         }
         match *event {
             Event::Revealed { side, ref layout } => {
                 let dep = layout
                     .validate(&self.rules)
-                    .map_err(|e| ViewError(e.to_string()))?;
+                    .map_err(|errors| ViewError::IllegalReveal { side, errors })?;
                 for (slot, (_, rank)) in dep.placements(self.board, side).into_iter().enumerate() {
                     let id = PieceId((side.index() * 25 + slot) as u8);
                     let k = self.piece_mut(id)?;
                     if k.possible & rank.bit() == 0 {
-                        return Err(ViewError("revealed layout contradicts the game".into()));
+                        return Err(ViewError::RevealContradicts { id, rank });
                     }
                     k.possible = rank.bit();
                     if let Some(p) = k.at {
@@ -430,7 +425,7 @@ impl PlayerView {
                 self.check_point(to)?;
                 let (id, rank) = self.piece_at(from, side)?;
                 if self.squares[to.index()].is_some() {
-                    return Err(ViewError("move onto an occupied point".into()));
+                    return Err(ViewError::Occupied(self.board.name_of(to)));
                 }
                 self.observe_path(id, from, to)?;
                 self.squares[to.index()] = Some(Seen::Piece { side, id, rank });
@@ -456,11 +451,9 @@ impl PlayerView {
                 if let Some(id) = defender_id {
                     // A face-down flip piece turned over by the attack.
                     let rank = defender_rank
-                        .ok_or_else(|| ViewError("turned piece without rank".into()))?;
+                        .ok_or_else(|| ViewError::TurnedWithoutRank(self.board.name_of(to)))?;
                     if !matches!(self.squares[to.index()], Some(Seen::FaceDown)) {
-                        return Err(ViewError(
-                            "attack on a face-down piece that is not there".into(),
-                        ));
+                        return Err(ViewError::NotFaceDown(self.board.name_of(to)));
                     }
                     self.turn_over(to, side.opponent(), rank, id)?;
                 }
@@ -484,7 +477,11 @@ impl PlayerView {
                     .filter(|&d| ranks_in(pa).any(|a| fits(a, d)))
                     .fold(0, |s, r| s | r.bit());
                 if new_a == 0 || new_d == 0 {
-                    return Err(ViewError("announced outcome is impossible".into()));
+                    return Err(ViewError::ImpossibleAnnouncement {
+                        attacker: a_id,
+                        defender: d_id,
+                        announcement,
+                    });
                 }
                 let a_rank = self.known_or(a_id, attacker_rank, new_a)?;
                 let d_rank = self.known_or(d_id, defender_rank, new_d)?;
@@ -526,12 +523,10 @@ impl PlayerView {
                 self.check_turn(side)?;
                 self.check_point(at)?;
                 if !matches!(self.squares[at.index()], Some(Seen::FaceDown)) {
-                    return Err(ViewError("flip of a point with no face-down piece".into()));
+                    return Err(ViewError::NotFaceDown(self.board.name_of(at)));
                 }
                 if !self.colours_fixed() && owner != side {
-                    return Err(ViewError(
-                        "the first flip decides the flipper's colour".into(),
-                    ));
+                    return Err(ViewError::FirstFlipColour { side, owner });
                 }
                 self.turn_over(at, owner, rank, id)?;
                 self.last_move = Some((at, at));
@@ -551,9 +546,7 @@ impl PlayerView {
                 self.check_point(to)?;
                 self.piece_at(from, side)?;
                 if !matches!(self.squares[to.index()], Some(Seen::FaceDown)) {
-                    return Err(ViewError(
-                        "void attack on a point with no face-down piece".into(),
-                    ));
+                    return Err(ViewError::NotFaceDown(self.board.name_of(to)));
                 }
                 self.turn_over(to, owner, rank, id)?;
                 self.last_move = Some((from, to));
@@ -565,7 +558,7 @@ impl PlayerView {
                 let (id, _) = self.piece_at(at, side)?;
                 let k = self.piece_mut(id)?;
                 if k.possible & Rank::Flag.bit() == 0 {
-                    return Err(ViewError("revealed flag cannot be the flag".into()));
+                    return Err(ViewError::NotTheFlag(id));
                 }
                 k.possible = Rank::Flag.bit();
                 self.squares[at.index()] = Some(Seen::Piece {
@@ -590,7 +583,10 @@ impl PlayerView {
         if side == self.turn {
             Ok(())
         } else {
-            Err(ViewError(format!("{side} moved out of turn")))
+            Err(ViewError::OutOfTurn {
+                side,
+                turn: self.turn,
+            })
         }
     }
 
@@ -616,9 +612,9 @@ impl PlayerView {
         let slot = self
             .pieces
             .get_mut(id.0 as usize)
-            .ok_or_else(|| ViewError("piece id out of range".into()))?;
+            .ok_or(ViewError::PieceIdOutOfRange(id))?;
         if slot.is_some() {
-            return Err(ViewError(format!("piece {} turned over twice", id.0)));
+            return Err(ViewError::TurnedOverTwice(id));
         }
         *slot = Some(PieceKnowledge {
             id,

@@ -17,6 +17,7 @@ pub mod transport;
 #[cfg(feature = "testing")]
 pub use junqi_proto::testing;
 pub use junqi_proto::{
-    Digest, FaultKind, Outcome, OutcomeTable, Rank, Removal, Seat, Seed, audit, commit, crypto,
-    envelope, fault, flip, four, frame, log_audit, ot, outcome, rank, saved, session, wire,
+    Announced, AnnouncementTable, Digest, FaultKind, Seat, Seed, WireRank, announced, audit,
+    commit, crypto, envelope, fault, findings, flip, four, frame, log_audit, ot, rank, saved,
+    session, wire,
 };

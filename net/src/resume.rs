@@ -1,6 +1,6 @@
 //! Saving a game as it is played: an append-only journal.
 //!
-//! A journal file is a magic tag, a header (the [`SavedGame`] fields other
+//! A journal file is a magic tag, a header (the [`SavedSession`] fields other
 //! than the log, written once), then every message of the signed log as one
 //! length-delimited frame ([`crate::frame`]'s encoding), appended and
 //! fsynced as it is logged. Saving a message costs one frame, however long
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use junqi_proto::envelope::Envelope;
 use junqi_proto::frame::{self, FrameError, LEN_PREFIX, MAX_FRAME};
-pub use junqi_proto::saved::{SavedGame, StreamRefused, StreamStart};
+pub use junqi_proto::saved::{SavedSession, StreamRefused, StreamStart};
 use junqi_proto::session::Session;
 use junqi_proto::wire::Body;
 use junqi_proto::{Seat, Seed};
@@ -79,7 +79,7 @@ impl From<JournalError> for io::Error {
     }
 }
 
-/// The journal's header: what [`SavedGame`] holds besides the log.
+/// The journal's header: what [`SavedSession`] holds besides the log.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Header {
     seat: Seat,
@@ -91,7 +91,7 @@ struct Header {
 }
 
 impl Header {
-    fn of(g: &SavedGame) -> Header {
+    fn of(g: &SavedSession) -> Header {
         Header {
             seat: g.seat,
             rules: g.rules,
@@ -103,7 +103,7 @@ impl Header {
     }
 }
 
-fn header_bytes(g: &SavedGame) -> Result<Vec<u8>, JournalError> {
+fn header_bytes(g: &SavedSession) -> Result<Vec<u8>, JournalError> {
     let mut out = MAGIC.to_vec();
     out.extend(frame::encode_frame(&Header::of(g)).map_err(JournalError::Encode)?);
     Ok(out)
@@ -144,7 +144,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 ///
 /// # Errors
 /// File-system or encoding errors.
-pub fn save(game: &SavedGame, path: &Path) -> Result<(), JournalError> {
+pub fn save(game: &SavedSession, path: &Path) -> Result<(), JournalError> {
     let mut bytes = header_bytes(game)?;
     bytes.extend(frames(&game.log)?);
     write_atomic(path, &bytes)?;
@@ -156,13 +156,13 @@ pub fn save(game: &SavedGame, path: &Path) -> Result<(), JournalError> {
 ///
 /// # Errors
 /// File-system errors, a file that is not a journal, or damage.
-pub fn load(path: &Path) -> Result<SavedGame, JournalError> {
+pub fn load(path: &Path) -> Result<SavedSession, JournalError> {
     load_with_len(path).map(|(g, _)| g)
 }
 
 /// [`load`], also giving the length of the valid part of the file (where the
 /// next frame goes).
-fn load_with_len(path: &Path) -> Result<(SavedGame, u64), JournalError> {
+fn load_with_len(path: &Path) -> Result<(SavedSession, u64), JournalError> {
     let mut f = File::open(path)?;
     let size = f.metadata()?.len();
     if size > MAX_JOURNAL {
@@ -188,7 +188,7 @@ fn payload_at(bytes: &[u8], at: usize) -> Result<Option<&[u8]>, FrameError> {
     Ok(bytes.get(at + LEN_PREFIX..at + LEN_PREFIX + len))
 }
 
-fn decode(bytes: &[u8]) -> Result<(SavedGame, u64), JournalError> {
+fn decode(bytes: &[u8]) -> Result<(SavedSession, u64), JournalError> {
     if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
         return Err(JournalError::BadMagic);
     }
@@ -216,7 +216,7 @@ fn decode(bytes: &[u8]) -> Result<(SavedGame, u64), JournalError> {
         log.push(env);
         at += LEN_PREFIX + payload.len();
     }
-    let g = SavedGame {
+    let g = SavedSession {
         seat: header.seat,
         rules: header.rules,
         layout: header.layout,
@@ -263,7 +263,7 @@ impl Journal {
     ///
     /// # Errors
     /// As [`load`].
-    pub fn resume(path: &Path) -> Result<(Journal, SavedGame), JournalError> {
+    pub fn resume(path: &Path) -> Result<(Journal, SavedSession), JournalError> {
         let (g, valid) = load_with_len(path)?;
         let mut file = OpenOptions::new().write(true).open(path)?;
         if file.metadata()?.len() != valid {
@@ -382,7 +382,7 @@ mod tests {
         p
     }
 
-    fn same(a: &SavedGame, b: &SavedGame) {
+    fn same(a: &SavedSession, b: &SavedSession) {
         assert_eq!(a.seat, b.seat);
         assert_eq!(a.rules, b.rules);
         assert_eq!(a.layout, b.layout);
@@ -515,8 +515,8 @@ mod tests {
     }
 
     /// A short dark game's log, made once.
-    fn journal_game() -> SavedGame {
-        static GAME: std::sync::OnceLock<SavedGame> = std::sync::OnceLock::new();
+    fn journal_game() -> SavedSession {
+        static GAME: std::sync::OnceLock<SavedSession> = std::sync::OnceLock::new();
         GAME.get_or_init(|| played(Mode::Dark, 30).sessions[0].saved())
             .clone()
     }

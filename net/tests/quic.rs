@@ -14,7 +14,7 @@ use junqi_proto::testing::{preset, random_move};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
-struct Outcome {
+struct Played {
     events: Vec<Event>,
     verdict: Option<Verdict>,
     code: String,
@@ -25,7 +25,7 @@ async fn side(
     mode: Mode,
     addr_tx: Option<tokio::sync::oneshot::Sender<SocketAddr>>,
     addr: Option<SocketAddr>,
-) -> Outcome {
+) -> Played {
     let id = Identity::generate().unwrap();
     let ep = endpoint(&id, "127.0.0.1:0".parse().unwrap()).unwrap();
     let now = Instant::now();
@@ -49,7 +49,7 @@ async fn side(
         (c, tx, rx, s)
     };
     let mut rng = Pcg64::seed_from_u64(u64::from(host));
-    let mut out = Outcome {
+    let mut out = Played {
         events: Vec::new(),
         verdict: None,
         code: String::new(),

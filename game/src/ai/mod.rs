@@ -297,14 +297,23 @@ impl fmt::Display for Level {
     }
 }
 
+/// A player name that is no player: not `random`, `greedy`, a sparring
+/// partner or a level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level {name:?} (novice, skilled, expert, master)")]
+pub struct UnknownPlayer {
+    /// The name that failed.
+    pub name: String,
+}
+
 impl FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
+    type Err = UnknownPlayer;
+    fn from_str(s: &str) -> Result<Level, UnknownPlayer> {
         let s = s.trim();
         Level::ALL
             .into_iter()
             .find(|l| s.eq_ignore_ascii_case(l.en_name()) || s == l.zh_name())
-            .ok_or_else(|| format!("unknown level {s:?} (novice, skilled, expert, master)"))
+            .ok_or_else(|| UnknownPlayer { name: s.to_owned() })
     }
 }
 
@@ -711,7 +720,7 @@ impl Player for GreedyPlayer {
 
 /// A player by name: `random`, `greedy`, the sparring partners `alphabeta`
 /// and `guard` (two players only: [`sparring`]), or a level (English or Chinese).
-pub fn player_by_name(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+pub fn player_by_name(name: &str, seed: u64) -> Result<Box<dyn Player>, UnknownPlayer> {
     match name.trim().to_lowercase().as_str() {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),

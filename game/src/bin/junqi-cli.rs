@@ -192,7 +192,7 @@ fn seconds(s: &str) -> Result<f64, SecondsError> {
 }
 
 /// A level by its English or Chinese name (`Level`'s own parser and message).
-fn parse_level(s: &str) -> Result<Level, String> {
+fn parse_level(s: &str) -> Result<Level, junqi_game::ai::UnknownPlayer> {
     s.parse()
 }
 

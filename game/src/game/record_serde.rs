@@ -6,7 +6,7 @@
 
 use super::{Action, Record, Setup};
 use crate::board::point_serde::with_point_names;
-use crate::board::{Board, Point};
+use crate::board::{Board, Point, PointNameError};
 use crate::piece::Side;
 use crate::position::Move;
 use crate::rules::Rules;
@@ -94,25 +94,39 @@ struct RecordIn {
     actions: Vec<(Side, RawAction)>,
 }
 
+/// Why a record's point is no point of its board.
+#[derive(Debug, thiserror::Error)]
+enum PointError {
+    #[error("point index {index} is off the {board} board")]
+    OffBoard { index: u8, board: &'static str },
+    #[error("point {text:?}: expected # and an index below {len}")]
+    BadIndex { text: String, len: usize },
+    #[error(transparent)]
+    Name(#[from] PointNameError),
+}
+
 /// A point name (or `#index`) on `board`, with the reason when it is none.
-fn resolve(board: &'static Board, p: RawPoint) -> Result<Point, String> {
+fn resolve(board: &'static Board, p: RawPoint) -> Result<Point, PointError> {
     let s = match p {
         RawPoint::Index(i) if (i as usize) < board.len() => return Ok(Point(i)),
-        RawPoint::Index(i) => {
-            return Err(format!("point index {i} is off the {} board", board.name()));
+        RawPoint::Index(index) => {
+            return Err(PointError::OffBoard {
+                index,
+                board: board.name(),
+            });
         }
         RawPoint::Name(s) => s,
     };
     if let Some(index) = s.strip_prefix('#') {
         return match index.parse::<u8>() {
             Ok(i) if (i as usize) < board.len() => Ok(Point(i)),
-            _ => Err(format!(
-                "point {s:?}: expected # and an index below {}",
-                board.len()
-            )),
+            _ => Err(PointError::BadIndex {
+                text: s,
+                len: board.len(),
+            }),
         };
     }
-    board.parse_point(&s).map_err(|e| e.to_string())
+    Ok(board.parse_point(&s)?)
 }
 
 impl<'de> Deserialize<'de> for Record {

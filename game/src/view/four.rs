@@ -90,10 +90,10 @@ impl PlayerView {
         }
         match self.squares.get(to.index()).copied().flatten() {
             Some(Seen::Piece { side: s, .. }) if s.team() != side.team() => Ok(s),
-            _ => Err(ViewError(format!(
-                "no enemy piece of {side} on {}",
-                self.board.name_of(to)
-            ))),
+            _ => Err(ViewError::NoEnemyPiece {
+                side,
+                at: self.board.name_of(to),
+            }),
         }
     }
 
@@ -105,7 +105,7 @@ impl PlayerView {
             TableEvent::Event(ref e) => self.apply(e),
             TableEvent::PlayerOut { side, reason } => {
                 if !self.teams || !self.is_in(side) || self.result.is_some() {
-                    return Err(ViewError(format!("{side} cannot go out now")));
+                    return Err(ViewError::CannotGoOut(side));
                 }
                 for p in self.board.points() {
                     if let Some(Seen::Piece { side: s, id, .. }) = self.squares[p.index()]
@@ -132,7 +132,7 @@ impl PlayerView {
             }
             TableEvent::DrawAccepted { side } => {
                 if self.draw_offer.is_none_or(|o| o == side) || !self.is_in(side) {
-                    return Err(ViewError(format!("{side} accepts no standing offer")));
+                    return Err(ViewError::NoOfferToAccept(side));
                 }
                 Ok(())
             }

@@ -16,29 +16,25 @@ impl PlayerView {
     pub fn of_open_position(pos: &Position, me: Side) -> Result<PlayerView, ViewError> {
         let rules = *pos.rules();
         if rules.mode != Mode::Open {
-            return Err(ViewError(format!(
-                "only an open game's position hides nothing, not a {:?} game's",
-                rules.mode
-            )));
+            return Err(ViewError::NotOpen(rules.mode));
         }
         if pos.is_team_game() || !Side::TWO.contains(&me) {
-            return Err(ViewError(
-                "a two-player view of a two-player game only".into(),
-            ));
+            return Err(ViewError::NotTwoPlayer);
         }
         let mut view = PlayerView::blank(rules, me, pos.turn());
         if !std::ptr::eq(view.board, pos.board()) {
-            return Err(ViewError("the position is not on its rules' board".into()));
+            return Err(ViewError::WrongBoard);
         }
         view.ply = pos.ply();
         view.quiet = pos.quiet_plies();
         view.result = pos.result();
         for (p, piece) in pos.pieces() {
-            let slot = view.pieces.get_mut(piece.id.0 as usize).ok_or_else(|| {
-                ViewError(format!("piece id {} is not a two-player id", piece.id.0))
-            })?;
+            let slot = view
+                .pieces
+                .get_mut(piece.id.0 as usize)
+                .ok_or(ViewError::NotTwoPlayerId(piece.id))?;
             if slot.is_some() {
-                return Err(ViewError(format!("piece id {} stands twice", piece.id.0)));
+                return Err(ViewError::StandsTwice(piece.id));
             }
             *slot = Some(PieceKnowledge {
                 id: piece.id,

@@ -3,15 +3,16 @@
 //! log, every battle's oblivious transfer and every flag opening. The first
 //! mismatch names the cheater.
 
-use junqi_game::{Action, Game, Move, Point, Record, Rules, Side};
+use junqi_game::{Action, Game, Move, Point, Record, Rules, SetupError, Side};
 use serde::{Deserialize, Serialize};
 
+use crate::announced::AnnouncementTable;
 use crate::commit::{PieceOpening, verify_reveal};
 use crate::crypto::{Digest, Seed};
 use crate::fault::FaultKind;
+use crate::findings::{MoveFault, TurnAct};
 use crate::ot::{BattleRecord, BattleRole, OtKey, OtRequest, OtResponse, OtReveal, audit_battle};
-use crate::outcome::OutcomeTable;
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::wire::{layout_of, rank_from_game, seat_of};
 
 /// One step of the game as both sides applied it, with the battle data from
@@ -100,9 +101,9 @@ pub struct AuditInput<'a> {
     /// Who moved first.
     pub first: Side,
     /// `f(c, d)`.
-    pub table: &'a OutcomeTable,
+    pub table: &'a AnnouncementTable,
     /// South's then North's opened seed, ranks by slot, and commitments.
-    pub sides: [(&'a Seed, &'a [Rank], Commitments<'a>); 2],
+    pub sides: [(&'a Seed, &'a [WireRank], Commitments<'a>); 2],
     /// The game as played.
     pub acts: &'a [Act],
 }
@@ -123,7 +124,7 @@ fn fault(culprit: Side, reason: FaultKind, evidence: impl Into<String>) -> Fault
 pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
     for (i, side) in Side::TWO.into_iter().enumerate() {
         let (seed, ranks, c) = &input.sides[i];
-        let placement: Vec<(u8, Rank)> = ranks
+        let placement: Vec<(u8, WireRank)> = ranks
             .iter()
             .enumerate()
             .map(|(i, &r)| (i as u8, r))
@@ -155,18 +156,13 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
         if let Err(e) = layouts[i].validate(&input.rules) {
             return Err(fault(
                 side,
-                FaultKind::IllegalSetup(e.to_string()),
+                FaultKind::IllegalSetup(SetupError::Layout { side, errors: e }),
                 "reveal message",
             ));
         }
     }
-    let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first).map_err(|e| {
-        fault(
-            Side::South,
-            FaultKind::IllegalSetup(e.to_string()),
-            "reveal",
-        )
-    })?;
+    let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first)
+        .map_err(|e| fault(Side::South, FaultKind::IllegalSetup(e), "reveal"))?;
     for (n, act) in input.acts.iter().enumerate() {
         let at = format!("action {n} of the log");
         // Checked even when the engine has already ended the game: a claim of
@@ -193,12 +189,12 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                     to: Point(*to),
                 };
                 if game.turn() != *side {
-                    return Err(fault(*side, FaultKind::OutOfTurn("move"), at));
+                    return Err(fault(*side, FaultKind::OutOfTurn(TurnAct::Move), at));
                 }
                 if let Err(e) = game.position().check(m) {
                     return Err(fault(
                         *side,
-                        FaultKind::IllegalMove(format!("{from}->{to}: {e}")),
+                        FaultKind::IllegalMove(MoveFault::Refused { mv: m, error: e }),
                         at,
                     ));
                 }
@@ -216,7 +212,10 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                     let (Some(a), Some(d)) = (pos.at(Point(*from)), pos.at(Point(*to))) else {
                         return Err(fault(
                             *side,
-                            FaultKind::IllegalMove("battle without two pieces".into()),
+                            FaultKind::IllegalMove(MoveFault::NoBattle {
+                                from: Point(*from),
+                                to: Point(*to),
+                            }),
                             at,
                         ));
                     };
@@ -252,7 +251,11 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
                     }
                 }
                 if let Err(e) = game.apply(*side, Action::Move(m)) {
-                    return Err(fault(*side, FaultKind::IllegalMove(e.to_string()), at));
+                    return Err(fault(
+                        *side,
+                        FaultKind::IllegalMove(MoveFault::Action(e)),
+                        at,
+                    ));
                 }
             }
             Act::Timeout { side } => {
@@ -261,8 +264,8 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
             Act::NoMoves { .. } => {}
             Act::FlagOpen { side, opening } => {
                 let ranks = input.sides[side.index()].1;
-                if opening.rank != Rank::Flag
-                    || ranks.get(opening.square as usize) != Some(&Rank::Flag)
+                if opening.rank != WireRank::Flag
+                    || ranks.get(opening.square as usize) != Some(&WireRank::Flag)
                 {
                     return Err(fault(*side, FaultKind::BadFlagOpening, at));
                 }

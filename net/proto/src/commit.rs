@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::crypto::{Digest, Seed, ctx, h};
-use crate::rank::{Rank, Seat};
+use crate::rank::{Seat, WireRank};
 
 /// Who owns a commitment: its wire code goes into every piece and seed
 /// commitment (a two-player [`Seat`] or a four-seat table's
@@ -41,7 +41,7 @@ pub fn piece_commitment(
     game_id: &Digest,
     player: impl Owner,
     square: u8,
-    rank: Rank,
+    rank: WireRank,
     salt: &[u8; 32],
 ) -> Digest {
     h(
@@ -68,7 +68,7 @@ pub struct PieceOpening {
     /// The starting square, `0..30` in the owner's coordinates.
     pub square: u8,
     /// The rank placed there.
-    pub rank: Rank,
+    pub rank: WireRank,
     /// Its salt.
     pub salt: [u8; 32],
 }
@@ -85,7 +85,7 @@ impl PieceOpening {
 #[derive(Clone, Debug)]
 pub struct SetupCommitment {
     /// `(square, rank)` for the 25 pieces, in square order.
-    pub placement: Vec<(u8, Rank)>,
+    pub placement: Vec<(u8, WireRank)>,
     /// `C_s` in the same order.
     pub commitments: Vec<Digest>,
 }
@@ -97,7 +97,7 @@ impl SetupCommitment {
         seed: &Seed,
         game_id: &Digest,
         player: impl Owner,
-        placement: &[(u8, Rank)],
+        placement: &[(u8, WireRank)],
     ) -> Self {
         let mut placement = placement.to_vec();
         placement.sort_by_key(|&(s, _)| s);
@@ -134,7 +134,7 @@ pub fn verify_reveal(
     owner: impl Owner,
     seed: &Seed,
     seed_commit: &Digest,
-    placement: &[(u8, Rank)],
+    placement: &[(u8, WireRank)],
     commitments: &[Digest],
 ) -> Result<(), RevealError> {
     if seed_commitment(game_id, owner, seed) != *seed_commit {
@@ -185,7 +185,7 @@ pub enum RevealError {
 mod tests {
     use super::*;
 
-    fn placement() -> Vec<(u8, Rank)> {
+    fn placement() -> Vec<(u8, WireRank)> {
         junqi_game::Rank::army()
             .into_iter()
             .enumerate()
@@ -200,12 +200,12 @@ mod tests {
         let sc = SetupCommitment::new(&seed, &gid, Seat::Host, &placement());
         assert_eq!(sc.commitments.len(), ARMY_SIZE);
         let o = sc.opening(&seed, 24).unwrap();
-        assert_eq!(o.rank, Rank::Flag);
+        assert_eq!(o.rank, WireRank::Flag);
         assert!(o.verify(&gid, Seat::Host, &sc.commitments[24]));
         assert!(!o.verify(&gid, Seat::Guest, &sc.commitments[24]));
         assert!(!o.verify(&[2; 32], Seat::Host, &sc.commitments[24]));
         let lie = PieceOpening {
-            rank: Rank::Mine,
+            rank: WireRank::Mine,
             ..o
         };
         assert!(!lie.verify(&gid, Seat::Host, &sc.commitments[24]));

@@ -7,11 +7,16 @@
 //! sentence for logs, `junqi-peer` and `junqi-audit`. Which signed message is
 //! the evidence is said separately, next to the kind.
 
+use junqi_game::SetupError;
+
 use crate::commit::RevealError;
 use crate::envelope::ChainError;
+use crate::findings::{CommitmentFault, MoveFault, TurnAct, Unexpected};
 use crate::flip::FlipError;
 use crate::frame::FrameError;
 use crate::ot::{BattleCheat, OtError};
+use crate::session::ReplayFault;
+use crate::wire::BoundsError;
 
 /// Why a side is blamed (or, for [`FaultKind::NoHandshake`] and
 /// [`FaultKind::PairingTimeout`], why a game never began).
@@ -29,12 +34,12 @@ pub enum FaultKind {
     #[error("refused message: {0}")]
     RefusedMessage(ChainError),
     /// A signed message whose content is out of bounds.
-    #[error("malformed {kind}: {detail}")]
+    #[error("malformed {kind}: {bound}")]
     Malformed {
         /// The message's kind.
         kind: &'static str,
         /// Which bound it breaks.
-        detail: String,
+        bound: BoundsError,
     },
     /// A reconnection to a different game.
     #[error("reconnected to another game")]
@@ -69,18 +74,18 @@ pub enum FaultKind {
     NonceMismatch,
     /// The setup commitments cannot be used (wrong shape, a bad key, a bad flip layer).
     #[error("bad commitment: {0}")]
-    BadCommitment(String),
+    BadCommitment(CommitmentFault),
 
     // ----- play ---------------------------------------------------------------------
     /// A move (an attack, a flip, a draw offer, a no-moves claim) when it was not the sender's turn.
     #[error("{0} out of turn")]
-    OutOfTurn(&'static str),
+    OutOfTurn(TurnAct),
     /// A message nothing asked for (a table without an attack, a label without a battle…).
     #[error("protocol violation: {0}")]
-    Unexpected(String),
+    Unexpected(Unexpected),
     /// A move the rules do not allow.
     #[error("illegal move: {0}")]
-    IllegalMove(String),
+    IllegalMove(MoveFault),
     /// A second draw offer in the same turn.
     #[error("a second draw offer in one turn")]
     RepeatedDrawOffer,
@@ -173,7 +178,7 @@ pub enum FaultKind {
     KeyMismatch,
     /// The opened setup breaks the setup rules.
     #[error("illegal setup: {0}")]
-    IllegalSetup(String),
+    IllegalSetup(SetupError),
     /// The side never opened its seed and setup at the audit.
     #[error("refused to open its seed and setup at the audit")]
     RefusedToOpen,
@@ -182,7 +187,7 @@ pub enum FaultKind {
     Flooding(u32),
     /// The side's messages in the log do not follow from its opened seed and setup.
     #[error("did not follow the protocol: {0}")]
-    Unreplayable(String),
+    Unreplayable(ReplayFault),
 
     // ----- disputes -----------------------------------------------------------------
     /// The peer says this side cheated (its words, capped, as data: never shown as such).

@@ -25,8 +25,8 @@ use junqi_game::{Layout, Mode, Rules, Side};
 use crate::crypto::Digest;
 use crate::envelope::Envelope;
 use crate::fault::FaultKind;
-use crate::rank::{Rank, Seat};
-use crate::saved::SavedGame;
+use crate::rank::{Seat, WireRank};
+use crate::saved::SavedSession;
 use crate::session::{Session, Verdict};
 use crate::wire::{Body, layout_of, side_of};
 
@@ -125,7 +125,7 @@ pub fn audit_log(log: &[Envelope<Body>], now: Instant) -> Result<Verdict, LogErr
             }
             continue;
         };
-        let saved = SavedGame {
+        let saved = SavedSession {
             seat,
             rules,
             layout: Some(opened_layout(&rules, ranks, side)),
@@ -186,7 +186,7 @@ fn blame(
 
 /// The setup a side opened (any legal one in a flip game, where setups are
 /// dealt by the shuffle).
-fn opened_layout(rules: &Rules, ranks: &[Rank], side: Side) -> Layout {
+fn opened_layout(rules: &Rules, ranks: &[WireRank], side: Side) -> Layout {
     if rules.mode == Mode::Flip || ranks.is_empty() {
         return junqi_game::classic_layouts()[0].layout;
     }

@@ -21,9 +21,9 @@ use curve25519_dalek::traits::IsIdentity;
 use serde::{Deserialize, Serialize};
 use subtle::{ConditionallySelectable, ConstantTimeEq};
 
+use crate::announced::{Announced, AnnouncementTable};
 use crate::crypto::{Digest, Seed, ctx, h};
-use crate::outcome::{Outcome, OutcomeTable};
-use crate::rank::Rank;
+use crate::rank::WireRank;
 
 /// Length of one encrypted table entry and of an outcome label.
 pub const ENTRY_LEN: usize = 16;
@@ -42,7 +42,7 @@ pub enum OtError {
     IdentityPoint,
     /// The attacking rank cannot move.
     #[error("rank {0:?} cannot attack")]
-    NotMovable(Rank),
+    NotMovable(WireRank),
     /// The defender's response has the wrong number of label hashes.
     #[error("defender sent {got} label hashes, the rules have {want} outcomes")]
     WrongLabelCount {
@@ -102,13 +102,13 @@ fn pad(ctx_: &Digest, j: usize, s: &[u8; 32], r: &[u8; 32], k: &[u8; 32]) -> [u8
 
 /// `L_o = PRF(seed_D, "label", ctx, o)`.
 #[must_use]
-pub fn label(seed_d: &Seed, ctx_: &Digest, o: &Outcome) -> Label {
+pub fn label(seed_d: &Seed, ctx_: &Digest, o: &Announced) -> Label {
     seed_d.prf_bytes("label", &[ctx_, &o.code().to_le_bytes()])
 }
 
 /// `h_o = H("junqi v1 label", ctx, o, L_o)`.
 #[must_use]
-pub fn label_hash(ctx_: &Digest, o: &Outcome, l: &Label) -> Digest {
+pub fn label_hash(ctx_: &Digest, o: &Announced, l: &Label) -> Digest {
     h(ctx::LABEL, &[ctx_, &o.code().to_le_bytes(), l])
 }
 
@@ -125,7 +125,7 @@ fn half() -> Scalar {
 pub struct PeerKey {
     s: RistrettoPoint,
     enc: [u8; 32],
-    half_multiples: [RistrettoPoint; Rank::MOVABLE],
+    half_multiples: [RistrettoPoint; WireRank::MOVABLE],
 }
 
 impl PeerKey {
@@ -136,8 +136,8 @@ impl PeerKey {
     pub fn decode(bytes: &[u8; 32]) -> Result<Self, OtError> {
         let s = decode_point(bytes)?;
         let hs = half() * s;
-        let mut half_multiples = [RistrettoPoint::default(); Rank::MOVABLE];
-        for j in 1..Rank::MOVABLE {
+        let mut half_multiples = [RistrettoPoint::default(); WireRank::MOVABLE];
+        for j in 1..WireRank::MOVABLE {
             half_multiples[j] = half_multiples[j - 1] + hs;
         }
         Ok(PeerKey {
@@ -212,7 +212,7 @@ pub struct OtRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OtResponse {
     /// `E_j` for the 10 movable attacker ranks.
-    pub entries: [[u8; ENTRY_LEN]; Rank::MOVABLE],
+    pub entries: [[u8; ENTRY_LEN]; WireRank::MOVABLE],
     /// `h_o` for every outcome of the alphabet, in alphabet order.
     pub label_hashes: Vec<Digest>,
 }
@@ -220,7 +220,7 @@ pub struct OtResponse {
 /// The attacker's answer: the outcome it decrypted and its label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OtReveal {
-    /// The outcome code (see [`Outcome::code`]).
+    /// The outcome code (see [`Announced::code`]).
     pub outcome: u16,
     /// `L_o`.
     pub label: Label,
@@ -243,7 +243,7 @@ impl Attacker {
     pub fn start(
         seed_a: &Seed,
         k: u64,
-        c: Rank,
+        c: WireRank,
         s: &PeerKey,
         ctx_: Digest,
     ) -> Result<(Attacker, OtRequest), OtError> {
@@ -277,8 +277,8 @@ impl Attacker {
     pub fn finish(
         &self,
         resp: &OtResponse,
-        table: &OutcomeTable,
-    ) -> Result<(Outcome, OtReveal), OtError> {
+        table: &AnnouncementTable,
+    ) -> Result<(Announced, OtReveal), OtError> {
         let alphabet = table.alphabet();
         if resp.label_hashes.len() != alphabet.len() {
             return Err(OtError::WrongLabelCount {
@@ -321,8 +321,8 @@ impl Defender {
         seed_d: &Seed,
         ctx_: Digest,
         req: &OtRequest,
-        d: Rank,
-        table: &OutcomeTable,
+        d: WireRank,
+        table: &AnnouncementTable,
     ) -> Result<(Defender, OtResponse), OtError> {
         let r = decode_point(&req.r)?;
         Ok(Self::respond_unchecked(
@@ -339,8 +339,8 @@ impl Defender {
         ctx_: Digest,
         r: &RistrettoPoint,
         r_enc: &[u8; 32],
-        d: Rank,
-        table: &OutcomeTable,
+        d: WireRank,
+        table: &AnnouncementTable,
         corrupt: Option<usize>,
     ) -> (Defender, OtResponse) {
         let alphabet = table.alphabet();
@@ -352,16 +352,16 @@ impl Defender {
             .collect();
         // K_j = y·R − j·y·S: halves by repeated subtraction, doubled and
         // compressed in one batch.
-        let mut halves = [RistrettoPoint::default(); Rank::MOVABLE];
+        let mut halves = [RistrettoPoint::default(); WireRank::MOVABLE];
         halves[0] = key.half_y * r;
-        for j in 1..Rank::MOVABLE {
+        for j in 1..WireRank::MOVABLE {
             halves[j] = halves[j - 1] - key.half_ys;
         }
         let ks = double_and_compress(&halves);
-        let mut entries = [[0u8; ENTRY_LEN]; Rank::MOVABLE];
+        let mut entries = [[0u8; ENTRY_LEN]; WireRank::MOVABLE];
         for (j, entry) in entries.iter_mut().enumerate() {
             let p = pad(&ctx_, j, &key.s, r_enc, &ks[j]);
-            let o = table.get(Rank::ALL[j], d);
+            let o = table.get(WireRank::ALL[j], d);
             let l = &labels[table.index_of(&o).expect("alphabet holds every cell")];
             for ((e, a), b) in entry.iter_mut().zip(l).zip(p) {
                 *e = a ^ b;
@@ -383,8 +383,12 @@ impl Defender {
     ///
     /// # Errors
     /// [`OtError::UnknownOutcome`] or [`OtError::WrongLabel`]: the attacker cheated.
-    pub fn check(&self, reveal: &OtReveal, table: &OutcomeTable) -> Result<Outcome, OtError> {
-        let o = Outcome::from_code(reveal.outcome).ok_or(OtError::UnknownOutcome)?;
+    pub fn check(
+        &self,
+        reveal: &OtReveal,
+        table: &AnnouncementTable,
+    ) -> Result<Announced, OtError> {
+        let o = Announced::from_code(reveal.outcome).ok_or(OtError::UnknownOutcome)?;
         let i = table.index_of(&o).ok_or(OtError::UnknownOutcome)?;
         if self.labels[i] != reveal.label {
             return Err(OtError::WrongLabel);
@@ -447,9 +451,9 @@ pub struct BattleRecord<'a> {
     /// The battle counter.
     pub k: u64,
     /// The committed rank of the moving piece.
-    pub attacker_rank: Rank,
+    pub attacker_rank: WireRank,
     /// The committed rank of the attacked piece.
-    pub defender_rank: Rank,
+    pub defender_rank: WireRank,
     /// The defender's `S` from its setup commitment.
     pub s: [u8; 32],
     /// The attacker's request.
@@ -468,7 +472,7 @@ pub fn audit_battle(
     rec: &BattleRecord<'_>,
     seed_a: &Seed,
     seed_d: &Seed,
-    table: &OutcomeTable,
+    table: &AnnouncementTable,
 ) -> Result<(), BattleFault> {
     let key = OtKey::from_seed(seed_d);
     if key.public() != rec.s {
@@ -524,7 +528,7 @@ pub fn audit_battle(
         return Ok(());
     };
     let truth = table.get(rec.attacker_rank, rec.defender_rank);
-    let claimed = Outcome::from_code(reveal.outcome);
+    let claimed = Announced::from_code(reveal.outcome);
     if claimed != Some(truth) || reveal.label != label(seed_d, &rec.ctx, &truth) {
         return Err(BattleFault {
             culprit: BattleRole::Attacker,
@@ -538,7 +542,7 @@ pub fn audit_battle(
 mod tests {
     use super::*;
 
-    fn setup() -> (Seed, Seed, OtKey, PeerKey, OutcomeTable) {
+    fn setup() -> (Seed, Seed, OtKey, PeerKey, AnnouncementTable) {
         let sa = Seed([1; 32]);
         let sd = Seed([2; 32]);
         let key = OtKey::from_seed(&sd);
@@ -555,7 +559,7 @@ mod tests {
         )
     }
 
-    fn battle(c: Rank, d: Rank, k: u64) -> Outcome {
+    fn battle(c: WireRank, d: WireRank, k: u64) -> Announced {
         let (sa, sd, key, s, table) = setup();
         let cx = battle_context(&[9; 32], k, 1, 2, &[0; 32]);
         let (att, req) = Attacker::start(&sa, k, c, &s, cx).unwrap();
@@ -579,8 +583,8 @@ mod tests {
     #[test]
     fn every_pair_gives_f() {
         let (.., table) = setup();
-        for (k, c) in Rank::ALL[..Rank::MOVABLE].iter().enumerate() {
-            for d in Rank::ALL {
+        for (k, c) in WireRank::ALL[..WireRank::MOVABLE].iter().enumerate() {
+            for d in WireRank::ALL {
                 assert_eq!(battle(*c, d, k as u64), table.get(*c, d), "{c:?} vs {d:?}");
             }
         }
@@ -593,7 +597,7 @@ mod tests {
         let (_, sd, key, _, table) = setup();
         let req = OtRequest { r: [0; 32] };
         assert_eq!(
-            Defender::respond(&key, &sd, [0; 32], &req, Rank::Flag, &table).unwrap_err(),
+            Defender::respond(&key, &sd, [0; 32], &req, WireRank::Flag, &table).unwrap_err(),
             OtError::IdentityPoint
         );
     }
@@ -602,13 +606,14 @@ mod tests {
     fn batched_compression_matches_plain_even_for_malicious_r() {
         let (_, sd, key, s, table) = setup();
         let cx = [4; 32];
-        for j in 0..Rank::MOVABLE {
+        for j in 0..WireRank::MOVABLE {
             // R = j·S makes K_j the identity.
             let r_point = Scalar::from(j as u64) * s.s;
             let req = OtRequest {
                 r: r_point.compress().to_bytes(),
             };
-            let Ok((_, resp)) = Defender::respond(&key, &sd, cx, &req, Rank::Mine, &table) else {
+            let Ok((_, resp)) = Defender::respond(&key, &sd, cx, &req, WireRank::Mine, &table)
+            else {
                 assert_eq!(j, 0); // 0·S is the identity, refused
                 continue;
             };
@@ -618,7 +623,7 @@ mod tests {
                     .compress()
                     .to_bytes();
                 let p = pad(&cx, i, &key.s, &req.r, &kpt);
-                let l = label(&sd, &cx, &table.get(Rank::ALL[i], Rank::Mine));
+                let l = label(&sd, &cx, &table.get(WireRank::ALL[i], WireRank::Mine));
                 let want: Vec<u8> = l.iter().zip(p).map(|(a, b)| a ^ b).collect();
                 assert_eq!(e.to_vec(), want);
             }
@@ -632,7 +637,7 @@ mod tests {
         // of freedom; 37.7 is the 0.1 % critical value).
         let (sa, _, _, s, _) = setup();
         let n = 3000u64;
-        let hist = |c: Rank, byte: usize| {
+        let hist = |c: WireRank, byte: usize| {
             let mut h = [0f64; 16];
             for k in 0..n {
                 let (_, req) = Attacker::start(&sa, k + 1000 * c as u64, c, &s, [0; 32]).unwrap();
@@ -641,7 +646,10 @@ mod tests {
             h
         };
         for byte in [1, 17, 30] {
-            let (a, b) = (hist(Rank::Commander, byte), hist(Rank::Engineer, byte));
+            let (a, b) = (
+                hist(WireRank::Commander, byte),
+                hist(WireRank::Engineer, byte),
+            );
             let chi2: f64 = a
                 .iter()
                 .zip(&b)
@@ -659,9 +667,9 @@ mod tests {
         // attacker rank with the same outcome.
         let (sa, sd, key, s, table) = setup();
         let cx = [5; 32];
-        let d = Rank::Division;
+        let d = WireRank::Division;
         let mut seen = std::collections::HashMap::new();
-        for c in &Rank::ALL[..Rank::MOVABLE] {
+        for c in &WireRank::ALL[..WireRank::MOVABLE] {
             let (att, req) = Attacker::start(&sa, 7, *c, &s, cx).unwrap();
             let (def, resp) = Defender::respond(&key, &sd, cx, &req, d, &table).unwrap();
             let (o, rev) = att.finish(&resp, &table).unwrap();
@@ -677,8 +685,8 @@ mod tests {
     fn immovable_cannot_attack() {
         let (sa, _, _, s, _) = setup();
         assert_eq!(
-            Attacker::start(&sa, 0, Rank::Mine, &s, [0; 32]).unwrap_err(),
-            OtError::NotMovable(Rank::Mine)
+            Attacker::start(&sa, 0, WireRank::Mine, &s, [0; 32]).unwrap_err(),
+            OtError::NotMovable(WireRank::Mine)
         );
     }
 
@@ -687,9 +695,10 @@ mod tests {
         // With its own key the attacker decrypts every other entry to garbage.
         let (sa, sd, key, s, table) = setup();
         let cx = battle_context(&[9; 32], 0, 1, 2, &[0; 32]);
-        let (att, req) = Attacker::start(&sa, 0, Rank::Platoon, &s, cx).unwrap();
-        let (_, resp) = Defender::respond(&key, &sd, cx, &req, Rank::Commander, &table).unwrap();
-        for j in 0..Rank::MOVABLE {
+        let (att, req) = Attacker::start(&sa, 0, WireRank::Platoon, &s, cx).unwrap();
+        let (_, resp) =
+            Defender::respond(&key, &sd, cx, &req, WireRank::Commander, &table).unwrap();
+        for j in 0..WireRank::MOVABLE {
             let mut l = resp.entries[j];
             for (b, k) in l.iter_mut().zip(att.key) {
                 *b ^= k;
@@ -699,7 +708,7 @@ mod tests {
                 .iter()
                 .zip(&resp.label_hashes)
                 .any(|(o, hh)| label_hash(&cx, o, &l) == *hh);
-            assert_eq!(hit, j == Rank::Platoon as usize);
+            assert_eq!(hit, j == WireRank::Platoon as usize);
         }
     }
 
@@ -707,10 +716,18 @@ mod tests {
     fn corrupted_entry_is_detected_and_blamed_on_defender() {
         let (sa, sd, key, s, table) = setup();
         let cx = battle_context(&[9; 32], 3, 1, 2, &[0; 32]);
-        let (att, req) = Attacker::start(&sa, 3, Rank::Commander, &s, cx).unwrap();
+        let (att, req) = Attacker::start(&sa, 3, WireRank::Commander, &s, cx).unwrap();
         let r = decode_point(&req.r).unwrap();
-        let (_, resp) =
-            Defender::respond_unchecked(&key, &sd, cx, &r, &req.r, Rank::Corps, &table, Some(0));
+        let (_, resp) = Defender::respond_unchecked(
+            &key,
+            &sd,
+            cx,
+            &r,
+            &req.r,
+            WireRank::Corps,
+            &table,
+            Some(0),
+        );
         assert_eq!(
             att.finish(&resp, &table).unwrap_err(),
             OtError::NoMatchingLabel
@@ -718,8 +735,8 @@ mod tests {
         let rec = BattleRecord {
             ctx: cx,
             k: 3,
-            attacker_rank: Rank::Commander,
-            defender_rank: Rank::Corps,
+            attacker_rank: WireRank::Commander,
+            defender_rank: WireRank::Corps,
             s: key.public(),
             request: &req,
             response: Some(&resp),
@@ -738,12 +755,12 @@ mod tests {
     fn false_label_rejected_and_lying_rank_blamed() {
         let (sa, sd, key, s, table) = setup();
         let cx = battle_context(&[9; 32], 4, 1, 2, &[0; 32]);
-        let (att, req) = Attacker::start(&sa, 4, Rank::Platoon, &s, cx).unwrap();
-        let (def, resp) = Defender::respond(&key, &sd, cx, &req, Rank::Corps, &table).unwrap();
+        let (att, req) = Attacker::start(&sa, 4, WireRank::Platoon, &s, cx).unwrap();
+        let (def, resp) = Defender::respond(&key, &sd, cx, &req, WireRank::Corps, &table).unwrap();
         let (o, rev) = att.finish(&resp, &table).unwrap();
         assert!(o.attacker_removed());
         // Claim a win with the label it has: rejected.
-        let win = Outcome::plain(crate::outcome::Removal::DefenderRemoved);
+        let win = Announced::plain(junqi_game::Outcome::AttackerWins);
         let lie = OtReveal {
             outcome: win.code(),
             ..rev
@@ -753,8 +770,8 @@ mod tests {
         let rec = BattleRecord {
             ctx: cx,
             k: 4,
-            attacker_rank: Rank::Corps,
-            defender_rank: Rank::Corps,
+            attacker_rank: WireRank::Corps,
+            defender_rank: WireRank::Corps,
             s: key.public(),
             request: &req,
             response: Some(&resp),
@@ -769,8 +786,8 @@ mod tests {
         );
         // And a defender whose table was built for another rank than committed.
         let rec = BattleRecord {
-            attacker_rank: Rank::Platoon,
-            defender_rank: Rank::Engineer,
+            attacker_rank: WireRank::Platoon,
+            defender_rank: WireRank::Engineer,
             ..rec
         };
         assert_eq!(

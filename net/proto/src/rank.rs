@@ -8,11 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One of the 12 piece kinds. The first 10 ([`Rank::MOVABLE`]) can attack; their
+/// One of the 12 piece kinds. The first 10 ([`WireRank::MOVABLE`]) can attack; their
 /// index is the attacker index `c`/`j` of the oblivious transfer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[repr(u8)]
-pub enum Rank {
+pub enum WireRank {
     /// 司令, 40.
     Commander = 0,
     /// 军长, 39.
@@ -39,21 +39,21 @@ pub enum Rank {
     Flag = 11,
 }
 
-impl Rank {
+impl WireRank {
     /// All 12 ranks in code order.
-    pub const ALL: [Rank; 12] = [
-        Rank::Commander,
-        Rank::Corps,
-        Rank::Division,
-        Rank::Brigade,
-        Rank::Regiment,
-        Rank::Battalion,
-        Rank::Company,
-        Rank::Platoon,
-        Rank::Engineer,
-        Rank::Bomb,
-        Rank::Mine,
-        Rank::Flag,
+    pub const ALL: [WireRank; 12] = [
+        WireRank::Commander,
+        WireRank::Corps,
+        WireRank::Division,
+        WireRank::Brigade,
+        WireRank::Regiment,
+        WireRank::Battalion,
+        WireRank::Company,
+        WireRank::Platoon,
+        WireRank::Engineer,
+        WireRank::Bomb,
+        WireRank::Mine,
+        WireRank::Flag,
     ];
     /// Number of ranks that can move (and so attack).
     pub const MOVABLE: usize = 10;
@@ -66,14 +66,14 @@ impl Rank {
 
     /// The rank for a wire code.
     #[must_use]
-    pub fn from_code(code: u8) -> Option<Rank> {
-        Rank::ALL.get(code as usize).copied()
+    pub fn from_code(code: u8) -> Option<WireRank> {
+        WireRank::ALL.get(code as usize).copied()
     }
 
     /// Whether this rank can ever move.
     #[must_use]
     pub const fn is_movable(self) -> bool {
-        (self as usize) < Rank::MOVABLE
+        (self as usize) < WireRank::MOVABLE
     }
 }
 
@@ -116,10 +116,10 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for r in Rank::ALL {
-            assert_eq!(Rank::from_code(r.code()), Some(r));
+        for r in WireRank::ALL {
+            assert_eq!(WireRank::from_code(r.code()), Some(r));
         }
-        assert_eq!(Rank::from_code(12), None);
+        assert_eq!(WireRank::from_code(12), None);
         assert_eq!(Seat::Host.other(), Seat::Guest);
     }
 }

@@ -11,7 +11,7 @@ use crate::wire::Body;
 /// What is saved of a game in progress: enough to rebuild the session by
 /// replaying the log ([`crate::session::Session::restore`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SavedGame {
+pub struct SavedSession {
     /// Host or guest.
     pub seat: Seat,
     /// The rules (the host's; the guest's come from the log).

@@ -563,7 +563,7 @@ pub fn arbitrary_body(rng: &mut impl Rng) -> crate::wire::Body {
     use crate::commit::PieceOpening;
     use crate::flip::FlipOpening;
     use crate::ot::{OtResponse, OtReveal};
-    use crate::rank::Rank;
+    use crate::rank::WireRank;
     use crate::wire::Body;
     let b32 = |rng: &mut dyn rand::RngCore| {
         let mut b = [0u8; 32];
@@ -571,7 +571,7 @@ pub fn arbitrary_body(rng: &mut impl Rng) -> crate::wire::Body {
         b
     };
     let small = |rng: &mut dyn rand::RngCore| (rng.next_u32() % 140) as u8;
-    let rank = |rng: &mut dyn rand::RngCore| Rank::ALL[(rng.next_u32() % 12) as usize];
+    let rank = |rng: &mut dyn rand::RngCore| WireRank::ALL[(rng.next_u32() % 12) as usize];
     let n = |rng: &mut dyn rand::RngCore, max: u32| (rng.next_u32() % (max + 1)) as usize;
     match rng.random_range(0..19) {
         0 => Body::Hello {

@@ -3,12 +3,12 @@
 use junqi_game::{Announcement, Board, Layout, Point, Rules, Side};
 use serde::{Deserialize, Serialize};
 
+use crate::announced::{Announced, AnnouncementTable};
 use crate::commit::{ARMY_SIZE, PieceOpening};
 use crate::crypto::{Digest, Seed};
 use crate::flip::{FLIP_SIZE, FlipOpening};
 use crate::ot::{OtResponse, OtReveal};
-use crate::outcome::{Outcome, OutcomeTable, Removal};
-use crate::rank::{Rank, Seat};
+use crate::rank::{Seat, WireRank};
 
 /// Longest display name in a hello.
 pub const MAX_NAME: usize = 64;
@@ -56,8 +56,8 @@ pub enum Body {
     Reveal {
         /// The game seed.
         seed: Seed,
-        /// Rank codes by slot.
-        ranks: Vec<Rank>,
+        /// WireRank codes by slot.
+        ranks: Vec<WireRank>,
     },
     /// A move to a point that is empty (or any move in open and flip games).
     Step {
@@ -152,26 +152,78 @@ impl Body {
     /// Checks the sizes of variable-length fields.
     ///
     /// # Errors
-    /// A description of the first field out of bounds.
-    pub fn check_bounds(&self) -> Result<(), String> {
+    /// The first field out of bounds, with its size.
+    pub fn check_bounds(&self) -> Result<(), BoundsError> {
         match self {
-            Body::Hello { name, .. } if name.len() > MAX_NAME => Err("name too long".into()),
+            Body::Hello { name, .. } if name.len() > MAX_NAME => {
+                Err(BoundsError::NameTooLong { len: name.len() })
+            }
             Body::Commit { pieces, flip, .. }
                 if !(pieces.is_empty() || pieces.len() == ARMY_SIZE)
                     || !(flip.is_empty() || flip.len() == FLIP_SIZE) =>
             {
-                Err("wrong number of commitments".into())
+                Err(BoundsError::CommitmentCount {
+                    pieces: pieces.len(),
+                    flip: flip.len(),
+                })
             }
             Body::Reveal { ranks, .. } if !(ranks.is_empty() || ranks.len() == ARMY_SIZE) => {
-                Err("wrong number of revealed ranks".into())
+                Err(BoundsError::RevealedRankCount { len: ranks.len() })
             }
-            Body::Table(t) if t.label_hashes.len() > OutcomeTable::MAX_ALPHABET => {
-                Err("too many label hashes".into())
+            Body::Table(t) if t.label_hashes.len() > AnnouncementTable::MAX_ALPHABET => {
+                Err(BoundsError::TooManyLabelHashes {
+                    len: t.label_hashes.len(),
+                })
             }
-            Body::Dispute { reason } if reason.len() > MAX_REASON => Err("reason too long".into()),
+            Body::Dispute { reason } if reason.len() > MAX_REASON => {
+                Err(BoundsError::ReasonTooLong { len: reason.len() })
+            }
             _ => Ok(()),
         }
     }
+}
+
+/// Which bound of [`Body::check_bounds`] a message breaks, and by how much.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoundsError {
+    /// A hello's name longer than [`MAX_NAME`] bytes.
+    #[error("name too long: {len} bytes, at most {MAX_NAME}")]
+    NameTooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// Commitments neither empty nor one per setup slot / flip entry.
+    #[error(
+        "wrong number of commitments: {pieces} pieces (0 or {ARMY_SIZE}), {flip} flip entries (0 or {FLIP_SIZE})"
+    )]
+    CommitmentCount {
+        /// Piece commitments sent.
+        pieces: usize,
+        /// Flip-entry commitments sent.
+        flip: usize,
+    },
+    /// Revealed ranks neither empty nor one per setup slot.
+    #[error("wrong number of revealed ranks: {len} (0 or {ARMY_SIZE})")]
+    RevealedRankCount {
+        /// Ranks sent.
+        len: usize,
+    },
+    /// More label hashes than any table has announcements.
+    #[error(
+        "too many label hashes: {len}, at most {}",
+        AnnouncementTable::MAX_ALPHABET
+    )]
+    TooManyLabelHashes {
+        /// Hashes sent.
+        len: usize,
+    },
+    /// A dispute's reason longer than [`MAX_REASON`] bytes.
+    #[error("reason too long: {len} bytes, at most {MAX_REASON}")]
+    ReasonTooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
 }
 
 /// The engine's side of a seat: the host plays South.
@@ -195,106 +247,86 @@ pub fn seat_of(side: Side) -> Seat {
 
 /// The protocol rank of an engine rank.
 #[must_use]
-pub fn rank_from_game(r: junqi_game::Rank) -> Rank {
+pub fn rank_from_game(r: junqi_game::Rank) -> WireRank {
     use junqi_game::Rank as G;
     match r {
-        G::Commander => Rank::Commander,
-        G::Corps => Rank::Corps,
-        G::Division => Rank::Division,
-        G::Brigade => Rank::Brigade,
-        G::Regiment => Rank::Regiment,
-        G::Battalion => Rank::Battalion,
-        G::Company => Rank::Company,
-        G::Platoon => Rank::Platoon,
-        G::Engineer => Rank::Engineer,
-        G::Landmine => Rank::Mine,
-        G::Bomb => Rank::Bomb,
-        G::Flag => Rank::Flag,
+        G::Commander => WireRank::Commander,
+        G::Corps => WireRank::Corps,
+        G::Division => WireRank::Division,
+        G::Brigade => WireRank::Brigade,
+        G::Regiment => WireRank::Regiment,
+        G::Battalion => WireRank::Battalion,
+        G::Company => WireRank::Company,
+        G::Platoon => WireRank::Platoon,
+        G::Engineer => WireRank::Engineer,
+        G::Landmine => WireRank::Mine,
+        G::Bomb => WireRank::Bomb,
+        G::Flag => WireRank::Flag,
     }
 }
 
 /// The engine rank of a protocol rank.
 #[must_use]
-pub fn rank_to_game(r: Rank) -> junqi_game::Rank {
+pub fn rank_to_game(r: WireRank) -> junqi_game::Rank {
     use junqi_game::Rank as G;
     match r {
-        Rank::Commander => G::Commander,
-        Rank::Corps => G::Corps,
-        Rank::Division => G::Division,
-        Rank::Brigade => G::Brigade,
-        Rank::Regiment => G::Regiment,
-        Rank::Battalion => G::Battalion,
-        Rank::Company => G::Company,
-        Rank::Platoon => G::Platoon,
-        Rank::Engineer => G::Engineer,
-        Rank::Mine => G::Landmine,
-        Rank::Bomb => G::Bomb,
-        Rank::Flag => G::Flag,
+        WireRank::Commander => G::Commander,
+        WireRank::Corps => G::Corps,
+        WireRank::Division => G::Division,
+        WireRank::Brigade => G::Brigade,
+        WireRank::Regiment => G::Regiment,
+        WireRank::Battalion => G::Battalion,
+        WireRank::Company => G::Company,
+        WireRank::Platoon => G::Platoon,
+        WireRank::Engineer => G::Engineer,
+        WireRank::Mine => G::Landmine,
+        WireRank::Bomb => G::Bomb,
+        WireRank::Flag => G::Flag,
     }
 }
 
-/// The protocol outcome of an engine announcement for defender rank `d`.
+/// What a battle delivers when the engine announces `a` and the defender
+/// has rank `d` (shown only when `a` says so).
 #[must_use]
-pub fn outcome_from_announcement(a: &Announcement, d: Rank) -> Outcome {
-    Outcome {
-        removal: match a.outcome {
-            junqi_game::Outcome::AttackerWins => Removal::DefenderRemoved,
-            junqi_game::Outcome::DefenderWins => Removal::AttackerRemoved,
-            junqi_game::Outcome::BothRemoved => Removal::BothRemoved,
-        },
-        flag_captured: a.flag_captured,
-        attacker_commander_died: a.attacker_commander_died,
-        defender_commander_died: a.defender_commander_died,
-        revealed: a.defender_revealed.then_some(d),
-    }
+pub fn announced(a: &Announcement, d: WireRank) -> Announced {
+    Announced::new(*a, a.defender_revealed.then_some(d))
 }
 
-/// The engine announcement of a protocol outcome, and the defender's rank
-/// when it is revealed.
+/// The engine announcement of what a battle delivered, and the defender's
+/// rank when it is shown.
 #[must_use]
-pub fn announcement_of(o: &Outcome) -> (Announcement, Option<junqi_game::Rank>) {
-    (
-        Announcement {
-            outcome: match o.removal {
-                Removal::DefenderRemoved => junqi_game::Outcome::AttackerWins,
-                Removal::AttackerRemoved => junqi_game::Outcome::DefenderWins,
-                Removal::BothRemoved => junqi_game::Outcome::BothRemoved,
-            },
-            flag_captured: o.flag_captured,
-            attacker_commander_died: o.attacker_commander_died,
-            defender_commander_died: o.defender_commander_died,
-            defender_revealed: o.revealed.is_some(),
-        },
-        o.revealed.map(rank_to_game),
-    )
+pub fn announcement_of(o: &Announced) -> (Announcement, Option<junqi_game::Rank>) {
+    (o.announcement(), o.revealed().map(rank_to_game))
 }
 
 /// `f(c, d)` from the engine's combat rules ([`Rules::announce`]).
 #[must_use]
-pub fn table_from_rules(rules: &Rules) -> OutcomeTable {
-    OutcomeTable::from_fn(|a, d| {
-        outcome_from_announcement(&rules.announce(rank_to_game(a), rank_to_game(d)), d)
+pub fn table_from_rules(rules: &Rules) -> AnnouncementTable {
+    AnnouncementTable::from_fn(|a, d| {
+        announced(&rules.announce(rank_to_game(a), rank_to_game(d)), d)
     })
     .expect("the engine's table has few outcomes")
 }
 
 /// The 25 ranks of a deployment by slot.
 #[must_use]
-pub fn slots_of(layout: &Layout, side: Side) -> Vec<Rank> {
+pub fn slots_of(layout: &Layout, side: Side) -> Vec<WireRank> {
     let board = Board::classic();
     board
         .setup_points(side)
         .iter()
         .map(|&p| {
             let i = board.info(p);
-            layout.get(i.row, i.col).map_or(Rank::Flag, rank_from_game)
+            layout
+                .get(i.row, i.col)
+                .map_or(WireRank::Flag, rank_from_game)
         })
         .collect()
 }
 
 /// A layout from 25 ranks by slot (may break the setup rules).
 #[must_use]
-pub fn layout_of(ranks: &[Rank], side: Side) -> Layout {
+pub fn layout_of(ranks: &[WireRank], side: Side) -> Layout {
     let board = Board::classic();
     let mut l = Layout::empty();
     for (&p, &r) in board.setup_points(side).iter().zip(ranks) {
@@ -354,7 +386,7 @@ mod tests {
 
     #[test]
     fn ranks_round_trip() {
-        for r in Rank::ALL {
+        for r in WireRank::ALL {
             assert_eq!(rank_from_game(rank_to_game(r)), r);
         }
         for r in junqi_game::Rank::ALL {
@@ -383,10 +415,7 @@ mod tests {
         let t = table_from_rules(&rules);
         for o in t.alphabet() {
             let (a, d) = announcement_of(o);
-            assert_eq!(
-                outcome_from_announcement(&a, d.map_or(Rank::Flag, rank_from_game)).code() & 0x1f,
-                o.code() & 0x1f
-            );
+            assert_eq!(announced(&a, d.map_or(WireRank::Flag, rank_from_game)), *o);
         }
     }
 }

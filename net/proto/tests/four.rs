@@ -15,7 +15,7 @@ use junqi_proto::four::{
     AuditOutcome, Ending, FourFault, FourSeat, FourVerdict, audit_table, leave_result,
 };
 use junqi_proto::ot::BattleCheat;
-use junqi_proto::rank::Rank;
+use junqi_proto::rank::WireRank;
 
 const STEPS: usize = 2_000_000;
 
@@ -121,7 +121,7 @@ fn watching_seats_never_receive_an_unannounced_secret() {
                     other,
                 )
                 .iter()
-                .position(|&r| r == Rank::Flag)
+                .position(|&r| r == WireRank::Flag)
                 .expect("a flag") as u8;
                 let salts: Vec<[u8; 32]> = (0..25u8)
                     .filter(|&s| s != flag_slot)
@@ -205,7 +205,7 @@ fn an_attack_with_another_rank_is_named_by_the_audit() {
     let n = audited_blames(
         FourSeat::West,
         FourCheats {
-            wrong_rank: Some(Rank::Bomb),
+            wrong_rank: Some(WireRank::Bomb),
             ..FourCheats::default()
         },
         false,
@@ -816,7 +816,7 @@ fn random_body(rng: &mut impl rand::Rng, rules: &Rules) -> Body4 {
         }),
         4 => Body4::FlagOpen(PieceOpening {
             square: rng.random_range(0..30),
-            rank: Rank::Flag,
+            rank: WireRank::Flag,
             salt: rng.random(),
         }),
         5 => Body4::NoMoves,
@@ -826,7 +826,7 @@ fn random_body(rng: &mut impl rand::Rng, rules: &Rules) -> Body4 {
         9 => Body4::Timeout,
         10 => Body4::Reveal {
             seed: junqi_proto::Seed(rng.random()),
-            ranks: vec![Rank::Flag; 25],
+            ranks: vec![WireRank::Flag; 25],
         },
         11 => Body4::Confirm {
             code: format!(

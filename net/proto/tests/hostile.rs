@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use junqi_game::{Event, GameResult, Mode, Move, Rules, Seen, Side, WinReason};
 use junqi_proto::envelope::Envelope;
+use junqi_proto::findings::MoveFault;
 use junqi_proto::session::{Cheats, Rewrite, Session, Verdict, nonce_commitment, pairing_code};
 use junqi_proto::testing::{Pair, Player, arbitrary_body, random_move};
 use junqi_proto::wire::Body;
+use junqi_proto::wire::BoundsError;
 use junqi_proto::{FaultKind, Seat, Seed};
 use proptest::prelude::*;
 
@@ -132,6 +134,90 @@ fn a_timeout_claimed_before_the_deadline_is_refused_and_blamed() {
             "{mode:?}: the honest side was charged a timeout"
         );
     }
+}
+
+// ----- the evidence is typed ------------------------------------------------------
+
+/// The adversary (North), on move in a dark game a few plies in, sends
+/// `body`, signed and chained; the honest side's verdict.
+fn forged_on_move(body: impl FnOnce(&junqi_game::PlayerView) -> Body) -> Verdict {
+    let mut p = Pair::new(Rules::default(), 3100);
+    let (adversary, honest) = (1, 0);
+    p.hold_turn(adversary, 4, 7);
+    let view = p.sessions[adversary].view().expect("in play").clone();
+    let f = p.sessions[adversary].forge(body(&view)).unwrap();
+    p.inject(adversary, f);
+    let v = p.run_until_verdict(honest, STEPS).unwrap();
+    assert_eq!(v.cheater, Some(Side::North), "{v:?}");
+    v
+}
+
+#[test]
+fn a_forged_step_off_the_board_is_blamed_with_the_point() {
+    let v = forged_on_move(|_| Body::Step { from: 200, to: 3 });
+    assert_eq!(
+        v.reason,
+        Some(FaultKind::IllegalMove(MoveFault::OffBoard { point: 200 })),
+        "{v:?}"
+    );
+    assert_eq!(
+        v.reason.unwrap().to_string(),
+        "illegal move: point 200 is off the board"
+    );
+}
+
+#[test]
+fn a_forged_step_onto_a_piece_is_blamed_with_both_points() {
+    let mut points = (None, None);
+    let v = forged_on_move(|view| {
+        // Any piece of the adversary's and any other occupied point: a plain
+        // step (not an attack) may never land on a piece.
+        let board = view.board();
+        let own = board
+            .points()
+            .find(|&q| {
+                matches!(
+                    view.at(q),
+                    Some(Seen::Piece {
+                        side: Side::North,
+                        ..
+                    })
+                )
+            })
+            .unwrap();
+        let other = board
+            .points()
+            .find(|&q| q != own && view.at(q).is_some())
+            .unwrap();
+        points = (Some(own), Some(other));
+        Body::Step {
+            from: own.0,
+            to: other.0,
+        }
+    });
+    let (Some(from), Some(to)) = points else {
+        unreachable!()
+    };
+    assert_eq!(
+        v.reason,
+        Some(FaultKind::IllegalMove(MoveFault::OntoOccupied { from, to })),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn an_oversized_dispute_is_blamed_with_its_length() {
+    let v = forged_on_move(|_| Body::Dispute {
+        reason: "x".repeat(300),
+    });
+    assert_eq!(
+        v.reason,
+        Some(FaultKind::Malformed {
+            kind: "dispute",
+            bound: BoundsError::ReasonTooLong { len: 300 },
+        }),
+        "{v:?}"
+    );
 }
 
 // ----- attack 3: a voided attack reused the battle's x --------------------------

@@ -13,7 +13,7 @@ use clap::Parser;
 mod four;
 use junqi_game::progress::Progress;
 use junqi_net::ot::{Attacker, Defender, OtKey, PeerKey, battle_context};
-use junqi_net::{Rank, Seed};
+use junqi_net::{Seed, WireRank};
 
 /// Benchmarks of the fair-play protocol: CPU per battle for both sides, a flip game in
 /// memory, the move round trip over loopback QUIC and the time from start to discovering a
@@ -51,8 +51,8 @@ fn main() {
     let (mut att, mut def) = (Vec::with_capacity(battles), Vec::with_capacity(battles));
     // Warm up caches and the lazily built tables.
     for k in 0..warm_up + battles {
-        let c = Rank::ALL[k % Rank::MOVABLE];
-        let d = Rank::ALL[(k * 7) % 12];
+        let c = WireRank::ALL[k % WireRank::MOVABLE];
+        let d = WireRank::ALL[(k * 7) % 12];
         let ctx = battle_context(&game, k as u64, 3, 4, &[0; 32]);
         let t0 = Instant::now();
         let (a, req) = Attacker::start(&seed_a, k as u64, c, &s, ctx).expect("movable");

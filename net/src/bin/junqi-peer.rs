@@ -162,7 +162,7 @@ impl From<ModeArg> for Mode {
 }
 
 /// A player name `player_by_name` takes (its own message otherwise).
-fn parse_player(s: &str) -> Result<String, String> {
+fn parse_player(s: &str) -> Result<String, junqi_game::ai::UnknownPlayer> {
     player_by_name(s, 0).map(|_| s.to_owned())
 }
 
@@ -224,10 +224,10 @@ fn main() -> ExitCode {
         };
     }
     match run(cli.command.into()) {
-        Ok(Outcome::Clean) => ExitCode::SUCCESS,
-        Ok(Outcome::Cheated) => ExitCode::from(2),
-        Ok(Outcome::Refused) => ExitCode::from(3),
-        Ok(Outcome::Stale) => ExitCode::from(4),
+        Ok(Ending::Clean) => ExitCode::SUCCESS,
+        Ok(Ending::Cheated) => ExitCode::from(2),
+        Ok(Ending::Refused) => ExitCode::from(3),
+        Ok(Ending::Stale) => ExitCode::from(4),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -240,11 +240,7 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
     let (seat, rules, port, addr, common) = match c {
         Command::Host(h) if h.hosting.seats == "4" => {
             if matches!(h.hosting.mode, ModeArg::Flip) || h.hosting.big_board {
-                return Some(Err(RunError::Player(
-                    "four seats play dark (四暗, or 双明 with --partners-open) or open (全明) \
-                     games, always on the four-player board"
-                        .into(),
-                )));
+                return Some(Err(RunError::Unplayable(Unplayable::FourSeats)));
             }
             let rules = Rules {
                 partners_open: h.hosting.partners_open,
@@ -264,7 +260,7 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
     };
     Some(
         player_by_name(&common.ai, common.seed)
-            .map_err(|e| RunError::Player(e.to_string()))
+            .map_err(RunError::Player)
             .map(|player| four::FourPlan {
                 seat,
                 rules,
@@ -283,11 +279,25 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
     )
 }
 
+/// Options that do not go together.
+#[derive(Debug, thiserror::Error)]
+enum Unplayable {
+    #[error(
+        "four seats play dark (四暗, or 双明 with --partners-open) or open (全明) games, always \
+         on the four-player board"
+    )]
+    FourSeats,
+    #[error("the four-player board takes dark and open games")]
+    BigBoardFlip,
+}
+
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
 enum RunError {
     #[error("{0}")]
-    Player(String),
+    Player(junqi_game::ai::UnknownPlayer),
+    #[error("{0}")]
+    Unplayable(Unplayable),
     #[error("{0}")]
     Peer(#[from] junqi_net::peer::PeerError),
     #[error("no host found")]
@@ -297,7 +307,7 @@ enum RunError {
 }
 
 /// How a run ended.
-enum Outcome {
+enum Ending {
     Clean,
     Cheated,
     Refused,
@@ -440,9 +450,9 @@ impl Peer {
     }
 }
 
-fn run(args: Plan) -> Result<Outcome, RunError> {
+fn run(args: Plan) -> Result<Ending, RunError> {
     let mut player: Box<dyn Player> =
-        player_by_name(&args.ai, args.seed).map_err(|e| RunError::Player(e.to_string()))?;
+        player_by_name(&args.ai, args.seed).map_err(RunError::Player)?;
     let resumed = args
         .state
         .as_ref()
@@ -451,9 +461,7 @@ fn run(args: Plan) -> Result<Outcome, RunError> {
         (Role::Resume, None)
     } else if let Some(host) = &args.host {
         if host.big_board && matches!(host.mode, ModeArg::Flip) {
-            return Err(RunError::Player(
-                "the four-player board takes dark and open games".into(),
-            ));
+            return Err(RunError::Unplayable(Unplayable::BigBoardFlip));
         }
         let rules = Rules {
             four_player_board: host.big_board,
@@ -527,13 +535,13 @@ fn run(args: Plan) -> Result<Outcome, RunError> {
         return Err(e.into());
     }
     Ok(if peer.refused {
-        Outcome::Refused
+        Ending::Refused
     } else if peer.stale {
-        Outcome::Stale
+        Ending::Stale
     } else if peer.clean {
-        Outcome::Clean
+        Ending::Clean
     } else {
-        Outcome::Cheated
+        Ending::Cheated
     })
 }
 

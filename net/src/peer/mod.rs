@@ -197,7 +197,7 @@ pub enum PeerError {
     NothingToResume,
     /// The saved game does not replay to the same messages.
     #[error("the saved game does not replay: {0}")]
-    Restore(String),
+    Restore(junqi_proto::session::ReplayError),
     /// The session refused to start (an illegal layout).
     #[error("cannot start: {0}")]
     Session(SessionError),

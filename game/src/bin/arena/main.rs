@@ -178,9 +178,11 @@ fn parse_args() -> Args {
 /// the level's four-player settings when `four`.
 fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, String> {
     let Some((level, overrides)) = name.split_once(':') else {
-        return player_by_name(name, seed);
+        return player_by_name(name, seed).map_err(|e| e.to_string());
     };
-    let level: Level = level.parse()?;
+    let level: Level = level
+        .parse()
+        .map_err(|e: junqi_game::ai::UnknownPlayer| e.to_string())?;
     let mut p = if four {
         level.params_four()
     } else {

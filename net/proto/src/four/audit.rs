@@ -19,7 +19,7 @@ use crate::crypto::{Digest, Seed, ZERO_DIGEST};
 use crate::ot::{
     BattleRecord, BattleRole, OtKey, OtRequest, OtResponse, audit_battle, battle_context,
 };
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::session::nonce_commitment;
 use crate::wire::{rank_from_game, table_from_rules};
 
@@ -187,7 +187,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     for s in FourSeat::ALL {
         match last[s.index()].as_ref().map(|e| &e.body) {
             Some(Body4::Reveal { seed, ranks }) => {
-                let placement: Vec<(u8, Rank)> = ranks
+                let placement: Vec<(u8, WireRank)> = ranks
                     .iter()
                     .enumerate()
                     .map(|(i, &r)| (i as u8, r))
@@ -278,7 +278,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
         to: u8,
         k: u64,
         ctx: Digest,
-        ranks: (Rank, Rank),
+        ranks: (WireRank, WireRank),
         request: OtRequest,
         response: Option<&'a OtResponse>,
     }
@@ -373,7 +373,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                 }
             }
             Body4::FlagOpen(o) => {
-                let ok = o.rank == Rank::Flag
+                let ok = o.rank == WireRank::Flag
                     && slot_point(s, o.square).is_some_and(|p| {
                         junqi_game::Board::four_player().kind(p) == PointKind::Headquarters
                     })

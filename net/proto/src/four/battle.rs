@@ -1,9 +1,9 @@
 //! A battle between two seats as the two other seats watch it: they learn
 //! the referee's announcement from the signed messages alone.
 
+use crate::announced::{Announced, AnnouncementTable};
 use crate::crypto::Digest;
 use crate::ot::{OtResponse, OtReveal, label_hash};
-use crate::outcome::{Outcome, OutcomeTable};
 
 /// Why a battle's announcement does not stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -33,13 +33,13 @@ pub fn watch(
     ctx: &Digest,
     response: &OtResponse,
     reveal: &OtReveal,
-    table: &OutcomeTable,
-) -> Result<Outcome, WatchError> {
+    table: &AnnouncementTable,
+) -> Result<Announced, WatchError> {
     let alphabet = table.alphabet();
     if response.label_hashes.len() != alphabet.len() {
         return Err(WatchError::TableShape);
     }
-    let o = Outcome::from_code(reveal.outcome).ok_or(WatchError::UnknownOutcome)?;
+    let o = Announced::from_code(reveal.outcome).ok_or(WatchError::UnknownOutcome)?;
     let i = table.index_of(&o).ok_or(WatchError::UnknownOutcome)?;
     if label_hash(ctx, &o, &reveal.label) != response.label_hashes[i] {
         return Err(WatchError::WrongLabel);

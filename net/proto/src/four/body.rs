@@ -8,7 +8,7 @@ use super::seat::FourSeat;
 use crate::commit::PieceOpening;
 use crate::crypto::{Digest, Seed, byte_array};
 use crate::ot::{OtResponse, OtReveal};
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::wire::MAX_NAME;
 
 /// One message of a table's log. Rounds 0 and 1 (hello, nonce), the
@@ -109,7 +109,7 @@ pub enum Body4 {
         /// The game seed.
         seed: Seed,
         /// The ranks by slot.
-        ranks: Vec<Rank>,
+        ranks: Vec<WireRank>,
     },
 }
 

@@ -10,7 +10,7 @@ use super::log::Envelope4;
 use super::seat::{FourSeat, slots_of};
 use super::session::{Ending, FourEvent, FourSession, FourVerdict, Phase, handshake_wait, kind};
 use crate::commit::verify_reveal;
-use crate::rank::Rank;
+use crate::rank::WireRank;
 
 impl FourSession {
     /// Play is over (or stopped for a dispute): this seat opens its army.
@@ -34,7 +34,7 @@ impl FourSession {
         if self.cheats.bad_reveal {
             seed.0[0] ^= 1;
         }
-        let ranks: Vec<Rank> = self
+        let ranks: Vec<WireRank> = self
             .mine
             .as_ref()
             .map(|m| m.placement.iter().map(|&(_, r)| r).collect())
@@ -53,7 +53,7 @@ impl FourSession {
             return self.blame(sender, FourFault::Unexpected("reveal"), round);
         }
         let commit = self.commits[sender.index()].as_ref().expect("committed");
-        let placement: Vec<(u8, Rank)> = ranks
+        let placement: Vec<(u8, WireRank)> = ranks
             .iter()
             .enumerate()
             .map(|(s, &r)| (s as u8, r))

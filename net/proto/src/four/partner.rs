@@ -139,13 +139,13 @@ pub fn open(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rank::Rank;
+    use crate::rank::WireRank;
 
     fn openings() -> Vec<PieceOpening> {
         (0..25)
             .map(|s| PieceOpening {
                 square: s,
-                rank: Rank::ALL[s as usize % 12],
+                rank: WireRank::ALL[s as usize % 12],
                 salt: [s; 32],
             })
             .collect()

@@ -16,7 +16,7 @@ use super::seat::{FourSeat, slot_point};
 use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, kind, move_wait};
 use crate::crypto::Digest;
 use crate::ot::{Attacker, Defender, OtError, OtRequest, OtResponse, battle_context};
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::session::LATENCY_BOUND;
 use crate::wire::{announcement_of, rank_from_game};
 
@@ -342,7 +342,7 @@ impl FourSession {
                     .expect("committed")
                     .pieces;
                 let at = slot_point(sender, opening.square);
-                let ok = opening.rank == Rank::Flag
+                let ok = opening.rank == WireRank::Flag
                     && at.is_some_and(|p| {
                         junqi_game::Board::four_player().kind(p) == PointKind::Headquarters
                     })
@@ -573,7 +573,7 @@ impl FourSession {
         }
     }
 
-    fn apply_battle(&mut self, b: &Battle, o: &crate::Outcome, round: u64) {
+    fn apply_battle(&mut self, b: &Battle, o: &crate::Announced, round: u64) {
         let (announcement, defender_rank) = announcement_of(o);
         let e = Event::Battle {
             side: b.attacker.side(),
@@ -595,14 +595,14 @@ impl FourSession {
         }
         let p = self.play.as_mut().expect("in play");
         for (died, owner) in [
-            (o.attacker_commander_died, b.attacker),
-            (o.defender_commander_died, b.defender),
+            (o.announcement().attacker_commander_died, b.attacker),
+            (o.announcement().defender_commander_died, b.defender),
         ] {
             if died {
                 p.flags.push_back(owner);
             }
         }
-        if o.flag_captured {
+        if o.announcement().flag_captured {
             p.captured = Some(b.defender);
         }
         self.next_flag();
@@ -625,7 +625,7 @@ impl FourSession {
         let slot = mine
             .placement
             .iter()
-            .position(|&(_, r)| r == Rank::Flag)
+            .position(|&(_, r)| r == WireRank::Flag)
             .expect("a flag") as u8;
         #[allow(unused_mut)]
         let mut opening = mine.opening(&self.cfg.seed, slot).expect("slot");

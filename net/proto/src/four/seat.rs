@@ -4,7 +4,7 @@ use junqi_game::{Board, Layout, Point, Side};
 use serde::{Deserialize, Serialize};
 
 use crate::commit::Owner;
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::wire::{rank_from_game, rank_to_game};
 
 /// A seat of a four-seat table (RULES.md §9): the wire code goes into hashes
@@ -102,21 +102,23 @@ impl std::fmt::Display for FourSeat {
 /// A seat's 25 ranks by slot (the index in the four-player board's
 /// `setup_points` of its side): what its commitments cover.
 #[must_use]
-pub fn slots_of(layout: &Layout, seat: FourSeat) -> Vec<Rank> {
+pub fn slots_of(layout: &Layout, seat: FourSeat) -> Vec<WireRank> {
     let board = Board::four_player();
     board
         .setup_points(seat.side())
         .iter()
         .map(|&p| {
             let i = board.info(p);
-            layout.get(i.row, i.col).map_or(Rank::Flag, rank_from_game)
+            layout
+                .get(i.row, i.col)
+                .map_or(WireRank::Flag, rank_from_game)
         })
         .collect()
 }
 
 /// The layout of a seat from its 25 ranks by slot (may break the setup rules).
 #[must_use]
-pub fn layout_of(ranks: &[Rank], seat: FourSeat) -> Layout {
+pub fn layout_of(ranks: &[WireRank], seat: FourSeat) -> Layout {
     let board = Board::four_player();
     let mut l = Layout::empty();
     for (&p, &r) in board.setup_points(seat.side()).iter().zip(ranks) {

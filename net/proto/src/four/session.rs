@@ -17,12 +17,12 @@ use super::log::{Envelope4, Link, LinkError, TableLog, seal};
 use super::partner;
 use super::play::PlayState;
 use super::seat::{FourSeat, layout_of, slots_of};
+use crate::announced::AnnouncementTable;
 use crate::commit::{PieceOpening, SetupCommitment};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST};
 use crate::frame::{decode_payload, encode_payload};
 use crate::ot::{OtKey, PeerKey};
-use crate::outcome::OutcomeTable;
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::session::{LATENCY_BOUND, PAIRING_TIMEOUT, nonce_commitment};
 use crate::wire::table_from_rules;
 
@@ -167,7 +167,7 @@ pub(super) enum Phase {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FourCheats {
     /// Attack with `R` for this rank instead of the real one.
-    pub wrong_rank: Option<Rank>,
+    pub wrong_rank: Option<WireRank>,
     /// Corrupt every entry of this seat's tables.
     pub corrupt_table: bool,
     /// Announce this outcome code with a made-up label.
@@ -210,7 +210,7 @@ pub struct FourSession {
     pub(super) commits: [Option<SeatCommit>; 4],
     pub(super) mine: Option<SetupCommitment>,
     pub(super) ot_key: OtKey,
-    pub(super) table: OutcomeTable,
+    pub(super) table: AnnouncementTable,
     partner_layout: Option<Layout>,
     open_layouts: [Option<Layout>; 4],
     pub(super) first: FourSeat,
@@ -721,7 +721,7 @@ impl FourSession {
         } else {
             ranks
         };
-        let placement: Vec<(u8, Rank)> = ranks
+        let placement: Vec<(u8, WireRank)> = ranks
             .iter()
             .enumerate()
             .map(|(s, &r)| (s as u8, r))
@@ -953,10 +953,10 @@ pub(super) fn kind(body: &Body4) -> &'static str {
 
 /// A setup with one piece changed: a corps commander and a platoon commander swapped (tests only).
 #[cfg(feature = "testing")]
-fn swapped(ranks: &[Rank]) -> Vec<Rank> {
+fn swapped(ranks: &[WireRank]) -> Vec<WireRank> {
     let mut r = ranks.to_vec();
-    let a = r.iter().position(|&x| x == Rank::Corps);
-    let b = r.iter().position(|&x| x == Rank::Platoon);
+    let a = r.iter().position(|&x| x == WireRank::Corps);
+    let b = r.iter().position(|&x| x == WireRank::Platoon);
     if let (Some(a), Some(b)) = (a, b) {
         r.swap(a, b);
     }

@@ -9,18 +9,18 @@ use junqi_game::{
     WinReason,
 };
 
-use super::mode::{Flip, Mode};
+use super::mode::{Flip, ModeState};
 use super::play::Play;
 use super::setup::{PeerCommit, ranks_of};
 use super::{AppEvent, MAX_AFTER_END, Session, Stage, Verdict};
+use crate::announced::AnnouncementTable;
 use crate::audit::{Act, AuditInput, Fault, audit};
 use crate::commit::{RevealError, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed};
 use crate::envelope::Header;
 use crate::fault::FaultKind;
 use crate::flip::{FLIP_SIZE, FlipLayer, layer_of, permutation};
-use crate::outcome::OutcomeTable;
-use crate::rank::{Rank, Seat};
+use crate::rank::{Seat, WireRank};
 use crate::wire::{Body, side_of, slots_of, table_from_rules};
 
 #[derive(Clone)]
@@ -31,7 +31,7 @@ pub(super) struct Audit {
     acts: Vec<Act>,
     peer: PeerCommit,
     setups: Setups,
-    peer_reveal: Option<(Seed, Vec<Rank>)>,
+    peer_reveal: Option<(Seed, Vec<WireRank>)>,
     /// Whether this side has opened its seed and setup: at once if its own
     /// message ended the game, else only after the peer's opening checked out.
     revealed: bool,
@@ -48,7 +48,7 @@ pub(super) enum Setups {
     Army {
         mine: SetupCommitment,
         peer_pieces: Vec<Digest>,
-        table: OutcomeTable,
+        table: AnnouncementTable,
     },
     /// Flip games: both shuffle layers and the local referee.
     Flip(Flip),
@@ -87,7 +87,7 @@ impl Session {
                     ..
                 } = *p;
                 let (setups, peer_reveal) = match mode {
-                    Mode::Dark(d) => (
+                    ModeState::Dark(d) => (
                         Setups::Army {
                             mine: d.mine,
                             peer_pieces: d.peer_pieces,
@@ -95,7 +95,7 @@ impl Session {
                         },
                         None,
                     ),
-                    Mode::Open(o) => (
+                    ModeState::Open(o) => (
                         Setups::Army {
                             mine: o.mine,
                             peer_pieces: o.peer_pieces,
@@ -103,7 +103,7 @@ impl Session {
                         },
                         Some(o.peer_reveal),
                     ),
-                    Mode::Flip(f) => (Setups::Flip(f), None),
+                    ModeState::Flip(f) => (Setups::Flip(f), None),
                 };
                 if let Some(result) = end {
                     self.end_game(now, result, Some(view), acts, peer, setups, peer_reveal);
@@ -129,7 +129,7 @@ impl Session {
         acts: Vec<Act>,
         peer: PeerCommit,
         setups: Setups,
-        peer_reveal: Option<(Seed, Vec<Rank>)>,
+        peer_reveal: Option<(Seed, Vec<WireRank>)>,
     ) {
         let c = &mut self.core;
         if let Some(v) = view.as_mut()
@@ -292,9 +292,9 @@ impl Session {
         a: &Audit,
         mine: &SetupCommitment,
         peer_pieces: &[Digest],
-        table: &OutcomeTable,
+        table: &AnnouncementTable,
         peer_seed: &Seed,
-        peer_ranks: &[Rank],
+        peer_ranks: &[WireRank],
     ) -> Result<Option<Record>, Fault> {
         let c = &self.core;
         let my_ranks = ranks_of(mine);
@@ -340,7 +340,7 @@ impl Session {
         a: &Audit,
         flip: &Flip,
         peer_seed: &Seed,
-        peer_ranks: &[Rank],
+        peer_ranks: &[WireRank],
     ) -> Result<Option<Record>, Fault> {
         let c = &self.core;
         let peer = c.peer();
@@ -418,11 +418,11 @@ fn opens_commitment(
     c: &super::Core,
     a: &Audit,
     seed: &Seed,
-    ranks: &[Rank],
+    ranks: &[WireRank],
 ) -> Result<(), RevealError> {
     match &a.setups {
         Setups::Army { peer_pieces, .. } => {
-            let placement: Vec<(u8, Rank)> = ranks
+            let placement: Vec<(u8, WireRank)> = ranks
                 .iter()
                 .enumerate()
                 .map(|(i, &r)| (i as u8, r))

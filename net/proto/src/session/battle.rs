@@ -6,14 +6,15 @@ use std::time::Instant;
 use junqi_game::{Event, GameResult, Point, PointKind, Seen, WinReason};
 
 use super::Core;
-use super::mode::Mode;
+use super::mode::ModeState;
 use super::play::{Pending, Play};
 use crate::audit::Act;
 use crate::commit::PieceOpening;
 use crate::envelope::Header;
 use crate::fault::FaultKind;
+use crate::findings::{MoveFault, Unexpected};
 use crate::ot::{Defender, OtResponse, OtReveal, battle_context};
-use crate::rank::Rank;
+use crate::rank::WireRank;
 use crate::wire::{Body, announcement_of, rank_from_game, slot_point};
 
 impl Play {
@@ -37,7 +38,7 @@ impl Play {
             return self.violation(
                 c,
                 header,
-                FaultKind::IllegalMove("attack on a point without a piece of mine".into()),
+                FaultKind::IllegalMove(MoveFault::NoDefender { to: tp }),
             );
         };
         if side != c.me
@@ -46,13 +47,17 @@ impl Play {
             return self.violation(
                 c,
                 header,
-                FaultKind::IllegalMove("attack between the wrong pieces".into()),
+                FaultKind::IllegalMove(MoveFault::WrongPieces { from: fp, to: tp }),
             );
         }
         if self.view.board().kind(tp) == PointKind::Camp {
-            return self.violation(c, header, FaultKind::IllegalMove("attack on a camp".into()));
+            return self.violation(
+                c,
+                header,
+                FaultKind::IllegalMove(MoveFault::AttackOnCamp { to: tp }),
+            );
         }
-        let Mode::Dark(dark) = &self.mode else {
+        let ModeState::Dark(dark) = &self.mode else {
             return;
         };
         let k = header.seq;
@@ -100,14 +105,14 @@ impl Play {
         resp: OtResponse,
     ) {
         let peer = c.peer();
-        let (Pending::MyAttack { att, from, to, act }, Mode::Dark(dark)) = (
+        let (Pending::MyAttack { att, from, to, act }, ModeState::Dark(dark)) = (
             std::mem::replace(&mut self.pending, Pending::None),
             &self.mode,
         ) else {
             return self.violation(
                 c,
                 header,
-                FaultKind::Unexpected("table without an attack".into()),
+                FaultKind::Unexpected(Unexpected::TableWithoutAttack),
             );
         };
         if let Act::Battle { response, .. } = &mut self.acts[act] {
@@ -151,14 +156,14 @@ impl Play {
         reveal: OtReveal,
     ) {
         let peer = c.peer();
-        let (Pending::PeerAttack { def, from, to, act }, Mode::Dark(dark)) = (
+        let (Pending::PeerAttack { def, from, to, act }, ModeState::Dark(dark)) = (
             std::mem::replace(&mut self.pending, Pending::None),
             &self.mode,
         ) else {
             return self.violation(
                 c,
                 header,
-                FaultKind::Unexpected("label without a battle".into()),
+                FaultKind::Unexpected(Unexpected::LabelWithoutBattle),
             );
         };
         if let Act::Battle { reveal: r, .. } = &mut self.acts[act] {
@@ -187,15 +192,15 @@ impl Play {
         opening: PieceOpening,
     ) {
         let peer = c.peer();
-        let (Pending::PeerFlag, Mode::Dark(dark)) = (&self.pending, &self.mode) else {
+        let (Pending::PeerFlag, ModeState::Dark(dark)) = (&self.pending, &self.mode) else {
             return self.violation(
                 c,
                 header,
-                FaultKind::Unexpected("flag opening not asked for".into()),
+                FaultKind::Unexpected(Unexpected::FlagOpeningNotAsked),
             );
         };
         let at = slot_point(self.view.board(), peer, opening.square);
-        let ok = opening.rank == Rank::Flag
+        let ok = opening.rank == WireRank::Flag
             && at.is_some_and(|p| self.view.board().kind(p) == PointKind::Headquarters)
             && dark
                 .peer_pieces
@@ -217,12 +222,12 @@ impl Play {
         });
         let e = Event::FlagRevealed { side: peer, at };
         let deferred = match &mut self.mode {
-            Mode::Dark(dark) => dark.deferred_flag.take(),
-            Mode::Open(_) | Mode::Flip(_) => None,
+            ModeState::Dark(dark) => dark.deferred_flag.take(),
+            ModeState::Open(_) | ModeState::Flip(_) => None,
         };
         if let Some(mine) = deferred {
             if let Err(err) = self.view.apply(&e) {
-                return self.violation(c, header, FaultKind::IllegalMove(err.to_string()));
+                return self.violation(c, header, FaultKind::IllegalMove(MoveFault::View(err)));
             }
             c.events.push_back(crate::session::AppEvent::Game(e));
             self.apply_event(c, now, mine, true);
@@ -242,7 +247,7 @@ impl Play {
         attacker: junqi_game::Side,
         from: Point,
         to: Point,
-        o: &crate::Outcome,
+        o: &crate::Announced,
     ) {
         let (announcement, defender_rank) = announcement_of(o);
         let ev = Event::Battle {
@@ -258,21 +263,21 @@ impl Play {
             self.apply_event(c, now, ev, false);
         } else {
             if let Err(err) = self.view.apply(&ev) {
-                return self.violation(c, header, FaultKind::IllegalMove(err.to_string()));
+                return self.violation(c, header, FaultKind::IllegalMove(MoveFault::View(err)));
             }
             c.events.push_back(crate::session::AppEvent::Game(ev));
         }
         if self.end.is_some() {
             return;
         }
-        let Mode::Dark(dark) = &mut self.mode else {
+        let ModeState::Dark(dark) = &mut self.mode else {
             return;
         };
         let defender = attacker.opponent();
         let mut need_peer = false;
         for (died, owner) in [
-            (o.attacker_commander_died, attacker),
-            (o.defender_commander_died, defender),
+            (o.announcement().attacker_commander_died, attacker),
+            (o.announcement().defender_commander_died, defender),
         ] {
             if !died {
                 continue;
@@ -282,7 +287,7 @@ impl Play {
                     .mine
                     .placement
                     .iter()
-                    .position(|&(_, r)| r == Rank::Flag)
+                    .position(|&(_, r)| r == WireRank::Flag)
                     .expect("a flag") as u8;
                 let mut opening: PieceOpening = dark.mine.opening(&c.seed, slot).expect("slot");
                 if c.cheats().bad_flag_opening {
@@ -306,7 +311,7 @@ impl Play {
                 need_peer = true;
             }
         }
-        if o.flag_captured {
+        if o.announcement().flag_captured {
             self.finish(GameResult::Win {
                 winner: attacker,
                 reason: WinReason::FlagCaptured,

@@ -13,6 +13,7 @@ use super::{
 };
 use crate::envelope::Header;
 use crate::fault::FaultKind;
+use crate::findings::{Phase, Unexpected};
 use crate::rank::Seat;
 use crate::wire::Body;
 
@@ -134,7 +135,10 @@ impl Session {
             (_, body) => self.violation(
                 now,
                 header,
-                FaultKind::Unexpected(format!("unexpected {}", body.kind())),
+                FaultKind::Unexpected(Unexpected::Message {
+                    kind: body.kind(),
+                    phase: Phase::Handshake,
+                }),
             ),
         }
     }

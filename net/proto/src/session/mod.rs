@@ -17,7 +17,7 @@
 //! The session is a `Stage` holding what only that stage has: the hello
 //! exchange (`hello.rs`), the pairing and the commitments (`setup.rs`), play
 //! (`play.rs`: what is owed, by whom, since when; `battle.rs`, `opening.rs`;
-//! the game's `Mode` in `mode.rs`), the end-of-game audit (`audit.rs`) and
+//! what differs by mode, `ModeState` in `mode.rs`), the end-of-game audit (`audit.rs`) and
 //! the verdict. Data moves from one stage to the next; deadlines live in one
 //! `TimerTable` (`timers.rs`).
 
@@ -36,7 +36,8 @@ use std::time::{Duration, Instant};
 
 use ed25519_dalek::{SigningKey, VerifyingKey};
 use junqi_game::{
-    Event, GameResult, Layout, Mode as RulesMode, Move, PlayerView, Record, Rules, Side,
+    Event, GameResult, Layout, LayoutErrors, Mode as RulesMode, Move, PlayerView, Record, Rules,
+    Side,
 };
 
 use crate::audit::Fault;
@@ -52,7 +53,7 @@ use crate::wire::{Body, side_of};
 use audit::Audit;
 use hello::Hello;
 use play::Play;
-pub use replay::ReplayError;
+pub use replay::{ReplayError, ReplayFault};
 use setup::Setup;
 use timers::{Timer, TimerTable};
 
@@ -168,7 +169,7 @@ pub enum SessionError {
     Illegal,
     /// The layout breaks the setup rules.
     #[error("illegal layout: {0}")]
-    BadLayout(String),
+    BadLayout(LayoutErrors),
     /// Resigning is not allowed yet.
     #[error("resigning is not allowed yet")]
     ResignTooEarly,
@@ -421,7 +422,7 @@ fn validate(rules: &Rules, layout: &Layout) -> Result<(), SessionError> {
         RulesMode::Dark | RulesMode::Open => layout
             .validate(rules)
             .map(|_| ())
-            .map_err(|e| SessionError::BadLayout(e.to_string())),
+            .map_err(SessionError::BadLayout),
         RulesMode::Flip => Ok(()),
     }
 }
@@ -742,7 +743,7 @@ impl Session {
                 peer,
                 FaultKind::Malformed {
                     kind: body.kind(),
-                    detail: e,
+                    bound: e,
                 },
                 format!("message seq {seq}"),
             );

@@ -6,14 +6,14 @@
 
 use junqi_game::{Action, Board, Event, Game, Move, Point, Rules, Setup as GameSetup, Side};
 
+use crate::announced::AnnouncementTable;
 use crate::commit::SetupCommitment;
 use crate::crypto::{Digest, Seed};
 use crate::flip::{FLIP_SIZE, FlipLayer, FlipVerifier};
-use crate::outcome::OutcomeTable;
-use crate::rank::Rank;
+use crate::rank::WireRank;
 
 #[derive(Clone)]
-pub(super) enum Mode {
+pub(super) enum ModeState {
     Dark(Dark),
     Open(Open),
     Flip(Flip),
@@ -25,7 +25,7 @@ pub(super) struct Dark {
     /// The peer's piece commitments (its flag opening is checked against them).
     pub(super) peer_pieces: Vec<Digest>,
     /// The announcement table `f(c, d)` of the rules.
-    pub(super) table: OutcomeTable,
+    pub(super) table: AnnouncementTable,
     /// This side's flag opening, held back until the attacker's (the engine's order).
     pub(super) deferred_flag: Option<Event>,
 }
@@ -36,7 +36,7 @@ pub(super) struct Open {
     pub(super) peer_pieces: Vec<Digest>,
     pub(super) referee: Game,
     /// The peer's reveal before play: the audit needs no second one.
-    pub(super) peer_reveal: (Seed, Vec<Rank>),
+    pub(super) peer_reveal: (Seed, Vec<WireRank>),
 }
 
 #[derive(Clone)]
@@ -60,7 +60,7 @@ impl Dark {
     pub(super) fn new(
         mine: SetupCommitment,
         peer_pieces: Vec<Digest>,
-        table: OutcomeTable,
+        table: AnnouncementTable,
     ) -> Dark {
         Dark {
             mine,
@@ -76,7 +76,7 @@ impl Open {
         mine: SetupCommitment,
         peer_pieces: Vec<Digest>,
         referee: Game,
-        peer_reveal: (Seed, Vec<Rank>),
+        peer_reveal: (Seed, Vec<WireRank>),
     ) -> Open {
         Open {
             mine,
@@ -147,13 +147,13 @@ pub(super) fn face_down(g: &Game, i: usize) -> bool {
         .is_some_and(|pc| !pc.face_up)
 }
 
-impl Mode {
+impl ModeState {
     /// The local referee (open and flip games).
     pub(super) fn referee(&self) -> Option<&Game> {
         match self {
-            Mode::Dark(_) => None,
-            Mode::Open(o) => Some(&o.referee),
-            Mode::Flip(f) => Some(&f.referee),
+            ModeState::Dark(_) => None,
+            ModeState::Open(o) => Some(&o.referee),
+            ModeState::Flip(f) => Some(&f.referee),
         }
     }
 
@@ -161,25 +161,25 @@ impl Mode {
     /// offer, a declined one); a dark game has none to tell.
     pub(super) fn note(&mut self, side: Side, action: Action) {
         let referee = match self {
-            Mode::Dark(_) => return,
-            Mode::Open(o) => &mut o.referee,
-            Mode::Flip(f) => &mut f.referee,
+            ModeState::Dark(_) => return,
+            ModeState::Open(o) => &mut o.referee,
+            ModeState::Flip(f) => &mut f.referee,
         };
         let _ = referee.apply(side, action);
     }
 
     pub(super) fn save(&self) -> RefereeSnapshot {
         match self {
-            Mode::Dark(_) => None,
-            Mode::Open(o) => Some((o.referee.clone(), std::array::from_fn(|i| i as u8))),
-            Mode::Flip(f) => Some((f.referee.clone(), f.arrangement)),
+            ModeState::Dark(_) => None,
+            ModeState::Open(o) => Some((o.referee.clone(), std::array::from_fn(|i| i as u8))),
+            ModeState::Flip(f) => Some((f.referee.clone(), f.arrangement)),
         }
     }
 
     pub(super) fn restore(&mut self, saved: RefereeSnapshot) {
         match (self, saved) {
-            (Mode::Open(o), Some((g, _))) => o.referee = g,
-            (Mode::Flip(f), Some((g, arrangement))) => {
+            (ModeState::Open(o), Some((g, _))) => o.referee = g,
+            (ModeState::Flip(f), Some((g, arrangement))) => {
                 f.referee = g;
                 f.arrangement = arrangement;
             }

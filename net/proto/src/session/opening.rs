@@ -8,10 +8,11 @@ use std::time::Instant;
 use junqi_game::{Action, Move, Point, Side};
 
 use super::Core;
-use super::mode::{Mode, flip_index};
+use super::mode::{ModeState, flip_index};
 use super::play::{Pending, Play};
 use crate::envelope::Header;
 use crate::fault::FaultKind;
+use crate::findings::{MoveFault, TurnAct, Unexpected};
 use crate::flip::{FLIP_SIZE, FlipOpening};
 use crate::rank::Seat;
 use crate::wire::{Body, side_of};
@@ -21,15 +22,19 @@ impl Play {
     /// a piece over waits for the openings of its point.
     pub(super) fn peer_flip_move(&mut self, c: &mut Core, now: Instant, header: &Header, m: Move) {
         let peer = c.peer();
-        let Mode::Flip(flip) = &self.mode else {
+        let ModeState::Flip(flip) = &self.mode else {
             return;
         };
         let g = &flip.referee;
         if g.turn() != peer {
-            return self.violation(c, header, FaultKind::OutOfTurn("move"));
+            return self.violation(c, header, FaultKind::OutOfTurn(TurnAct::Move));
         }
         if let Err(e) = g.position().check(m) {
-            return self.violation(c, header, FaultKind::IllegalMove(e.to_string()));
+            return self.violation(
+                c,
+                header,
+                FaultKind::IllegalMove(MoveFault::Refused { mv: m, error: e }),
+            );
         }
         match flip.opened_by(m) {
             Some(at) => self.start_opening(c, now, peer, m, at),
@@ -39,7 +44,7 @@ impl Play {
 
     /// Opens entry `index` of this side's layer.
     fn open_mine(&self, c: &Core, index: u8) -> Option<FlipOpening> {
-        let Mode::Flip(flip) = &self.mode else {
+        let ModeState::Flip(flip) = &self.mode else {
             return None;
         };
         let mut o = flip.mine.open(index).expect("in range");
@@ -100,14 +105,14 @@ impl Play {
             return self.violation(
                 c,
                 header,
-                FaultKind::Unexpected("proceed without a move to open".into()),
+                FaultKind::Unexpected(Unexpected::ProceedWithoutMove),
             );
         };
         if c.seat != Seat::Guest || mover != c.me {
             return self.violation(
                 c,
                 header,
-                FaultKind::Unexpected("proceed without a move to open".into()),
+                FaultKind::Unexpected(Unexpected::ProceedWithoutMove),
             );
         }
         let slot = self.send_my_opening(c, index);
@@ -134,13 +139,13 @@ impl Play {
                 index,
                 slot,
             },
-            Mode::Flip(flip),
+            ModeState::Flip(flip),
         ) = (&self.pending, &mut self.mode)
         else {
             return self.violation(
                 c,
                 header,
-                FaultKind::Unexpected("flip opening not asked for".into()),
+                FaultKind::Unexpected(Unexpected::FlipOpeningNotAsked),
             );
         };
         let want = match (c.seat, slot) {
@@ -150,7 +155,7 @@ impl Play {
                 return self.violation(
                     c,
                     header,
-                    FaultKind::Unexpected("flip opening out of order".into()),
+                    FaultKind::Unexpected(Unexpected::FlipOpeningOutOfOrder),
                 );
             }
         };
@@ -193,7 +198,7 @@ impl Play {
         index: u8,
         piece: u8,
     ) {
-        let Mode::Flip(flip) = &mut self.mode else {
+        let ModeState::Flip(flip) = &mut self.mode else {
             return;
         };
         if !flip.place(usize::from(index), piece) {

@@ -9,13 +9,14 @@ use junqi_game::{
     Action, DrawReason, Event, GameResult, Move, PlayerView, Point, Seen, Side, WinReason,
 };
 
-use super::mode::{Mode, RefereeSnapshot};
+use super::mode::{ModeState, RefereeSnapshot};
 use super::setup::PeerCommit;
 use super::timers::Timer;
 use super::{AppEvent, Core, SessionError};
 use crate::audit::Act;
 use crate::envelope::Header;
 use crate::fault::FaultKind;
+use crate::findings::{MoveFault, Phase, TurnAct, Unexpected};
 use crate::ot::{Attacker, Defender, battle_context};
 use crate::wire::{Body, rank_from_game};
 
@@ -42,7 +43,7 @@ pub(super) struct Play {
     snapshot: Option<Snapshot>,
     pub(super) acts: Vec<Act>,
     pub(super) peer: PeerCommit,
-    pub(super) mode: Mode,
+    pub(super) mode: ModeState,
     /// Set when the game ends; the session then moves to the audit.
     pub(super) end: Option<GameResult>,
 }
@@ -183,7 +184,7 @@ impl Play {
         me: Side,
         view: PlayerView,
         peer: PeerCommit,
-        mode: Mode,
+        mode: ModeState,
     ) -> Play {
         let turn = Turn::new(view.turn(), view.ply(), now);
         let mut play = Play {
@@ -421,7 +422,7 @@ impl Play {
         m: Move,
     ) -> Result<(), SessionError> {
         match &self.mode {
-            Mode::Flip(flip) => {
+            ModeState::Flip(flip) => {
                 // The local referee is the authority: never send a move it refuses.
                 let g = &flip.referee;
                 if g.turn() != c.me || g.position().check(m).is_err() {
@@ -447,7 +448,7 @@ impl Play {
                     }
                 }
             }
-            Mode::Open(_) => {
+            ModeState::Open(_) => {
                 let Move::Step { from, to } = m else {
                     return Err(SessionError::Illegal);
                 };
@@ -459,7 +460,7 @@ impl Play {
                 self.take_snapshot();
                 self.referee_action(c, now, c.me, Action::Move(m));
             }
-            Mode::Dark(_) => {
+            ModeState::Dark(_) => {
                 let Move::Step { from, to } = m else {
                     return Err(SessionError::Illegal);
                 };
@@ -640,7 +641,13 @@ impl Play {
             return self.violation(
                 c,
                 header,
-                FaultKind::IllegalMove("a point off the board".into()),
+                FaultKind::IllegalMove(MoveFault::OffBoard {
+                    point: if usize::from(from) >= board_len {
+                        from
+                    } else {
+                        to
+                    },
+                }),
             );
         }
         if let Body::Flip { at } = body
@@ -649,26 +656,26 @@ impl Play {
             return self.violation(
                 c,
                 header,
-                FaultKind::IllegalMove("a point off the board".into()),
+                FaultKind::IllegalMove(MoveFault::OffBoard { point: at }),
             );
         }
         let idle = matches!(self.pending, Pending::None);
         match body {
             Body::Step { from, to } => {
                 if !peer_turn || !idle {
-                    return self.violation(c, header, FaultKind::OutOfTurn("move"));
+                    return self.violation(c, header, FaultKind::OutOfTurn(TurnAct::Move));
                 }
                 let (from, to) = (Point(from), Point(to));
                 let m = Move::Step { from, to };
                 match self.mode {
-                    Mode::Flip(_) => self.peer_flip_move(c, now, header, m),
-                    Mode::Open(_) => self.referee_action(c, now, peer, Action::Move(m)),
-                    Mode::Dark(_) => {
+                    ModeState::Flip(_) => self.peer_flip_move(c, now, header, m),
+                    ModeState::Open(_) => self.referee_action(c, now, peer, Action::Move(m)),
+                    ModeState::Dark(_) => {
                         if self.view.at(to).is_some() {
                             return self.violation(
                                 c,
                                 header,
-                                FaultKind::IllegalMove("a step onto an occupied point".into()),
+                                FaultKind::IllegalMove(MoveFault::OntoOccupied { from, to }),
                             );
                         }
                         self.acts.push(Act::Step {
@@ -691,8 +698,8 @@ impl Play {
             }
             Body::Attack { from, to, r } => {
                 // Only dark games battle by attack messages.
-                if !peer_turn || !idle || !matches!(self.mode, Mode::Dark(_)) {
-                    return self.violation(c, header, FaultKind::OutOfTurn("attack"));
+                if !peer_turn || !idle || !matches!(self.mode, ModeState::Dark(_)) {
+                    return self.violation(c, header, FaultKind::OutOfTurn(TurnAct::Attack));
                 }
                 self.on_attack(c, header, from, to, r);
             }
@@ -701,16 +708,16 @@ impl Play {
             Body::FlagOpen(opening) => self.on_flag_open(c, now, header, opening),
             Body::Flip { at } => {
                 if !peer_turn || !idle {
-                    return self.violation(c, header, FaultKind::OutOfTurn("flip"));
+                    return self.violation(c, header, FaultKind::OutOfTurn(TurnAct::Flip));
                 }
                 match self.mode {
-                    Mode::Flip(_) => {
+                    ModeState::Flip(_) => {
                         self.peer_flip_move(c, now, header, Move::Flip { at: Point(at) })
                     }
-                    Mode::Dark(_) | Mode::Open(_) => self.violation(
+                    ModeState::Dark(_) | ModeState::Open(_) => self.violation(
                         c,
                         header,
-                        FaultKind::Unexpected("flip outside a flip game".into()),
+                        FaultKind::Unexpected(Unexpected::FlipOutsideFlipGame),
                     ),
                 }
             }
@@ -734,7 +741,7 @@ impl Play {
             }
             Body::NoMoves => {
                 if !peer_turn || !idle {
-                    return self.violation(c, header, FaultKind::OutOfTurn("no-moves claim"));
+                    return self.violation(c, header, FaultKind::OutOfTurn(TurnAct::NoMovesClaim));
                 }
                 let pos = self
                     .view
@@ -752,7 +759,7 @@ impl Play {
                     return self.violation(
                         c,
                         header,
-                        FaultKind::Unexpected("no-moves reply without a claim".into()),
+                        FaultKind::Unexpected(Unexpected::NoMovesReplyWithoutClaim),
                     );
                 }
                 // The audit checks the answer against the opened setups.
@@ -764,7 +771,7 @@ impl Play {
             }
             Body::OfferDraw => {
                 if !peer_turn || !idle {
-                    return self.violation(c, header, FaultKind::OutOfTurn("draw offer"));
+                    return self.violation(c, header, FaultKind::OutOfTurn(TurnAct::DrawOffer));
                 }
                 // One offer a turn: repeated offers would stall the game.
                 let ply = self.view.ply();
@@ -782,7 +789,7 @@ impl Play {
                     return self.violation(
                         c,
                         header,
-                        FaultKind::Unexpected("accepting a draw never offered".into()),
+                        FaultKind::Unexpected(Unexpected::AcceptWithoutOffer),
                     );
                 }
                 self.pending = Pending::None;
@@ -795,7 +802,7 @@ impl Play {
                     return self.violation(
                         c,
                         header,
-                        FaultKind::Unexpected("declining a draw never offered".into()),
+                        FaultKind::Unexpected(Unexpected::DeclineWithoutOffer),
                     );
                 }
                 self.mode.note(peer, Action::DeclineDraw);
@@ -829,7 +836,10 @@ impl Play {
             other => self.violation(
                 c,
                 header,
-                FaultKind::Unexpected(format!("unexpected {} during play", other.kind())),
+                FaultKind::Unexpected(Unexpected::Message {
+                    kind: other.kind(),
+                    phase: Phase::Play,
+                }),
             ),
         }
     }
@@ -942,8 +952,10 @@ impl Play {
     fn apply_timeout(&mut self, c: &mut Core, now: Instant, side: Side) {
         self.acts.push(Act::Timeout { side });
         match self.mode {
-            Mode::Open(_) | Mode::Flip(_) => self.referee_action(c, now, side, Action::Timeout),
-            Mode::Dark(_) => {
+            ModeState::Open(_) | ModeState::Flip(_) => {
+                self.referee_action(c, now, side, Action::Timeout)
+            }
+            ModeState::Dark(_) => {
                 let count = self.view.timeouts(side) + 1;
                 self.apply_event(c, now, Event::TimedOut { side, count }, false);
                 if self.end.is_none() && c.rules.is_timeout_loss(count) {
@@ -965,10 +977,10 @@ impl Play {
         action: Action,
     ) {
         let applied = match &mut self.mode {
-            Mode::Open(o) => o.referee.apply(side, action),
-            Mode::Flip(f) => f.referee.apply(side, action),
+            ModeState::Open(o) => o.referee.apply(side, action),
+            ModeState::Flip(f) => f.referee.apply(side, action),
             // No referee: nothing calls this in a dark game.
-            Mode::Dark(_) => return,
+            ModeState::Dark(_) => return,
         };
         match applied {
             Ok(events) => {
@@ -995,7 +1007,7 @@ impl Play {
                 self.fault(
                     c,
                     side,
-                    FaultKind::IllegalMove(e.to_string()),
+                    FaultKind::IllegalMove(MoveFault::Action(e)),
                     format!("{side}'s last message"),
                 );
             }
@@ -1012,7 +1024,7 @@ impl Play {
         e: Event,
     ) {
         if let Err(err) = self.view.apply(&e) {
-            return self.violation(c, header, FaultKind::IllegalMove(err.to_string()));
+            return self.violation(c, header, FaultKind::IllegalMove(MoveFault::View(err)));
         }
         c.events.push_back(AppEvent::Game(e));
         self.after_event(c, now);
@@ -1040,12 +1052,12 @@ impl Play {
         let v = &self.view;
         match self.mode {
             // The local referee ends the game itself (quiet moves, no move left).
-            Mode::Open(_) | Mode::Flip(_) => {
+            ModeState::Open(_) | ModeState::Flip(_) => {
                 if v.turn() == c.me {
                     c.events.push_back(AppEvent::YourTurn);
                 }
             }
-            Mode::Dark(_) => {
+            ModeState::Dark(_) => {
                 if c.rules.is_quiet_draw(v.quiet_plies()) {
                     return self.finish(GameResult::Draw {
                         reason: DrawReason::QuietMoves,

@@ -20,8 +20,8 @@ use crate::wire::Body;
 impl Session {
     /// What to save after every message (see [`crate::saved`]).
     #[must_use]
-    pub fn saved(&self) -> crate::saved::SavedGame {
-        crate::saved::SavedGame {
+    pub fn saved(&self) -> crate::saved::SavedSession {
+        crate::saved::SavedSession {
             seat: self.core.seat,
             rules: self.core.rules,
             layout: self.core.layout,
@@ -40,14 +40,14 @@ impl Session {
     /// connection ([`Session::handle_stream_start`]) to resend what each side missed.
     ///
     /// # Errors
-    /// A log that does not replay to the same messages.
+    /// A log that does not replay to the same messages: where and why.
     pub fn restore(
         now: Instant,
         key: &SigningKey,
-        saved: &crate::saved::SavedGame,
-    ) -> Result<Session, String> {
+        saved: &crate::saved::SavedSession,
+    ) -> Result<Session, ReplayError> {
         let t = Transcript::new(saved.seat, key);
-        let mut s = Session::rebuild(now, t, saved, &saved.log).map_err(|e| e.to_string())?;
+        let mut s = Session::rebuild(now, t, saved, &saved.log)?;
         s.core.out.clear();
         s.core.events.clear();
         if matches!(&s.stage, Stage::Setup(setup) if setup.unconfirmed()) {
@@ -74,7 +74,7 @@ impl Session {
     pub fn witness(
         now: Instant,
         public: VerifyingKey,
-        saved: &crate::saved::SavedGame,
+        saved: &crate::saved::SavedSession,
     ) -> Result<Session, ReplayError> {
         let own: Vec<[u8; 64]> = {
             let mut mine: Vec<&Envelope<Body>> = saved
@@ -96,14 +96,12 @@ impl Session {
     fn rebuild(
         now: Instant,
         transcript: Transcript,
-        saved: &crate::saved::SavedGame,
+        saved: &crate::saved::SavedSession,
         log: &[Envelope<Body>],
     ) -> Result<Session, ReplayError> {
         let seat = saved.seat;
-        let fail = |index: usize, what: String| ReplayError { seat, index, what };
-        let layout = saved
-            .layout
-            .ok_or_else(|| fail(0, "no layout saved".into()))?;
+        let fail = |index: usize, what: ReplayFault| ReplayError { seat, index, what };
+        let layout = saved.layout.ok_or_else(|| fail(0, ReplayFault::NoLayout))?;
         let mut s = match seat {
             Seat::Host => Session::host_with(
                 now,
@@ -114,7 +112,7 @@ impl Session {
                 saved.nonce,
                 &saved.name,
             )
-            .map_err(|e| fail(0, e.to_string()))?,
+            .map_err(|e| fail(0, ReplayFault::Refused(e)))?,
             Seat::Guest => Session::join_with(
                 now,
                 transcript,
@@ -149,7 +147,9 @@ impl Session {
             if s.core.log.get(i) != Some(env) {
                 return Err(fail(
                     i,
-                    format!("its {} does not follow from the log", env.body.kind()),
+                    ReplayFault::Diverged {
+                        kind: env.body.kind(),
+                    },
                 ));
             }
         }
@@ -163,7 +163,7 @@ impl Session {
         now: Instant,
         body: &Body,
         layout: &Layout,
-    ) -> Result<(), String> {
+    ) -> Result<(), ReplayFault> {
         let r = match *body {
             Body::Hello { .. } => self.accept(now, *layout),
             Body::Commit { .. } => self.confirm_pairing(now),
@@ -211,9 +211,9 @@ impl Session {
                 );
                 Ok(())
             }
-            ref other => return Err(format!("cannot replay a {}", other.kind())),
+            ref other => return Err(ReplayFault::CannotReplay { kind: other.kind() }),
         };
-        r.map_err(|e| e.to_string())
+        r.map_err(ReplayFault::Refused)
     }
 
     /// The first frame to write on a new stream (bound to no connection:
@@ -361,7 +361,32 @@ pub struct ReplayError {
     /// Its place in the log.
     pub index: usize,
     /// What differs.
-    pub what: String,
+    pub what: ReplayFault,
+}
+
+/// Why a side's logged message does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayFault {
+    /// The saved game holds no layout for this side.
+    #[error("no layout saved")]
+    NoLayout,
+    /// The session refuses the decision the message records (or, for the
+    /// first message, to start at all).
+    #[error("the session refuses it: {0}")]
+    Refused(SessionError),
+    /// Replaying gives another message than the logged one.
+    #[error("its {kind} does not follow from the log")]
+    Diverged {
+        /// The logged message's kind.
+        kind: &'static str,
+    },
+    /// A message of a kind a side never sends by its own decision.
+    #[error("cannot replay a {kind}")]
+    CannotReplay {
+        /// Its kind.
+        kind: &'static str,
+    },
 }
 
 /// `seat`'s processing order of a log: each of its own messages comes after

@@ -8,16 +8,17 @@ use std::time::Instant;
 use junqi_game::{Game, GameResult, Layout, PlayerView, Side};
 
 use super::audit::Setups;
-use super::mode::{Dark, Flip, Mode, Open};
+use super::mode::{Dark, Flip, ModeState, Open};
 use super::play::Play;
 use super::{AppEvent, Core, RulesMode, Session, SessionError, Stage};
 use crate::commit::{ARMY_SIZE, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed};
 use crate::envelope::Header;
 use crate::fault::FaultKind;
+use crate::findings::{CommitmentFault, Phase, Unexpected};
 use crate::flip::{FLIP_SIZE, FlipLayer, FlipVerifier, layer_of};
 use crate::ot::PeerKey;
-use crate::rank::{Rank, Seat};
+use crate::rank::{Seat, WireRank};
 use crate::wire::{Body, layout_of, slots_of, table_from_rules};
 
 #[derive(Clone)]
@@ -120,7 +121,7 @@ impl Setup {
     }
 }
 
-pub(super) fn ranks_of(c: &SetupCommitment) -> Vec<Rank> {
+pub(super) fn ranks_of(c: &SetupCommitment) -> Vec<WireRank> {
     c.placement.iter().map(|&(_, r)| r).collect()
 }
 
@@ -187,7 +188,10 @@ impl Session {
             (_, body) => self.violation(
                 now,
                 header,
-                FaultKind::Unexpected(format!("unexpected {}", body.kind())),
+                FaultKind::Unexpected(Unexpected::Message {
+                    kind: body.kind(),
+                    phase: Phase::Setup,
+                }),
             ),
         }
     }
@@ -210,14 +214,21 @@ impl Session {
             return self.violation(
                 now,
                 header,
-                FaultKind::BadCommitment("commitment of the wrong shape".into()),
+                FaultKind::BadCommitment(CommitmentFault::WrongShape {
+                    pieces: pieces.len(),
+                    flip: flip.len(),
+                }),
             );
         }
         let layer = match c.rules.mode {
             RulesMode::Flip => match FlipVerifier::new(c.game_id, layer_of(c.peer_seat()), flip) {
                 Ok(v) => PeerLayer::Flip(v),
                 Err(e) => {
-                    return self.violation(now, header, FaultKind::BadCommitment(e.to_string()));
+                    return self.violation(
+                        now,
+                        header,
+                        FaultKind::BadCommitment(CommitmentFault::FlipLayer(e)),
+                    );
                 }
             },
             RulesMode::Dark | RulesMode::Open => PeerLayer::Army(pieces),
@@ -228,7 +239,7 @@ impl Session {
                 return self.violation(
                     now,
                     header,
-                    FaultKind::BadCommitment(format!("oblivious-transfer key: {e}")),
+                    FaultKind::BadCommitment(CommitmentFault::OtKey(e)),
                 );
             }
         };
@@ -267,7 +278,7 @@ impl Session {
         let c = &mut self.core;
         let mode = match (mine, layer) {
             (MyCommit::Dark(mine), PeerLayer::Army(peer_pieces)) => {
-                Mode::Dark(Dark::new(mine, peer_pieces, table_from_rules(&c.rules)))
+                ModeState::Dark(Dark::new(mine, peer_pieces, table_from_rules(&c.rules)))
             }
             (MyCommit::Open(mine), PeerLayer::Army(peer_pieces)) => {
                 // The host opens first; the guest once the host's opening
@@ -289,7 +300,7 @@ impl Session {
                 return;
             }
             (MyCommit::Flip(mine), PeerLayer::Flip(verifier)) => {
-                Mode::Flip(Flip::new(c.rules, c.first, mine, verifier))
+                ModeState::Flip(Flip::new(c.rules, c.first, mine, verifier))
             }
             // Both are read from the same rules.
             (MyCommit::Dark(_) | MyCommit::Open(_), PeerLayer::Flip(_))
@@ -301,7 +312,7 @@ impl Session {
     }
 
     /// Open games: the peer opened its setup; play begins with a local referee.
-    fn on_open_reveal(&mut self, now: Instant, header: &Header, seed: Seed, ranks: Vec<Rank>) {
+    fn on_open_reveal(&mut self, now: Instant, header: &Header, seed: Seed, ranks: Vec<WireRank>) {
         let Stage::Setup(s) = &self.stage else {
             return;
         };
@@ -313,7 +324,7 @@ impl Session {
         };
         let c = &self.core;
         let peer_side = c.peer();
-        let placement: Vec<(u8, Rank)> = ranks
+        let placement: Vec<(u8, WireRank)> = ranks
             .iter()
             .enumerate()
             .map(|(i, &r)| (i as u8, r))
@@ -345,7 +356,7 @@ impl Session {
                 return self.fault(
                     now,
                     peer_side,
-                    FaultKind::IllegalSetup(e.to_string()),
+                    FaultKind::IllegalSetup(e),
                     format!("{peer_side} reveal"),
                 );
             }
@@ -365,15 +376,15 @@ impl Session {
         if !revealed {
             send_open_reveal(&mut self.core, &mine);
         }
-        let mode = Mode::Open(Open::new(mine, peer_pieces, referee, (seed, ranks)));
+        let mode = ModeState::Open(Open::new(mine, peer_pieces, referee, (seed, ranks)));
         self.start_play(now, s.layout, peer, mode);
     }
 
-    fn start_play(&mut self, now: Instant, layout: Layout, peer: PeerCommit, mode: Mode) {
+    fn start_play(&mut self, now: Instant, layout: Layout, peer: PeerCommit, mode: ModeState) {
         let c = &mut self.core;
         let mut view = match mode {
-            Mode::Flip(_) => PlayerView::new_flip(c.rules, c.me, c.first),
-            Mode::Dark(_) | Mode::Open(_) => {
+            ModeState::Flip(_) => PlayerView::new_flip(c.rules, c.me, c.first),
+            ModeState::Dark(_) | ModeState::Open(_) => {
                 let dep = layout.validate(&c.rules).expect("validated when set");
                 PlayerView::new(c.rules, c.me, &dep, c.first)
             }
@@ -456,7 +467,7 @@ fn commit(c: &mut Core, layout: Layout) -> MyCommit {
 
 fn commit_army(c: &mut Core, layout: Layout) -> SetupCommitment {
     let layout = c.cheats().commit_layout.unwrap_or(layout);
-    let placement: Vec<(u8, Rank)> = slots_of(&layout, c.me)
+    let placement: Vec<(u8, WireRank)> = slots_of(&layout, c.me)
         .into_iter()
         .enumerate()
         .map(|(i, r)| (i as u8, r))
