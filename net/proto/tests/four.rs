@@ -1114,3 +1114,47 @@ fn a_second_draw_offer_in_one_turn_is_blamed() {
     }
     honest_agree(&t, Some(FourSeat::South));
 }
+
+#[test]
+fn a_return_is_taken_only_from_the_seat_over_its_own_connection() {
+    use junqi_proto::four::rejoin::RejoinRefused;
+    let mut t = Table4::new(rules(false), 80);
+    // Until the table has started, nobody comes back.
+    let early = t.seat(FourSeat::East).rejoin(&[1; 32]);
+    assert_eq!(
+        t.seat(FourSeat::South).check_rejoin(&early, &[1; 32]),
+        Err(RejoinRefused::OtherGame)
+    );
+    assert!(t.run(STEPS));
+    let host = t.seat(FourSeat::South);
+    let r = t.seat(FourSeat::East).rejoin(&[1; 32]);
+    assert_eq!(host.check_rejoin(&r, &[1; 32]), Ok(()));
+    // Signed for another connection: a captured return does not verify.
+    assert_eq!(
+        host.check_rejoin(&r, &[2; 32]),
+        Err(RejoinRefused::BadSignature)
+    );
+    // Another seat's name on East's signature, more rounds claimed, another game.
+    let mut other = r.clone();
+    other.seat = FourSeat::West;
+    assert_eq!(
+        host.check_rejoin(&other, &[1; 32]),
+        Err(RejoinRefused::BadSignature)
+    );
+    let mut more = r.clone();
+    more.rounds += 1;
+    assert_eq!(
+        host.check_rejoin(&more, &[1; 32]),
+        Err(RejoinRefused::BadSignature)
+    );
+    let mut foreign = r;
+    foreign.game[0] ^= 1;
+    assert_eq!(
+        host.check_rejoin(&foreign, &[1; 32]),
+        Err(RejoinRefused::OtherGame)
+    );
+    // What a returning seat is sent: every message from the round it names.
+    let all = host.resend_from(0).len();
+    assert_eq!(all, host.log().envelopes().count());
+    assert!(host.resend_from(host.log().round() - 3).len() < all);
+}

@@ -11,7 +11,7 @@
 //!   双明 reveal encrypted to the partner;
 //! - [`session`]: one seat's state machine (play in `play.rs`, the end in
 //!   `end.rs`); [`audit`]: the audit over the four armies from the log alone;
-//! - [`fault`]: blame naming a seat;
+//! - [`fault`]: blame naming a seat; [`rejoin`]: a seat's device coming back;
 //! - `harness` (feature `testing`): four seats in one process on a virtual
 //!   clock, relayed by the host, with a hostile relay.
 
@@ -28,6 +28,7 @@ pub mod hello;
 pub mod log;
 pub mod partner;
 mod play;
+pub mod rejoin;
 pub mod seat;
 pub mod session;
 
