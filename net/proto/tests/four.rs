@@ -190,10 +190,20 @@ fn audited_blames(
                 assert!(want(&b.fault), "seed {seed}: {b}");
             }
         } else {
-            // The lie made an honest view refuse an announcement: the table
-            // stops, and nobody honest is blamed or scores.
-            for x in &v {
-                assert_eq!(x.result, None, "seed {seed}: {x:?}");
+            // The lie made an honest view refuse an announcement: that seat
+            // stops with no result (nobody honest is blamed: checked above);
+            // the others may time it out (the host too, by its keeper) and
+            // play on, unaudited since it does not open its army.
+            assert!(
+                v.iter()
+                    .any(|x| x.ending == Ending::Abandoned && x.result.is_none()),
+                "seed {seed}: {v:?}"
+            );
+            for x in v.iter().filter(|x| x.result.is_some()) {
+                assert!(
+                    x.record.is_none() && !x.not_opened.is_empty(),
+                    "seed {seed}: {x:?}"
+                );
             }
         }
     }
@@ -647,20 +657,14 @@ fn a_stranger_in_the_hellos_makes_the_codes_differ_and_nothing_start() {
 
 #[test]
 fn a_silent_seat_is_timed_out_by_the_host_and_goes_out_at_the_fifth() {
+    // West's clock is the host's; the host's (South's) is the seat's
+    // before it in turn order, West's: a host that relays but never moves
+    // goes out at its fifth timeout like any seat.
     for silent in [FourSeat::West, FourSeat::South] {
         let mut t = Table4::new(rules(false), 50);
         t.no_moves[silent.index()] = true;
         assert!(t.run(STEPS));
         let v = honest_agree(&t, None);
-        if silent == FourSeat::South {
-            // Nobody keeps the host's clock: the table is abandoned,
-            // nobody blamed, nobody scores.
-            for x in &v {
-                assert_eq!(x.ending, Ending::Abandoned);
-                assert_eq!(x.result, None);
-            }
-            continue;
-        }
         for x in &v {
             assert_eq!(x.ending, Ending::Played, "{x:?}");
             assert_eq!(x.blame, None);
@@ -708,6 +712,30 @@ fn a_move_crossing_the_hosts_timeout_claim_is_void_on_every_seat() {
             .iter()
             .any(|(s, a)| *s == junqi_game::Side::East && *a == junqi_game::Action::Timeout)
     );
+}
+
+#[test]
+fn a_host_move_crossing_its_keepers_claim_voids_the_claim_on_every_seat() {
+    // The host (South) moves after West, its keeper (the seat before it
+    // in turn order), claimed its timeout. After West's own move the
+    // host's clock starts a hop (5 ms) after West's: West claims at T + 2L
+    // - 5 ms on the host's clock and the claim reaches the host at T + 2L,
+    // so a move at T + 2L - 5 ms crosses it. The host relayed its move to
+    // every other seat first: the claim is void and the move stands.
+    let mut t = Table4::new(rules(false), 53);
+    t.think[FourSeat::South.index()] = Duration::from_millis(30_000 + 4_000 - 5);
+    assert!(t.run(STEPS));
+    let v = honest_agree(&t, None);
+    for x in &v {
+        assert_eq!(x.ending, Ending::Played, "{x:?}");
+        assert_eq!(x.blame, None);
+        assert_eq!(x, &v[0]);
+    }
+    assert!(
+        t.events[FourSeat::West.index()].contains(&junqi_proto::four::FourEvent::ClaimVoided),
+        "the claims crossed"
+    );
+    assert!(v[0].record.is_some(), "audited");
 }
 
 #[test]

@@ -73,6 +73,9 @@ pub(super) struct PlayState {
     /// This seat's own last move, with the state before it: a timeout
     /// claim that crossed it voids it.
     pub(super) before_my_move: Option<Box<PlayState>>,
+    /// This seat's own last timeout claim over the host, with the state
+    /// before it: the host's move that crossed it voids it.
+    pub(super) before_my_claim: Option<Box<PlayState>>,
     /// 全明: this seat's own referee (every army is open).
     pub(super) referee: Option<junqi_game::Game>,
     /// The standing draw offer: who made it, at which ply, and the seats
@@ -97,6 +100,7 @@ impl PlayState {
             turn_start: now,
             claim_at: None,
             before_my_move: None,
+            before_my_claim: None,
             referee: None,
             draw: None,
             offered_at: None,
@@ -281,7 +285,7 @@ impl FourSession {
             }
             (Body4::AcceptDraw | Body4::DeclineDraw, Owed::Answer(s)) => s == sender,
             (Body4::Leave, o) => o.seat() == sender,
-            (Body4::Timeout, Owed::Move(s)) => sender == self.cfg.host && s != sender,
+            (Body4::Timeout, Owed::Move(s)) => s != sender && sender == self.keeper(s),
             _ => false,
         };
         if !allowed {
@@ -678,19 +682,20 @@ impl FourSession {
     /// The seat on move owes the next message.
     pub(super) fn next_turn(&mut self) {
         let now = self.now;
+        let seat = FourSeat::of_side(self.play.as_ref().expect("in play").view.turn());
+        let keeps = seat != self.me && self.keeper(seat) == self.me;
         let p = self.play.as_mut().expect("in play");
-        let seat = FourSeat::of_side(p.view.turn());
         p.owed = Owed::Move(seat);
         p.turn_start = now;
-        // The host keeps the clock of every other seat: a round trip after
-        // its deadline it claims the timeout.
+        // The host keeps the clock of every other seat, its keeper the
+        // host's: a round trip after the deadline it claims the timeout.
         #[allow(unused_mut)]
         let mut wait = Duration::from_secs(u64::from(self.rules.move_seconds)) + 2 * LATENCY_BOUND;
         #[cfg(feature = "testing")]
         if self.cheats.early_claim {
             wait = Duration::from_millis(1);
         }
-        p.claim_at = (self.me == self.cfg.host && seat != self.me).then(|| now + wait);
+        p.claim_at = keeps.then(|| now + wait);
         if seat != self.me {
             return;
         }

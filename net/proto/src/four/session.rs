@@ -78,6 +78,10 @@ pub enum FourEvent {
     /// This seat's last move crossed the host's timeout claim and is void
     /// (the view is back to before it; the pass follows as a table event).
     MoveVoided,
+    /// This seat's timeout claim over the host crossed the host's move,
+    /// which the host relayed first to every other seat: the claim is void
+    /// (the view is back to before it; the move follows as a table event).
+    ClaimVoided,
     /// The table is over.
     Over(Box<FourVerdict>),
 }
@@ -394,6 +398,9 @@ impl FourSession {
             && p.claim_at.is_some_and(|c| now >= c)
         {
             p.claim_at = None;
+            p.before_my_claim = None;
+            let before = Box::new(p.clone());
+            p.before_my_claim = Some(before);
             self.send(Body4::Timeout);
             self.drain_ahead();
             return;
@@ -450,6 +457,9 @@ impl FourSession {
         let hd = env.signed.header;
         if env.body == Body4::Timeout && hd.sender == self.cfg.host && self.crossed_my_move(&env) {
             return;
+        }
+        if hd.sender == self.cfg.host {
+            self.crossed_my_claim(&env);
         }
         // A seat's key is the one of its first hello; a later hello for the
         // seat with another key is a stranger's (a relay's: the pairing

@@ -85,6 +85,9 @@ impl TableHandler for Seat {
                 let _ = session.answer_draw(Instant::now(), false);
             }
             FourEvent::MoveVoided => println!("my move crossed the host's timeout claim: void"),
+            FourEvent::ClaimVoided => {
+                println!("my timeout claim crossed the host's move: void")
+            }
             FourEvent::Over(v) => print_verdict(&v),
         }
     }
