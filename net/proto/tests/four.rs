@@ -1186,3 +1186,108 @@ fn a_return_is_taken_only_from_the_seat_over_its_own_connection() {
     assert_eq!(all, host.log().envelopes().count());
     assert!(host.resend_from(host.log().round() - 3).len() < all);
 }
+
+/// Runs `t` until `seat`'s log reaches `round` (or the table ends).
+fn run_to_round(t: &mut Table4, seat: FourSeat, round: u64) {
+    for _ in 0..STEPS {
+        if t.seat(seat).log().round() >= round || t.all_done() {
+            return;
+        }
+        t.run(1);
+    }
+}
+
+#[test]
+fn a_crashed_device_resumes_its_seat_from_its_journal() {
+    // A guest, then the host, crashes mid-game and comes back from the
+    // journal it kept: the game goes on to one result, one record and a
+    // clean audit on all four, nobody blamed.
+    for (crashed, seed) in [
+        (FourSeat::East, 60),
+        (FourSeat::South, 61),
+        (FourSeat::North, 62),
+    ] {
+        for partners in [false, true] {
+            let mut t = Table4::new(rules(partners), seed);
+            run_to_round(&mut t, crashed, 40);
+            assert!(!t.all_done(), "seed {seed}: mid-game");
+            let before = t.seat(crashed).log().round();
+            t.crash_and_resume(crashed, None)
+                .expect("the journal replays");
+            assert_eq!(
+                t.seat(crashed).log().round(),
+                before,
+                "the whole log is back"
+            );
+            assert!(t.run(STEPS), "seed {seed}");
+            let v = honest_agree(&t, None);
+            for x in &v {
+                assert_eq!(x.ending, Ending::Played, "{crashed} seed {seed}: {x:?}");
+                assert_eq!(x.blame, None);
+                assert!(x.record.is_some(), "audited");
+                assert_eq!(x, &v[0]);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stale_journal_stops_its_seat_and_blames_nobody() {
+    // East's device comes back from a copy of its journal older than what
+    // the table holds of it: the host's resend shows East a message of its
+    // own that it lacks; East stops before sending anything, nobody is
+    // blamed, and the others never see two versions of East's messages.
+    let mut t = Table4::new(rules(false), 63);
+    run_to_round(&mut t, FourSeat::East, 30);
+    let old = t.seat(FourSeat::East).journal();
+    let mine = |j: &[junqi_proto::four::log::Envelope4]| {
+        j.iter()
+            .filter(|e| e.signed.header.sender == FourSeat::East)
+            .count()
+    };
+    let kept = mine(&old);
+    for _ in 0..STEPS {
+        if mine(&t.seat(FourSeat::East).journal()) >= kept + 2 || t.all_done() {
+            break;
+        }
+        t.run(1);
+    }
+    assert!(!t.all_done());
+    t.crash_and_resume(FourSeat::East, Some(old))
+        .expect("an old journal replays");
+    assert!(t.run(STEPS));
+    let east = verdict(&t, FourSeat::East);
+    assert!(
+        matches!(east.ending, Ending::StaleJournal { .. }),
+        "{east:?}"
+    );
+    assert_eq!(east.result, None);
+    let v = honest_agree(&t, None);
+    for x in &v {
+        assert_eq!(x.blame, None, "{x:?}");
+    }
+}
+
+#[test]
+fn a_journal_of_another_seat_does_not_replay() {
+    let mut t = Table4::new(rules(false), 64);
+    run_to_round(&mut t, FourSeat::East, 20);
+    let cfg = t.seat(FourSeat::East).config().clone();
+    let mut other = Table4::new(rules(false), 65);
+    run_to_round(&mut other, FourSeat::East, 20);
+    let theirs = other.seat(FourSeat::East).journal();
+    let mut forged = t.seat(FourSeat::East).journal();
+    let err = junqi_proto::four::FourSession::resume(cfg.clone(), theirs, t.now);
+    assert!(err.is_err(), "another table's journal is not this seat's");
+    assert!(
+        junqi_proto::four::FourSession::resume(cfg.clone(), forged.clone(), t.now).is_ok(),
+        "its own replays"
+    );
+    // One of East's own messages changed (its body): refused.
+    let i = forged
+        .iter()
+        .rposition(|e| e.signed.header.sender == FourSeat::East)
+        .expect("East sent");
+    forged[i].signed.header.turn_ms ^= 1;
+    assert!(junqi_proto::four::FourSession::resume(cfg, forged, t.now).is_err());
+}

@@ -98,9 +98,9 @@ pub enum Body4 {
     AcceptDraw,
     /// A seat asked declines it: the offerer moves on.
     DeclineDraw,
-    /// The host: the seat on move let its clock run out (a pass; the
-    /// fifth puts it out). Only the host claims, since its order of the
-    /// messages is the table's.
+    /// The seat on move let its clock run out (a pass; the fifth puts it
+    /// out). The host claims it for every other seat, since its order of
+    /// the messages is the table's; the host's keeper claims the host's.
     Timeout,
     /// The attacker's entry opened to no label: the audit settles it.
     Dispute,

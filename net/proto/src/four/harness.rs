@@ -179,6 +179,59 @@ impl Table4 {
         &mut self.seats[s.index()]
     }
 
+    /// The device of `seat` crashes and comes back from `journal` (what it
+    /// kept at some moment; `None`: its journal now): the frames on their
+    /// way to it are lost; it returns, the host resends what it holds from
+    /// two rounds before the seat's last, and the seat resends to the host
+    /// what it holds from two rounds before the host's.
+    ///
+    /// # Errors
+    /// The journal does not replay.
+    pub fn crash_and_resume(
+        &mut self,
+        seat: FourSeat,
+        journal: Option<Vec<Envelope4>>,
+    ) -> Result<(), super::ResumeError> {
+        let old = &self.seats[seat.index()];
+        let journal = journal.unwrap_or_else(|| old.journal());
+        let cfg = old.config().clone();
+        self.wire.retain(|w| w.2 != seat);
+        self.acts.retain(|a| a.1 != seat);
+        let mut back = FourSession::resume(cfg, journal, self.now)?;
+        // What the host holds at the return (for a host, what its guests hold).
+        let holds = FourSeat::ALL
+            .into_iter()
+            .filter(|&g| g != seat && (seat == self.host || g == self.host))
+            .map(|g| self.seats[g.index()].log().round())
+            .max()
+            .unwrap_or(0);
+        back.release_after(holds);
+        self.seats[seat.index()] = back;
+        // Every guest's link to the host starts again (the host's crash),
+        // or only the crashed guest's.
+        let host = self.host;
+        let guests: Vec<FourSeat> = FourSeat::ALL
+            .into_iter()
+            .filter(|&g| g != host && (seat == host || g == seat))
+            .collect();
+        let at = self.now + self.latency;
+        for g in guests {
+            let (guest_rounds, host_rounds) = (
+                self.seats[g.index()].log().round(),
+                self.seats[host.index()].log().round(),
+            );
+            for f in self.seats[host.index()].resend_from(guest_rounds.saturating_sub(2)) {
+                self.push(g, f, at, None);
+            }
+            // The host relays what a returning guest sends, as any frame
+            // (the others drop what they hold).
+            for f in self.seats[g.index()].resend_from(host_rounds.saturating_sub(2)) {
+                self.push(host, f, at, Some(g));
+            }
+        }
+        Ok(())
+    }
+
     /// Puts a frame from `from` on the wire: the host sends to everyone;
     /// any other seat sends to the host, which relays it.
     pub fn inject(&mut self, from: FourSeat, frame: Vec<u8>) {

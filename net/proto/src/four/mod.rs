@@ -12,6 +12,7 @@
 //! - [`session`]: one seat's state machine (play in `play.rs`, the end in
 //!   `end.rs`); [`audit`]: the audit over the four armies from the log alone;
 //! - [`fault`]: blame naming a seat; [`rejoin`]: a seat's device coming back;
+//!   `resume.rs`: a seat rebuilt from its journal after a crash;
 //! - `harness` (feature `testing`): four seats in one process on a virtual
 //!   clock, relayed by the host, with a hostile relay.
 
@@ -29,6 +30,7 @@ pub mod log;
 pub mod partner;
 mod play;
 pub mod rejoin;
+mod resume;
 pub mod seat;
 pub mod session;
 
@@ -36,5 +38,6 @@ pub use audit::{AuditGap, AuditOutcome, audit_table};
 pub use body::Body4;
 pub use fault::{Blame, FourFault, Unplayed};
 pub use play::leave_result;
+pub use resume::ResumeError;
 pub use seat::FourSeat;
 pub use session::{Ending, FourCallError, FourConfig, FourEvent, FourSession, FourVerdict};

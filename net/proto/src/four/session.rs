@@ -101,6 +101,14 @@ pub enum Ending {
     Abandoned,
     /// A seat was caught cheating.
     Fault,
+    /// This seat's device resumed from a journal older than the table (the
+    /// host resent a message of this seat's for `round` that the journal
+    /// lacks): it stops before sending anything, nobody blamed; the journal
+    /// is kept as it was.
+    StaleJournal {
+        /// The round of the message the journal lacks.
+        round: u64,
+    },
 }
 
 /// The end of a table for one seat.
@@ -220,7 +228,7 @@ pub struct FourSession {
     pub(super) first: FourSeat,
     pub(super) play: Option<PlayState>,
     ahead: Vec<Envelope4>,
-    out: VecDeque<Vec<u8>>,
+    pub(super) out: VecDeque<Vec<u8>>,
     pub(super) events: VecDeque<FourEvent>,
     pub(super) deadline: Option<Instant>,
     pub(super) now: Instant,
@@ -231,6 +239,13 @@ pub struct FourSession {
     other_rules: Vec<Rules>,
     /// The message being taken (the evidence if it is at fault).
     pub(super) taking: Option<Envelope4>,
+    /// Resuming: this seat's own messages from its journal, in order.
+    pub(super) replay: Option<VecDeque<Envelope4>>,
+    /// Resuming: the round where the journal stopped replaying.
+    pub(super) replay_failed: Option<u64>,
+    /// Resumed: nothing leaves this seat and no timer runs until its log
+    /// holds this many rounds (what the host held at the return).
+    pub(super) quiet_until: Option<u64>,
     #[cfg(feature = "testing")]
     pub(super) cheats: FourCheats,
 }
@@ -242,6 +257,13 @@ impl FourSession {
     /// A layout the rules refuse, or a two-player or flip game's rules
     /// (checked again against the host's rules when its hello comes).
     pub fn new(cfg: FourConfig, now: Instant) -> Result<FourSession, FourCallError> {
+        let mut s = FourSession::build(cfg, now)?;
+        s.send_hello();
+        Ok(s)
+    }
+
+    /// The seat before its hello.
+    pub(super) fn build(cfg: FourConfig, now: Instant) -> Result<FourSession, FourCallError> {
         if let Some(r) = cfg.rules
             && (r.mode == junqi_game::Mode::Flip
                 || r.four_player_board
@@ -263,7 +285,7 @@ impl FourSession {
             .unwrap_or(Rules::four_player(junqi_game::Mode::Dark));
         let table = table_from_rules(&rules);
         let me = cfg.seat;
-        let mut s = FourSession {
+        let s = FourSession {
             me,
             phase: Phase::Hello,
             log: TableLog::new(),
@@ -294,10 +316,19 @@ impl FourSession {
             host_rules: false,
             other_rules: Vec::new(),
             taking: None,
+            replay: None,
+            replay_failed: None,
+            quiet_until: None,
             #[cfg(feature = "testing")]
             cheats: FourCheats::default(),
             cfg,
         };
+        Ok(s)
+    }
+
+    /// Sends this seat's hello.
+    pub(super) fn send_hello(&mut self) {
+        let s = self;
         let hello = Body4::Hello {
             key: s.cfg.key.verifying_key().to_bytes(),
             nonce_commit: nonce_commitment(&s.cfg.nonce),
@@ -305,7 +336,6 @@ impl FourSession {
             rules: s.cfg.rules,
         };
         s.send(hello);
-        Ok(s)
     }
 
     /// Scripts this seat's misbehaviour (tests only).
@@ -352,6 +382,9 @@ impl FourSession {
 
     /// The next frame to send to every other seat (through the host).
     pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+        if self.quiet() {
+            return None;
+        }
         self.out.pop_front()
     }
 
@@ -363,6 +396,9 @@ impl FourSession {
     /// When [`FourSession::handle_timeout`] must be called next.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.quiet() {
+            return None;
+        }
         let claim = self
             .play
             .as_ref()
@@ -393,6 +429,9 @@ impl FourSession {
     /// Time passed: the seat that owes the next message stayed silent.
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
+        if self.quiet() {
+            return;
+        }
         if self.phase == Phase::Play
             && let Some(p) = self.play.as_mut()
             && p.claim_at.is_some_and(|c| now >= c)
@@ -453,8 +492,25 @@ impl FourSession {
         }
     }
 
-    fn receive(&mut self, env: Envelope4) {
+    pub(super) fn receive(&mut self, env: Envelope4) {
         let hd = env.signed.header;
+        if hd.sender == self.me {
+            // Its own message back (the host's resend after a return): one
+            // its journal lacks, or another one, means the journal is older
+            // than the table; what it would send next may clash with what
+            // the others hold. It stops, nobody blamed.
+            let held = self
+                .log
+                .messages(hd.round)
+                .and_then(|m| m[self.me.index()].as_ref())
+                .is_some_and(|h| h.signed == env.signed);
+            let mine = self.cfg.key.verifying_key();
+            if !held && env.signed.verify(&mine) {
+                self.out.clear();
+                self.end(Ending::StaleJournal { round: hd.round }, None, None);
+            }
+            return;
+        }
         if env.body == Body4::Timeout && hd.sender == self.cfg.host && self.crossed_my_move(&env) {
             return;
         }
@@ -515,6 +571,12 @@ impl FourSession {
     /// Signs `body` for the round under way, queues it for every seat and
     /// takes it into this seat's own log.
     pub(super) fn send(&mut self, body: Body4) {
+        if self.replay.is_some() {
+            if let Some(env) = self.replayed(&body) {
+                self.take(env);
+            }
+            return;
+        }
         let turn_ms = self.play.as_ref().map_or(0, |p| p.turn_ms(self.now));
         let env = seal(
             &self.cfg.key,
