@@ -49,6 +49,9 @@ pub trait TableHandler {
     /// A guest's link to the host went down or came back (the seat table's
     /// connection state).
     fn link(&mut self, _up: bool) {}
+    /// The host: a device's first message showed which seat it took (the
+    /// lobby's free seats).
+    fn seat_taken(&mut self, _seat: FourSeat) {}
 }
 
 /// How long a finished host keeps relaying for the seats still finishing,
@@ -330,6 +333,7 @@ pub async fn play_table<H: TableHandler>(
                             && let Ok(e) = decode_payload::<Envelope4>(&payload)
                         {
                             l.seat = Some(e.signed.header.sender);
+                            handler.seat_taken(e.signed.header.sender);
                         }
                         // The relay: unchanged to every other device.
                         let f = framed(&payload);

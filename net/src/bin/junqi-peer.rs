@@ -480,7 +480,7 @@ fn run(args: Plan) -> Result<Ending, RunError> {
     } else {
         let addr = match args.addr {
             Some(a) => a,
-            None => discover(false)?,
+            None => discover(None)?,
         };
         let role = Role::Join {
             addr,
@@ -559,14 +559,15 @@ fn ask(question: &str) -> bool {
 }
 
 /// The first host mDNS finds within 30 s.
-/// `four`: a four-seat table (its advertised rules start with "four "), else
-/// a two-player game.
-fn discover(four: bool) -> Result<SocketAddr, RunError> {
+/// `four`: a four-seat table (its advertised rules start with "four ") with
+/// this seat free (or no readable seat list), else a two-player game.
+fn discover(four: Option<junqi_net::four::FourSeat>) -> Result<SocketAddr, RunError> {
     let browser = Browser::start()?;
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_secs(30) {
         if let Some(Discovery::Found(h)) = browser.recv_timeout(Duration::from_millis(200))
-            && h.rules.starts_with(four::TABLE_PREFIX) == four
+            && h.rules.starts_with(four::TABLE_PREFIX) == four.is_some()
+            && four.is_none_or(|s| h.free_seats.is_none_or(|f| f.contains(s)))
             && let Some(a) = h.addrs.iter().find(|a| a.is_ipv4()).or(h.addrs.first())
         {
             println!(

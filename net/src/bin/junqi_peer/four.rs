@@ -9,7 +9,7 @@ use ed25519_dalek::SigningKey;
 use junqi_game::ai::Player;
 use junqi_game::{Action, Mode, Rules};
 use junqi_net::Seed;
-use junqi_net::discovery::{Advert, rules_summary};
+use junqi_net::discovery::{Advert, FreeSeats, rules_summary};
 use junqi_net::four::{FourConfig, FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_net::table::{TableDial, TableHandler, play_table, save_log};
 use junqi_net::transport::{Identity, endpoint};
@@ -48,9 +48,24 @@ struct Seat {
     player: Box<dyn Player>,
     yes: bool,
     refused: bool,
+    /// The host's advertisement, announced again as seats are taken.
+    advert: Option<Advert>,
+    taken: Vec<FourSeat>,
 }
 
 impl TableHandler for Seat {
+    fn seat_taken(&mut self, seat: FourSeat) {
+        if self.taken.contains(&seat) {
+            return;
+        }
+        self.taken.push(seat);
+        if let Some(a) = &mut self.advert
+            && let Err(e) = a.set_free_seats(FreeSeats::all_but(&self.taken))
+        {
+            eprintln!("cannot announce the free seats: {e}");
+        }
+    }
+
     fn event(&mut self, session: &mut FourSession, event: FourEvent) {
         match event {
             FourEvent::PairingCode(code) => {
@@ -150,14 +165,15 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         player: plan.player,
         yes: plan.yes,
         refused: false,
+        advert: None,
+        taken: vec![FourSeat::South],
     };
     let addr = match (host, plan.addr) {
-        (false, None) => Some(super::discover(true).map_err(std::io::Error::other)?),
+        (false, None) => Some(super::discover(Some(plan.seat)).map_err(std::io::Error::other)?),
         (_, a) => a,
     };
     let verdict = rt.block_on(async {
         let ep = endpoint(&identity, bind)?;
-        let mut advert = None;
         let dial = if host {
             let port = ep.local_addr()?.port();
             println!("listening on 127.0.0.1:{port}");
@@ -166,8 +182,15 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
                     "{TABLE_PREFIX}{}",
                     rules_summary(&plan.rules.expect("the host's rules"))
                 );
-                advert =
-                    Some(Advert::start(&plan.name, port, &summary).map_err(std::io::Error::other)?);
+                handler.advert = Some(
+                    Advert::start_table(
+                        &plan.name,
+                        port,
+                        &summary,
+                        FreeSeats::all_but(&handler.taken),
+                    )
+                    .map_err(std::io::Error::other)?,
+                );
             }
             TableDial::Host { guests: 3 }
         } else {
@@ -179,7 +202,7 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
             std::fs::create_dir_all(dir)?;
             save_log(&dir.join("table.bin"), session.log())?;
         }
-        if let Some(a) = advert {
+        if let Some(a) = handler.advert.take() {
             a.stop();
         }
         ep.wait_idle().await;
