@@ -4,6 +4,7 @@
 //! - [`transport`] (QUIC), [`discovery`] (mDNS) and [`resume`] (saving): the
 //!   I/O shell;
 //! - [`table`]: the four-seat driver (a star through the host);
+//!   [`table_journal`]: its crash journal;
 //! - [`peer`]: the shell behind one handle, for the app and `junqi-peer`: a
 //!   game's thread, runtime, connection, advertisement, identity and journal;
 //! - everything else is `junqi-proto`'s.
@@ -12,6 +13,7 @@ pub mod discovery;
 pub mod peer;
 pub mod resume;
 pub mod table;
+pub mod table_journal;
 pub mod transport;
 
 #[cfg(feature = "testing")]

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use junqi_proto::four::log::Envelope4;
 use junqi_proto::four::rejoin::LinkStart;
 use junqi_proto::four::{FourEvent, FourSeat, FourSession, FourVerdict};
+use junqi_proto::session::LATENCY_BOUND;
 use quinn::{Connection, Endpoint, RecvStream, SendStream};
 use tokio::sync::{Semaphore, mpsc};
 
@@ -52,6 +53,9 @@ pub trait TableHandler {
     /// The host: a device's first message showed which seat it took (the
     /// lobby's free seats).
     fn seat_taken(&mut self, _seat: FourSeat) {}
+    /// What the session is about to send is in its log: the device keeps
+    /// its journal now ([`crate::table_journal::save_journal`]).
+    fn before_send(&mut self, _session: &FourSession) {}
 }
 
 /// How long a finished host keeps relaying for the seats still finishing,
@@ -231,17 +235,29 @@ pub async fn play_table<H: TableHandler>(
     } else {
         None
     };
+    // A seat resumed from its journal waits a round trip for what the
+    // others hold of it before it sends again.
+    let resumed = session.resuming();
+    let mut release_at = resumed.then(|| Instant::now() + 2 * LATENCY_BOUND);
     if let TableDial::Join(addr) = dial {
-        let (conn, send, recv) = connect(ep, addr, None).await?;
+        let back = resumed && session.log().round() >= 2;
+        let (conn, send, recv) = connect(ep, addr, back.then_some(&*session)).await?;
         tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
-        links.insert(
-            next_id,
-            Link {
-                conn,
-                send,
-                seat: None,
-            },
-        );
+        let mut link = Link {
+            conn,
+            send,
+            seat: None,
+        };
+        if back {
+            let from = session.log().round().saturating_sub(RESEND_BACK);
+            let frames: Vec<Vec<u8>> = session
+                .resend_from(from)
+                .iter()
+                .map(|p| framed(p))
+                .collect();
+            write_all(&mut link, &frames).await;
+        }
+        links.insert(next_id, link);
         next_id += 1;
         handler.link(true);
     }
@@ -254,11 +270,23 @@ pub async fn play_table<H: TableHandler>(
                 handler.event(session, ev);
                 busy = true;
             }
+            let mut batch = Vec::new();
             while let Some(p) = session.poll_transmit() {
+                batch.push(p);
+            }
+            if !batch.is_empty() {
+                handler.before_send(session);
+                busy = true;
+            }
+            for p in batch {
                 let f = framed(&p);
                 for l in links.values_mut() {
                     let _ = l.send.write_all(&f).await;
                 }
+            }
+            if release_at.is_some_and(|t| Instant::now() >= t) {
+                release_at = None;
+                session.release_after(0);
                 busy = true;
             }
         }
@@ -317,6 +345,10 @@ pub async fn play_table<H: TableHandler>(
         let deadline = match (session.poll_timeout(), finished_at) {
             (_, Some(t)) => Some(t + LINGER),
             (d, None) => d,
+        };
+        let deadline = match (deadline, release_at) {
+            (Some(d), Some(r)) => Some(d.min(r)),
+            (d, r) => d.or(r),
         };
         let sleep = async {
             match deadline {

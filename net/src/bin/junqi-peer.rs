@@ -216,6 +216,7 @@ fn main() -> ExitCode {
             Ok(four::FourEnd::Clean) => ExitCode::SUCCESS,
             Ok(four::FourEnd::Cheated) => ExitCode::from(2),
             Ok(four::FourEnd::Refused) => ExitCode::from(3),
+            Ok(four::FourEnd::Stale) => ExitCode::from(4),
             Ok(four::FourEnd::Other) => ExitCode::from(1),
             Err(e) => {
                 eprintln!("error: {e}");

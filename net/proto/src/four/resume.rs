@@ -154,6 +154,13 @@ impl FourSession {
         self.quiet_until.is_some_and(|r| self.log.round() < r)
     }
 
+    /// Whether this seat, resumed, still waits to catch up with the table
+    /// (it sends nothing and runs no timer).
+    #[must_use]
+    pub fn resuming(&self) -> bool {
+        self.quiet()
+    }
+
     /// The host said how many rounds it held when this seat returned: the
     /// seat sends again (what it made meanwhile included) once its log
     /// holds as many. Until then nothing leaves it and no timer runs, so a

@@ -10,8 +10,9 @@ use junqi_game::ai::Player;
 use junqi_game::{Action, Mode, Rules};
 use junqi_net::Seed;
 use junqi_net::discovery::{Advert, FreeSeats, rules_summary};
-use junqi_net::four::{FourConfig, FourEvent, FourSeat, FourSession, FourVerdict};
+use junqi_net::four::{Ending, FourConfig, FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_net::table::{TableDial, TableHandler, play_table, save_log};
+use junqi_net::table_journal::{JOURNAL_FILE, load_journal, save_journal};
 use junqi_net::transport::{Identity, endpoint};
 
 /// What a four-seat run is asked to do.
@@ -41,6 +42,8 @@ pub(crate) enum FourEnd {
     Clean,
     Cheated,
     Refused,
+    /// Resumed from a journal older than the table (exit 4).
+    Stale,
     Other,
 }
 
@@ -51,9 +54,19 @@ struct Seat {
     /// The host's advertisement, announced again as seats are taken.
     advert: Option<Advert>,
     taken: Vec<FourSeat>,
+    /// Where the journal is kept (`--state DIR`).
+    journal: Option<PathBuf>,
 }
 
 impl TableHandler for Seat {
+    fn before_send(&mut self, session: &FourSession) {
+        if let Some(path) = &self.journal
+            && let Err(e) = save_journal(path, session)
+        {
+            eprintln!("cannot keep the journal: {e}");
+        }
+    }
+
     fn seat_taken(&mut self, seat: FourSeat) {
         if self.taken.contains(&seat) {
             return;
@@ -167,7 +180,25 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         refused: false,
         advert: None,
         taken: vec![FourSeat::South],
+        journal: None,
     };
+    // A journal of an unfinished game: this device crashed, its seat resumes.
+    let mut resumed = None;
+    if let Some(dir) = &plan.state {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(JOURNAL_FILE);
+        if let Ok(bytes) = std::fs::read(&path) {
+            let (cfg, log) = load_journal(&bytes).map_err(std::io::Error::other)?;
+            let s = FourSession::resume(cfg, log, Instant::now()).map_err(std::io::Error::other)?;
+            println!(
+                "resumed {} from its journal at round {}",
+                s.seat(),
+                s.log().round()
+            );
+            resumed = Some(s);
+        }
+        handler.journal = Some(path);
+    }
     let addr = match (host, plan.addr) {
         (false, None) => Some(super::discover(Some(plan.seat)).map_err(std::io::Error::other)?),
         (_, a) => a,
@@ -196,11 +227,17 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         } else {
             TableDial::Join(addr.expect("a guest has an address"))
         };
-        let mut session = FourSession::new(cfg, Instant::now()).map_err(std::io::Error::other)?;
+        let mut session = match resumed {
+            Some(s) => s,
+            None => FourSession::new(cfg, Instant::now()).map_err(std::io::Error::other)?,
+        };
         let v = play_table(&mut session, &ep, dial, &mut handler).await?;
-        if let Some(dir) = &plan.state {
-            std::fs::create_dir_all(dir)?;
+        if let Some(dir) = &plan.state
+            && !matches!(v.ending, Ending::StaleJournal { .. })
+        {
+            // Over: the game file keeps it; a stale journal stays as it was.
             save_log(&dir.join("table.bin"), session.log())?;
+            let _ = std::fs::remove_file(dir.join(JOURNAL_FILE));
         }
         if let Some(a) = handler.advert.take() {
             a.stop();
@@ -210,6 +247,8 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
     })?;
     Ok(if handler.refused {
         FourEnd::Refused
+    } else if matches!(verdict.ending, Ending::StaleJournal { .. }) {
+        FourEnd::Stale
     } else if verdict.blame.is_some() {
         FourEnd::Cheated
     } else if verdict.record.is_some() {
