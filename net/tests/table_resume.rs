@@ -242,3 +242,54 @@ fn a_guest_started_again_from_an_older_journal_stops_with_exit_4() {
         "the journal is kept as it was"
     );
 }
+
+#[test]
+fn a_host_killed_mid_game_resumes_and_its_guests_come_back() {
+    let (dir, mut seats, _) = table("host");
+    let log = |s: &str| dir.0.join(format!("{s}.log"));
+    let addr = wait_for_line(&log("south"), "listening on ");
+    let port = addr.rsplit(':').next().expect("a port").to_owned();
+    let t0 = Instant::now();
+    while events(&log("south")) < 30 {
+        assert!(t0.elapsed() < LIMIT, "the game never got going");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mut host = seats.remove(0);
+    host.0.kill().expect("SIGKILL");
+    let _ = host.0.wait();
+    let south_state = dir.0.join("south").to_string_lossy().into_owned();
+    let args = [
+        "host",
+        "--seats",
+        "4",
+        "--no-mdns",
+        "--yes",
+        "--ai",
+        "greedy",
+        "--seed",
+        "3",
+        "--port",
+        &port,
+        "--state",
+        &south_state,
+    ];
+    seats.insert(0, spawn(&args, &log("south2")));
+    let codes = wait_all(&mut seats);
+    let texts: Vec<String> = ["south2", "north", "west", "east"]
+        .iter()
+        .map(|s| std::fs::read_to_string(log(s)).unwrap())
+        .collect();
+    assert!(
+        texts[0].contains("resumed south from its journal"),
+        "{}",
+        texts[0]
+    );
+    for (t, c) in texts.iter().zip(&codes) {
+        assert_eq!(*c, Some(0), "{t}");
+    }
+    let ends: Vec<Vec<&str>> = texts.iter().map(|t| end_lines(t)).collect();
+    for e in &ends {
+        assert_eq!(e, &ends[0], "one end on every seat");
+    }
+    assert!(ends[0].contains(&"verdict: clean audit"), "{}", texts[0]);
+}
