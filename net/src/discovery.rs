@@ -1,5 +1,6 @@
 //! LAN discovery with mDNS-SD: hosts advertise `_junqi._udp.local.` with TXT
-//! records (display name, protocol version, rules summary); a browser streams
+//! records (display name, protocol version, rules summary, and for a
+//! four-seat table the seats still free); a browser streams
 //! hosts appearing and disappearing, and a [`Lobby`] keeps the list a player
 //! sees, bounded by construction: at most [`MAX_HOSTS`] games, each dropped
 //! [`HOST_TTL`] after it was last announced, every field cut to size, so a
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 use mdns_sd::{ServiceDaemon, ServiceEvent, ServiceInfo};
 
 use crate::envelope::PROTOCOL_VERSION;
+use junqi_proto::four::FourSeat;
 
 /// The mDNS service type.
 pub const SERVICE: &str = "_junqi._udp.local.";
@@ -32,6 +34,79 @@ pub struct HostInfo {
     pub rules: String,
     /// Addresses to try, IPv4 first.
     pub addrs: Vec<SocketAddr>,
+    /// A four-seat table: the seats still free (`None`: a two-player game,
+    /// or an announcement without a readable seat list).
+    pub free_seats: Option<FreeSeats>,
+}
+
+/// The seats of a four-seat table still free, as its host advertises them
+/// (TXT key `seats`: the free seats' letters in seat order, `S`, `E`, `N`,
+/// `W`, e.g. `EW`; `-` when none is free).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FreeSeats(u8);
+
+impl FreeSeats {
+    /// Every seat but `taken`.
+    #[must_use]
+    pub fn all_but(taken: &[FourSeat]) -> FreeSeats {
+        FreeSeats(
+            FourSeat::ALL
+                .iter()
+                .filter(|s| !taken.contains(s))
+                .fold(0, |m, s| m | 1 << s.index()),
+        )
+    }
+
+    /// Whether `seat` is free.
+    #[must_use]
+    pub fn contains(self, seat: FourSeat) -> bool {
+        self.0 & 1 << seat.index() != 0
+    }
+
+    /// The free seats in seat order.
+    pub fn seats(self) -> impl Iterator<Item = FourSeat> {
+        FourSeat::ALL.into_iter().filter(move |&s| self.contains(s))
+    }
+
+    /// The TXT value.
+    #[must_use]
+    pub fn to_txt(self) -> String {
+        let v: String = self.seats().map(seat_letter).collect();
+        if v.is_empty() { "-".to_string() } else { v }
+    }
+
+    /// Reads a TXT value: one to four distinct seat letters in seat order,
+    /// or `-`; anything else (longer, unknown letters, repeats, out of
+    /// order) is not a seat list.
+    #[must_use]
+    pub fn parse(txt: &str) -> Option<FreeSeats> {
+        if txt == "-" {
+            return Some(FreeSeats(0));
+        }
+        if txt.is_empty() || txt.len() > 4 {
+            return None;
+        }
+        let mut mask = 0u8;
+        let mut last = None;
+        for c in txt.chars() {
+            let seat = FourSeat::ALL.into_iter().find(|&s| seat_letter(s) == c)?;
+            if last.is_some_and(|l: FourSeat| l.index() >= seat.index()) {
+                return None;
+            }
+            last = Some(seat);
+            mask |= 1 << seat.index();
+        }
+        Some(FreeSeats(mask))
+    }
+}
+
+fn seat_letter(s: FourSeat) -> char {
+    match s {
+        FourSeat::South => 'S',
+        FourSeat::East => 'E',
+        FourSeat::North => 'N',
+        FourSeat::West => 'W',
+    }
 }
 
 /// What the browser reports.
@@ -47,6 +122,10 @@ pub enum Discovery {
 pub struct Advert {
     daemon: ServiceDaemon,
     fullname: String,
+    /// What it announces, to announce again with other free seats.
+    name: String,
+    port: u16,
+    rules: String,
 }
 
 impl Advert {
@@ -56,28 +135,38 @@ impl Advert {
     /// mDNS daemon errors.
     pub fn start(name: &str, port: u16, rules_summary: &str) -> Result<Advert, Error> {
         let daemon = ServiceDaemon::new()?;
-        let instance: String = name
-            .chars()
-            .filter(|c| c.is_alphanumeric() || *c == '-')
-            .take(40)
-            .collect();
-        let instance = if instance.is_empty() {
-            "junqi".to_string()
-        } else {
-            instance
-        };
-        let host = format!("{instance}.local.");
-        let version = PROTOCOL_VERSION.to_string();
-        let props = [
-            ("name", name),
-            ("v", version.as_str()),
-            ("rules", rules_summary),
-        ];
-        let info =
-            ServiceInfo::new(SERVICE, &instance, &host, "", port, &props[..])?.enable_addr_auto();
-        let fullname = info.get_fullname().to_string();
-        daemon.register(info)?;
-        Ok(Advert { daemon, fullname })
+        let fullname = register(&daemon, name, port, rules_summary, None)?;
+        Ok(Advert {
+            daemon,
+            fullname,
+            name: name.to_string(),
+            port,
+            rules: rules_summary.to_string(),
+        })
+    }
+
+    /// Advertises a four-seat table listening on `port` with `free` seats.
+    ///
+    /// # Errors
+    /// mDNS daemon errors.
+    pub fn start_table(
+        name: &str,
+        port: u16,
+        rules_summary: &str,
+        free: FreeSeats,
+    ) -> Result<Advert, Error> {
+        let mut a = Advert::start(name, port, rules_summary)?;
+        a.set_free_seats(free)?;
+        Ok(a)
+    }
+
+    /// Announces the table again with other free seats (a seat taken).
+    ///
+    /// # Errors
+    /// mDNS daemon errors.
+    pub fn set_free_seats(&mut self, free: FreeSeats) -> Result<(), Error> {
+        self.fullname = register(&self.daemon, &self.name, self.port, &self.rules, Some(free))?;
+        Ok(())
     }
 
     /// The advertised instance name.
@@ -90,6 +179,44 @@ impl Advert {
     pub fn stop(self) {
         let _ = self.daemon.unregister(&self.fullname);
         let _ = self.daemon.shutdown();
+    }
+}
+
+/// Registers (or registers again, with new TXT values) the service.
+fn register(
+    daemon: &ServiceDaemon,
+    name: &str,
+    port: u16,
+    rules_summary: &str,
+    free: Option<FreeSeats>,
+) -> Result<String, Error> {
+    {
+        let instance: String = name
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == '-')
+            .take(40)
+            .collect();
+        let instance = if instance.is_empty() {
+            "junqi".to_string()
+        } else {
+            instance
+        };
+        let host = format!("{instance}.local.");
+        let version = PROTOCOL_VERSION.to_string();
+        let seats = free.map(FreeSeats::to_txt);
+        let mut props = vec![
+            ("name", name),
+            ("v", version.as_str()),
+            ("rules", rules_summary),
+        ];
+        if let Some(s) = &seats {
+            props.push(("seats", s.as_str()));
+        }
+        let info =
+            ServiceInfo::new(SERVICE, &instance, &host, "", port, &props[..])?.enable_addr_auto();
+        let fullname = info.get_fullname().to_string();
+        daemon.register(info)?;
+        Ok(fullname)
     }
 }
 
@@ -248,6 +375,9 @@ pub fn browse() -> Result<(ServiceDaemon, std::sync::mpsc::Receiver<Discovery>),
                         .unwrap_or(0),
                     rules: cut(info.get_property_val_str("rules").unwrap_or(""), MAX_FIELD),
                     addrs,
+                    free_seats: info
+                        .get_property_val_str("seats")
+                        .and_then(FreeSeats::parse),
                 }))
             }
             ServiceEvent::ServiceRemoved(_, fullname) => Some(Discovery::Lost(fullname)),
@@ -287,6 +417,7 @@ mod tests {
             addrs: (0..100)
                 .map(|p| SocketAddr::from(([10, 0, 0, 1], p)))
                 .collect(),
+            free_seats: None,
         })
     }
 
@@ -339,5 +470,37 @@ mod tests {
         let dropped = forward((0..100_000).map(found), &tx);
         assert_eq!(dropped, 100_000 - DISCOVERY_QUEUE as u64);
         assert_eq!(rx.try_iter().count(), DISCOVERY_QUEUE);
+    }
+
+    #[test]
+    fn a_seat_list_reads_back_and_anything_else_is_no_seat_list() {
+        for mask in 0u8..16 {
+            let taken: Vec<FourSeat> = FourSeat::ALL
+                .into_iter()
+                .filter(|s| mask & 1 << s.index() == 0)
+                .collect();
+            let free = FreeSeats::all_but(&taken);
+            for s in FourSeat::ALL {
+                assert_eq!(free.contains(s), !taken.contains(&s));
+            }
+            assert_eq!(FreeSeats::parse(&free.to_txt()), Some(free), "{mask}");
+        }
+        assert_eq!(FreeSeats::all_but(&[FourSeat::South]).to_txt(), "ENW");
+        for bad in [
+            "",
+            "SS",
+            "ES",
+            "SENWS",
+            "X",
+            "s",
+            "S E",
+            "-S",
+            "--",
+            "南",
+            "SEN\0",
+            &"S".repeat(300),
+        ] {
+            assert_eq!(FreeSeats::parse(bad), None, "{bad:?}");
+        }
     }
 }

@@ -41,6 +41,10 @@ fn the_json_line_keeps_its_fields() {
         "discovery_ms\":NaN",
         "flip_game_ms",
         "flip_opening_ms",
+        "four_attacker_ms_median",
+        "four_defender_ms_median",
+        "four_watcher_ms_median",
+        "four_move_round_trip_ms_median\":NaN",
     ] {
         assert!(text.contains(key), "{key} missing: {text}");
     }

@@ -12,6 +12,20 @@ use serde::{Deserialize, Serialize};
 use crate::crypto::{Digest, Seed, ctx, h};
 use crate::rank::{Seat, WireRank};
 
+/// Who owns a commitment: its wire code goes into every piece and seed
+/// commitment (a two-player [`Seat`] or a four-seat table's
+/// [`crate::four::FourSeat`]; the game id keeps the two kinds of game apart).
+pub trait Owner: Copy {
+    /// The owner's fixed wire code.
+    fn owner_code(self) -> u8;
+}
+
+impl Owner for Seat {
+    fn owner_code(self) -> u8 {
+        self.code()
+    }
+}
+
 /// Number of pieces in one army (and of committed squares).
 pub const ARMY_SIZE: usize = 25;
 
@@ -25,21 +39,27 @@ pub fn piece_salt(seed: &Seed, square: u8) -> [u8; 32] {
 #[must_use]
 pub fn piece_commitment(
     game_id: &Digest,
-    player: Seat,
+    player: impl Owner,
     square: u8,
     rank: WireRank,
     salt: &[u8; 32],
 ) -> Digest {
     h(
         ctx::PIECE,
-        &[game_id, &[player.code()], &[square], &[rank.code()], salt],
+        &[
+            game_id,
+            &[player.owner_code()],
+            &[square],
+            &[rank.code()],
+            salt,
+        ],
     )
 }
 
 /// `H("junqi v1 seed", game_id, player, seed)`.
 #[must_use]
-pub fn seed_commitment(game_id: &Digest, player: Seat, seed: &Seed) -> Digest {
-    h(ctx::SEED, &[game_id, &[player.code()], &seed.0])
+pub fn seed_commitment(game_id: &Digest, player: impl Owner, seed: &Seed) -> Digest {
+    h(ctx::SEED, &[game_id, &[player.owner_code()], &seed.0])
 }
 
 /// The opening of one piece commitment (sent for a flag reveal or in an open game).
@@ -56,7 +76,7 @@ pub struct PieceOpening {
 impl PieceOpening {
     /// Whether this opening matches the commitment `c`.
     #[must_use]
-    pub fn verify(&self, game_id: &Digest, owner: Seat, c: &Digest) -> bool {
+    pub fn verify(&self, game_id: &Digest, owner: impl Owner, c: &Digest) -> bool {
         piece_commitment(game_id, owner, self.square, self.rank, &self.salt) == *c
     }
 }
@@ -73,7 +93,12 @@ pub struct SetupCommitment {
 impl SetupCommitment {
     /// Commits to `placement` (square, rank) pairs.
     #[must_use]
-    pub fn new(seed: &Seed, game_id: &Digest, player: Seat, placement: &[(u8, WireRank)]) -> Self {
+    pub fn new(
+        seed: &Seed,
+        game_id: &Digest,
+        player: impl Owner,
+        placement: &[(u8, WireRank)],
+    ) -> Self {
         let mut placement = placement.to_vec();
         placement.sort_by_key(|&(s, _)| s);
         let commitments = placement
@@ -106,7 +131,7 @@ impl SetupCommitment {
 /// The first mismatch.
 pub fn verify_reveal(
     game_id: &Digest,
-    owner: Seat,
+    owner: impl Owner,
     seed: &Seed,
     seed_commit: &Digest,
     placement: &[(u8, WireRank)],

@@ -43,6 +43,12 @@ pub mod ctx {
     pub const STATE: &str = "junqi v1 state";
     /// A stream start, signed with the paired key and bound to one connection.
     pub const STREAM: &str = "junqi v1 stream";
+    /// Game id of a four-seat table from all four hellos.
+    pub const GAME4: &str = "junqi v1 game4";
+    /// Digest of one round of a four-seat table's log.
+    pub const ROUND: &str = "junqi v1 round";
+    /// Key of a 双明 partner reveal from the Diffie-Hellman secret of two partners.
+    pub const PARTNER: &str = "junqi v1 partner";
 }
 
 /// `H(context, parts…)`: BLAKE3 derive-key mode, each part prefixed by its

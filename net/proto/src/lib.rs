@@ -14,6 +14,7 @@
 //! - [`wire`]: the protocol messages and the mapping to the engine's types;
 //! - [`fault`]: why a side is blamed, as a typed kind, and [`findings`]: the
 //!   precise findings inside it;
+//! - [`four`]: four seats at one table, relayed through the host;
 //! - [`session`]: the state machine of one side; [`audit`]: the end-of-game
 //!   audit; [`log_audit`]: the same audit from a signed log alone, for a
 //!   third party; [`saved`]: what a side keeps to resume;
@@ -29,6 +30,7 @@ pub mod envelope;
 pub mod fault;
 pub mod findings;
 pub mod flip;
+pub mod four;
 pub mod frame;
 pub mod log_audit;
 pub mod ot;

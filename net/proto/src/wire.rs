@@ -336,13 +336,19 @@ pub fn layout_of(ranks: &[WireRank], side: Side) -> Layout {
     l
 }
 
-/// The setup point of `side`'s slot.
+/// The setup point of `side`'s slot on `board` (the classic board, or the
+/// four-player board of a two-player game with `Rules::four_player_board`):
+/// slots are numbered on the classic board ([`slots_of`]), and a half has
+/// the same rows and columns on either board.
 #[must_use]
-pub fn slot_point(side: Side, slot: u8) -> Option<Point> {
-    Board::classic()
-        .setup_points(side)
-        .get(slot as usize)
-        .copied()
+pub fn slot_point(board: &Board, side: Side, slot: u8) -> Option<Point> {
+    let classic = Board::classic();
+    let at = *classic.setup_points(side).get(slot as usize)?;
+    let (row, col) = (classic.info(at).row, classic.info(at).col);
+    board.setup_points(side).iter().copied().find(|&p| {
+        let i = board.info(p);
+        (i.row, i.col) == (row, col)
+    })
 }
 
 /// The slot of a setup point of `side`.
@@ -358,6 +364,25 @@ pub fn point_slot(side: Side, p: Point) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slot_is_the_same_square_of_the_half_on_either_board() {
+        for board in [Board::classic(), Board::four_player()] {
+            for side in [Side::South, Side::North] {
+                let points: Vec<Point> = (0..25)
+                    .map(|s| slot_point(board, side, s).expect("a setup point"))
+                    .collect();
+                let mut sorted = points.clone();
+                sorted.sort_unstable_by_key(|p| p.index());
+                sorted.dedup();
+                assert_eq!(sorted.len(), 25, "25 distinct points");
+                for &p in &points {
+                    assert!(board.setup_points(side).contains(&p));
+                }
+            }
+        }
+        assert_eq!(slot_point(Board::classic(), Side::South, 25), None);
+    }
 
     #[test]
     fn ranks_round_trip() {

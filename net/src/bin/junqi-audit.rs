@@ -21,12 +21,18 @@ use junqi_net::log_audit::audit_log;
                   (altered, unfinished, unreadable) or bad usage."
 )]
 struct Cli {
-    /// A saved game: junqi-peer's journal (--state DIR/game.bin) or the app's LAN save
+    /// A saved game: junqi-peer's journal (--state DIR/game.bin), the app's LAN save, or a
+    /// four-seat table's log (junqi-peer --state DIR/table.bin)
     game_file: PathBuf,
 }
 
 fn main() -> ExitCode {
     let path = Cli::parse().game_file;
+    if let Ok(bytes) = std::fs::read(&path)
+        && junqi_net::table::is_table_file(&bytes)
+    {
+        return audit_table_file(&path, &bytes);
+    }
     let saved = match junqi_net::resume::load(&path) {
         Ok(s) => s,
         Err(e) => {
@@ -42,13 +48,7 @@ fn main() -> ExitCode {
         }
     };
     println!("messages: {}", saved.log.len());
-    match v.result {
-        Some(GameResult::Win { winner, reason }) => {
-            println!("result: {winner:?} wins ({reason:?})")
-        }
-        Some(GameResult::Draw { reason }) => println!("result: draw ({reason:?})"),
-        None => println!("result: none"),
-    }
+    print_result(v.result);
     match v.cheater {
         None => {
             println!("audit: clean");
@@ -65,5 +65,57 @@ fn main() -> ExitCode {
             println!("evidence: {}", v.evidence);
             ExitCode::from(1)
         }
+    }
+}
+
+/// A four-seat table's log: the same audit every seat ran at the end.
+fn audit_table_file(path: &std::path::Path, bytes: &[u8]) -> ExitCode {
+    use junqi_net::four::{AuditGap, AuditOutcome, audit_table};
+    let log = match junqi_net::table::load_log(bytes) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("junqi-audit: cannot read {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    println!("messages: {}", log.envelopes().count());
+    match audit_table(&log) {
+        AuditOutcome::Clean { record, result } => {
+            print_result(result);
+            println!("plies: {}", record.actions.len());
+            println!("audit: clean");
+            ExitCode::SUCCESS
+        }
+        AuditOutcome::Cheat(b) => {
+            println!("audit: {} cheated: {}", b.seat, b.fault);
+            println!("evidence: round {} of the log", b.round);
+            ExitCode::from(1)
+        }
+        AuditOutcome::Unauditable(gap) => {
+            match gap {
+                AuditGap::Altered { round } => {
+                    println!("not auditable: round {round} does not verify (the file was altered)");
+                }
+                AuditGap::Unfinished => println!("not auditable: the table did not finish"),
+                AuditGap::NotOpened(seats) => {
+                    let names: Vec<String> = seats.iter().map(ToString::to_string).collect();
+                    println!(
+                        "not auditable: {} did not open their army",
+                        names.join(", ")
+                    );
+                }
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn print_result(result: Option<GameResult>) {
+    match result {
+        Some(GameResult::Win { winner, reason }) => {
+            println!("result: {winner:?} wins ({reason:?})");
+        }
+        Some(GameResult::Draw { reason }) => println!("result: draw ({reason:?})"),
+        None => println!("result: none"),
     }
 }

@@ -8,6 +8,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+
+#[path = "junqi_net_bench/four.rs"]
+mod four;
 use junqi_game::progress::Progress;
 use junqi_net::ot::{Attacker, Defender, OtKey, PeerKey, battle_context};
 use junqi_net::{Seed, WireRank};
@@ -82,6 +85,13 @@ fn main() {
     } else {
         (f64::NAN, 0)
     };
+    progress.stage("four-seat games", 1, "tables");
+    let (four_att, four_def, four_watch, four_battles) = four::battle_cpu(4);
+    let (four_rtt, four_moves) = if net {
+        four::round_trip(2)
+    } else {
+        (f64::NAN, 0)
+    };
     let discovery = if net {
         progress.stage("mDNS discovery", 1, "hosts");
         discovery_ms()
@@ -95,7 +105,10 @@ fn main() {
              \"defender_ms_median\":{def_med:.4},\"defender_ms_mean\":{def_mean:.4},\
              \"battle_total_ms_median\":{total:.4},\"battle_target_ms\":0.2,\"alphabet\":{},\
              \"quic_move_round_trip_ms_median\":{rtt:.3},\"round_trip_samples\":{moves},\"round_trip_target_ms\":2,\
-             \"discovery_ms\":{discovery:.1},\"flip_game_ms\":{flip_game_ms:.1},\"flip_opening_ms\":{flip_open_ms:.3}}}",
+             \"discovery_ms\":{discovery:.1},\"flip_game_ms\":{flip_game_ms:.1},\"flip_opening_ms\":{flip_open_ms:.3},\
+             \"four_battles\":{four_battles},\"four_attacker_ms_median\":{four_att:.4},\
+             \"four_defender_ms_median\":{four_def:.4},\"four_watcher_ms_median\":{four_watch:.4},\
+             \"four_move_round_trip_ms_median\":{four_rtt:.3},\"four_round_trip_samples\":{four_moves}}}",
             table.alphabet().len()
         );
     } else {
@@ -110,6 +123,14 @@ fn main() {
         println!(
             "flip game, both sides in memory: {flip_game_ms:.1} ms per game, \
              {flip_open_ms:.3} ms of that per piece opened"
+        );
+        println!(
+            "four seats, CPU per battle (medians of {four_battles}, whole session with signatures): \
+             attacker {four_att:.4} ms, defender {four_def:.4} ms, each watching seat {four_watch:.4} ms"
+        );
+        println!(
+            "four seats, a guest's move to the next guest's move through the host over loopback QUIC \
+             (median of {four_moves}): {four_rtt:.3} ms"
         );
     }
 }

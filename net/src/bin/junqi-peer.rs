@@ -12,6 +12,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[path = "junqi_peer/four.rs"]
+mod four;
 use junqi_game::ai::{Player, player_by_name};
 use junqi_game::{Action, Layout, Mode, PlayerView, Rules};
 use junqi_net::discovery::Discovery;
@@ -73,9 +76,20 @@ struct Hosting {
     /// Do not advertise the game by mDNS
     #[arg(long)]
     no_mdns: bool,
-    /// Seconds for one move (the player thinks for half of it)
-    #[arg(long, value_name = "N", default_value_t = 60)]
-    move_seconds: u16,
+    /// Seconds for one move (the player thinks for half of it) [default: 60, four seats 30]
+    #[arg(long, value_name = "N")]
+    move_seconds: Option<u16>,
+    /// Seats at the table: 2, or 4 for 四国大战 (this process takes South; three
+    /// `join --seat` processes take the others; dark or open)
+    #[arg(long, value_name = "N", default_value = "2", value_parser = ["2", "4"])]
+    seats: String,
+    /// Four seats: 双明, partners see each other's pieces from the start of play
+    #[arg(long)]
+    partners_open: bool,
+    /// Two seats on the four-player board (两人四国棋盘: South against North through the
+    /// centre; dark and open games)
+    #[arg(long)]
+    big_board: bool,
 }
 
 #[derive(Args)]
@@ -83,6 +97,9 @@ struct JoinArgs {
     /// The host's address; without it the host is found by mDNS
     #[arg(long, value_name = "IP:PORT")]
     addr: Option<SocketAddr>,
+    /// Take this seat at a four-seat table (the host found by mDNS without --addr)
+    #[arg(long, value_enum)]
+    seat: Option<SeatArg>,
     #[command(flatten)]
     common: Common,
 }
@@ -116,6 +133,24 @@ enum ModeArg {
     Flip,
 }
 
+/// A guest's seat at a four-seat table (the host is South).
+#[derive(Clone, Copy, ValueEnum)]
+enum SeatArg {
+    East,
+    North,
+    West,
+}
+
+impl From<SeatArg> for junqi_net::four::FourSeat {
+    fn from(s: SeatArg) -> Self {
+        match s {
+            SeatArg::East => Self::East,
+            SeatArg::North => Self::North,
+            SeatArg::West => Self::West,
+        }
+    }
+}
+
 impl From<ModeArg> for Mode {
     fn from(m: ModeArg) -> Mode {
         match m {
@@ -127,7 +162,7 @@ impl From<ModeArg> for Mode {
 }
 
 /// A player name `player_by_name` takes (its own message otherwise).
-fn parse_player(s: &str) -> Result<String, String> {
+fn parse_player(s: &str) -> Result<String, junqi_game::ai::UnknownPlayer> {
     player_by_name(s, 0).map(|_| s.to_owned())
 }
 
@@ -173,6 +208,22 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 1 } else { 0 });
         }
     };
+    if let Some(plan) = four_plan(&cli.command) {
+        let end = plan
+            .map_err(|e| e.to_string())
+            .and_then(|p| four::run_four(p).map_err(|e| e.to_string()));
+        return match end {
+            Ok(four::FourEnd::Clean) => ExitCode::SUCCESS,
+            Ok(four::FourEnd::Cheated) => ExitCode::from(2),
+            Ok(four::FourEnd::Refused) => ExitCode::from(3),
+            Ok(four::FourEnd::Stale) => ExitCode::from(4),
+            Ok(four::FourEnd::Other) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     match run(cli.command.into()) {
         Ok(Ending::Clean) => ExitCode::SUCCESS,
         Ok(Ending::Cheated) => ExitCode::from(2),
@@ -185,11 +236,69 @@ fn main() -> ExitCode {
     }
 }
 
+/// A four-seat run, when the command asks for one (`host --seats 4`, `join --seat`).
+fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
+    let (seat, rules, port, addr, common) = match c {
+        Command::Host(h) if h.hosting.seats == "4" => {
+            if matches!(h.hosting.mode, ModeArg::Flip) || h.hosting.big_board {
+                return Some(Err(RunError::Unplayable(Unplayable::FourSeats)));
+            }
+            let rules = Rules {
+                partners_open: h.hosting.partners_open,
+                move_seconds: h.hosting.move_seconds.unwrap_or(30),
+                ..Rules::four_player(h.hosting.mode.into())
+            };
+            (
+                junqi_net::four::FourSeat::South,
+                Some(rules),
+                (h.hosting.port, !h.hosting.no_mdns),
+                None,
+                &h.common,
+            )
+        }
+        Command::Join(j) => (j.seat?.into(), None, (0, false), j.addr, &j.common),
+        Command::Host(_) => return None,
+    };
+    Some(
+        player_by_name(&common.ai, common.seed)
+            .map_err(RunError::Player)
+            .map(|player| four::FourPlan {
+                seat,
+                rules,
+                port: port.0,
+                mdns: port.1,
+                addr,
+                player,
+                name: common
+                    .name
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| seat.to_string()),
+                state: common.state.clone(),
+                yes: common.yes,
+            }),
+    )
+}
+
+/// Options that do not go together.
+#[derive(Debug, thiserror::Error)]
+enum Unplayable {
+    #[error(
+        "four seats play dark (四暗, or 双明 with --partners-open) or open (全明) games, always \
+         on the four-player board"
+    )]
+    FourSeats,
+    #[error("the four-player board takes dark and open games")]
+    BigBoardFlip,
+}
+
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
 enum RunError {
     #[error("{0}")]
     Player(junqi_game::ai::UnknownPlayer),
+    #[error("{0}")]
+    Unplayable(Unplayable),
     #[error("{0}")]
     Peer(#[from] junqi_net::peer::PeerError),
     #[error("no host found")]
@@ -352,8 +461,12 @@ fn run(args: Plan) -> Result<Ending, RunError> {
     let (role, layout) = if resumed {
         (Role::Resume, None)
     } else if let Some(host) = &args.host {
+        if host.big_board && matches!(host.mode, ModeArg::Flip) {
+            return Err(RunError::Unplayable(Unplayable::BigBoardFlip));
+        }
         let rules = Rules {
-            move_seconds: host.move_seconds,
+            four_player_board: host.big_board,
+            move_seconds: host.move_seconds.unwrap_or(60),
             ..Rules::for_mode(host.mode.into())
         };
         let layout = player.layout(&rules);
@@ -368,7 +481,7 @@ fn run(args: Plan) -> Result<Ending, RunError> {
     } else {
         let addr = match args.addr {
             Some(a) => a,
-            None => discover()?,
+            None => discover(None)?,
         };
         let role = Role::Join {
             addr,
@@ -447,12 +560,16 @@ fn ask(question: &str) -> bool {
 }
 
 /// The first host mDNS finds within 30 s.
-fn discover() -> Result<SocketAddr, RunError> {
+/// `four`: a four-seat table (its advertised rules start with "four ") with
+/// this seat free (or no readable seat list), else a two-player game.
+fn discover(four: Option<junqi_net::four::FourSeat>) -> Result<SocketAddr, RunError> {
     let browser = Browser::start()?;
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_secs(30) {
         if let Some(Discovery::Found(h)) = browser.recv_timeout(Duration::from_millis(200))
-            && let Some(a) = h.addrs.first()
+            && h.rules.starts_with(four::TABLE_PREFIX) == four.is_some()
+            && four.is_none_or(|s| h.free_seats.is_none_or(|f| f.contains(s)))
+            && let Some(a) = h.addrs.iter().find(|a| a.is_ipv4()).or(h.addrs.first())
         {
             println!(
                 "discovered {} at {a} in {} ms",

@@ -199,7 +199,7 @@ impl Play {
                 FaultKind::Unexpected(Unexpected::FlagOpeningNotAsked),
             );
         };
-        let at = slot_point(peer, opening.square);
+        let at = slot_point(self.view.board(), peer, opening.square);
         let ok = opening.rank == WireRank::Flag
             && at.is_some_and(|p| self.view.board().kind(p) == PointKind::Headquarters)
             && dark
@@ -298,7 +298,7 @@ impl Play {
                     side: c.me,
                     opening,
                 });
-                let at = slot_point(c.me, slot).expect("slot");
+                let at = slot_point(self.view.board(), c.me, slot).expect("slot");
                 let e = Event::FlagRevealed { side: c.me, at };
                 if need_peer {
                     // Keep the engine's order: the attacker's flag first.

@@ -1,0 +1,151 @@
+//! The messages of a four-seat table.
+
+use junqi_game::Rules;
+use serde::{Deserialize, Serialize};
+
+use super::partner::Sealed;
+use super::seat::FourSeat;
+use crate::commit::PieceOpening;
+use crate::crypto::{Digest, Seed, byte_array};
+use crate::ot::{OtResponse, OtReveal};
+use crate::rank::WireRank;
+use crate::wire::MAX_NAME;
+
+/// One message of a table's log. Rounds 0 and 1 (hello, nonce), the
+/// confirmations, the commitments, the 双明 partner reveals and the final
+/// reveals are rounds where every seat sends one; every other round is one
+/// message by the seat that owes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body4 {
+    /// Round 0: the seat's key, name and nonce commitment; the host's rules
+    /// (another seat names none, or the same, to accept them).
+    Hello {
+        /// The seat's ed25519 public key (this message is signed with it).
+        key: [u8; 32],
+        /// `H("junqi v1 nonce", nonce)`.
+        nonce_commit: Digest,
+        /// The player's name (at most [`MAX_NAME`] bytes).
+        name: String,
+        /// The table's rules (the host's; `None` from a seat that takes them).
+        rules: Option<Rules>,
+    },
+    /// Round 1, once the seat held all four hellos: its nonce.
+    Nonce {
+        /// The nonce its hello committed to.
+        nonce: [u8; 32],
+    },
+    /// The player compared the pairing code: the code this seat shows.
+    Confirm {
+        /// The pairing code ([`crate::session::pairing_code`] of the game id).
+        code: String,
+    },
+    /// The setup commitment, sent only once all four seats confirmed.
+    Commit {
+        /// `C_s` for the 25 slots, in slot order.
+        pieces: Vec<Digest>,
+        /// `H("junqi v1 seed", game_id, seat, seed)`.
+        seed: Digest,
+        /// The oblivious-transfer key `S = y·B`.
+        ot_key: [u8; 32],
+        /// The partner key `P = p·B` (双明 reveals are encrypted under it).
+        partner_key: [u8; 32],
+    },
+    /// 全明: the seat's 25 openings for everyone, once every commitment is in.
+    OpenArmy {
+        /// The openings in slot order.
+        openings: Vec<PieceOpening>,
+    },
+    /// 双明: the seat's 25 openings encrypted to its partner.
+    PartnerReveal {
+        /// Whom it is encrypted to (the partner).
+        to: FourSeat,
+        /// The ciphertext and its tag.
+        sealed: Sealed,
+    },
+    /// A step to an empty point.
+    Move {
+        /// From (a point of the four-player board).
+        from: u8,
+        /// To.
+        to: u8,
+    },
+    /// A step onto an enemy piece: the oblivious transfer's `R`.
+    Attack {
+        /// From.
+        from: u8,
+        /// To.
+        to: u8,
+        /// `R = c·S_D + x·B`.
+        #[serde(with = "byte_array")]
+        r: [u8; 32],
+    },
+    /// The defender's table.
+    Table(OtResponse),
+    /// The attacker's label: the announcement every seat reads.
+    Label(OtReveal),
+    /// A commander died: its owner opens its flag's commitment.
+    FlagOpen(PieceOpening),
+    /// The seat on turn has no legal move (无棋可走): it is out.
+    NoMoves,
+    /// The seat on turn resigns (not in the first plies): it is out.
+    Resign,
+    /// The seat that owes the next message leaves the table (逃跑).
+    Leave,
+    /// The seat on move offers a draw (once a turn); every other seat
+    /// still in answers in turn order.
+    OfferDraw,
+    /// A seat asked accepts the standing offer.
+    AcceptDraw,
+    /// A seat asked declines it: the offerer moves on.
+    DeclineDraw,
+    /// The seat on move let its clock run out (a pass; the fifth puts it
+    /// out). The host claims it for every other seat, since its order of
+    /// the messages is the table's; the host's keeper claims the host's.
+    Timeout,
+    /// The attacker's entry opened to no label: the audit settles it.
+    Dispute,
+    /// The end: the seat's seed and its 25 ranks by slot.
+    Reveal {
+        /// The game seed.
+        seed: Seed,
+        /// The ranks by slot.
+        ranks: Vec<WireRank>,
+    },
+}
+
+/// Longest pairing code in a confirmation.
+pub const MAX_CODE: usize = 16;
+
+/// Why a signed message's content is out of bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoundsError {
+    /// A name longer than [`MAX_NAME`] or a code longer than [`MAX_CODE`].
+    #[error("name or code too long")]
+    Name,
+    /// Not 25 commitments or ranks.
+    #[error("not one entry per slot")]
+    Army,
+}
+
+impl Body4 {
+    /// Checks the sizes a peer controls.
+    ///
+    /// # Errors
+    /// The bound broken.
+    pub fn check_bounds(&self) -> Result<(), BoundsError> {
+        match self {
+            Body4::Hello { name, .. } if name.len() > MAX_NAME => Err(BoundsError::Name),
+            Body4::Confirm { code } if code.len() > MAX_CODE => Err(BoundsError::Name),
+            Body4::Commit { pieces, .. } if pieces.len() != crate::commit::ARMY_SIZE => {
+                Err(BoundsError::Army)
+            }
+            Body4::Reveal { ranks, .. } if ranks.len() != crate::commit::ARMY_SIZE => {
+                Err(BoundsError::Army)
+            }
+            Body4::OpenArmy { openings } if openings.len() != crate::commit::ARMY_SIZE => {
+                Err(BoundsError::Army)
+            }
+            _ => Ok(()),
+        }
+    }
+}

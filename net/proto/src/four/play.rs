@@ -1,0 +1,745 @@
+//! Play at a four-seat table: moves, battles between two seats watched by
+//! the two others, flag openings, seats going out, leaving.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use junqi_game::{
+    Event, GameResult, Move, PlayerView, Point, PointKind, Seen, Side, TableEvent, WinReason,
+};
+
+use super::battle::{WatchError, watch};
+use super::body::Body4;
+use super::fault::FourFault;
+use super::log::Envelope4;
+use super::seat::{FourSeat, slot_point};
+use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, kind, move_wait};
+use crate::crypto::Digest;
+use crate::ot::{Attacker, Defender, OtError, OtRequest, OtResponse, battle_context};
+use crate::rank::WireRank;
+use crate::session::LATENCY_BOUND;
+use crate::wire::{announcement_of, rank_from_game};
+
+/// What the table waits for during play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Owed {
+    /// A move (or no-moves, a resignation, leaving) by this seat.
+    Move(FourSeat),
+    /// The defender's table.
+    Table(FourSeat),
+    /// The attacker's label (or its dispute).
+    Label(FourSeat),
+    /// A flag opening by this seat, whose commander died.
+    Flag(FourSeat),
+    /// This seat's answer to the standing draw offer.
+    Answer(FourSeat),
+}
+
+impl Owed {
+    pub(super) fn seat(self) -> FourSeat {
+        match self {
+            Owed::Move(s) | Owed::Table(s) | Owed::Label(s) | Owed::Flag(s) | Owed::Answer(s) => s,
+        }
+    }
+}
+
+/// A battle under way.
+#[derive(Clone)]
+pub(super) struct Battle {
+    attacker: FourSeat,
+    defender: FourSeat,
+    from: u8,
+    to: u8,
+    ctx: Digest,
+    mine_attacker: Option<Attacker>,
+    response: Option<OtResponse>,
+}
+
+/// The state of play.
+#[derive(Clone)]
+pub(super) struct PlayState {
+    pub(super) view: PlayerView,
+    pub(super) owed: Owed,
+    battle: Option<Battle>,
+    flags: VecDeque<FourSeat>,
+    captured: Option<FourSeat>,
+    my_attack: Option<Attacker>,
+    first_attack: Option<u64>,
+    pub(super) left: Option<FourSeat>,
+    pub(super) result: Option<GameResult>,
+    turn_start: Instant,
+    /// The host: when it claims the seat on move's timeout.
+    pub(super) claim_at: Option<Instant>,
+    /// This seat's own last move, with the state before it: a timeout
+    /// claim that crossed it voids it.
+    pub(super) before_my_move: Option<Box<PlayState>>,
+    /// This seat's own last timeout claim over the host, with the state
+    /// before it: the host's move that crossed it voids it.
+    pub(super) before_my_claim: Option<Box<PlayState>>,
+    /// 全明: this seat's own referee (every army is open).
+    pub(super) referee: Option<junqi_game::Game>,
+    /// The standing draw offer: who made it, at which ply, and the seats
+    /// that accepted it (the offerer's bit included).
+    pub(super) draw: Option<(FourSeat, u16, u8)>,
+    /// The ply of this turn's draw offer (one a turn).
+    pub(super) offered_at: Option<u16>,
+}
+
+impl PlayState {
+    pub(super) fn new(view: PlayerView, first: FourSeat, now: Instant) -> PlayState {
+        PlayState {
+            view,
+            owed: Owed::Move(first),
+            battle: None,
+            flags: VecDeque::new(),
+            captured: None,
+            my_attack: None,
+            first_attack: None,
+            left: None,
+            result: None,
+            turn_start: now,
+            claim_at: None,
+            before_my_move: None,
+            before_my_claim: None,
+            referee: None,
+            draw: None,
+            offered_at: None,
+        }
+    }
+
+    /// The signed turn clock: how long the seat on turn has had it.
+    pub(super) fn turn_ms(&self, now: Instant) -> u32 {
+        u32::try_from(now.saturating_duration_since(self.turn_start).as_millis())
+            .unwrap_or(u32::MAX)
+    }
+}
+
+/// RULES.md §9: a player who leaves ends the game; if the other enemy is
+/// already out, the remaining team wins, otherwise nobody scores. The one
+/// place of this rule, for the seats and the audit.
+#[must_use]
+pub fn leave_result(leaver: Side, is_in: impl Fn(Side) -> bool) -> Option<GameResult> {
+    if is_in(leaver.partner()) {
+        return None;
+    }
+    let winners = leaver.team().other().seats();
+    let winner = winners
+        .into_iter()
+        .find(|&s| is_in(s))
+        .unwrap_or(winners[0]);
+    Some(GameResult::Win {
+        winner,
+        reason: WinReason::Forfeit,
+    })
+}
+
+impl FourSession {
+    /// Whether this seat is on move.
+    #[must_use]
+    pub fn my_turn(&self) -> bool {
+        self.phase == Phase::Play
+            && self
+                .play
+                .as_ref()
+                .is_some_and(|p| p.owed == Owed::Move(self.me))
+    }
+
+    /// Plays `mv` (a step: a move, or an attack when an enemy piece stands there).
+    ///
+    /// # Errors
+    /// Not this seat's move, or a move its view does not allow.
+    pub fn play(&mut self, now: Instant, mv: Move) -> Result<(), FourCallError> {
+        self.now = now;
+        if !self.my_turn() {
+            return Err(FourCallError::NotYourMove);
+        }
+        let p = self.play.as_ref().expect("in play");
+        if !p.view.legal_moves().contains(&mv) {
+            return Err(FourCallError::Illegal);
+        }
+        let Move::Step { from, to } = mv else {
+            return Err(FourCallError::Illegal);
+        };
+        let body = match p.view.at(to) {
+            // 全明: every seat's referee plays the battle; no transfer.
+            Some(Seen::Piece { .. }) if p.referee.is_some() => Body4::Move {
+                from: from.0,
+                to: to.0,
+            },
+            Some(Seen::Piece { side, .. }) => {
+                let defender = FourSeat::of_side(side);
+                let Some(Seen::Piece { rank: Some(c), .. }) = p.view.at(from) else {
+                    return Err(FourCallError::Illegal);
+                };
+                #[allow(unused_mut)]
+                let mut c = rank_from_game(c);
+                #[allow(unused_mut)]
+                let mut k = self.log.round();
+                #[cfg(feature = "testing")]
+                {
+                    if let Some(r) = self.cheats.wrong_rank {
+                        c = r;
+                    }
+                    if self.cheats.reuse_x
+                        && let Some(first) = self.play.as_ref().and_then(|p| p.first_attack)
+                    {
+                        k = first;
+                    }
+                }
+                let ctx = battle_context(
+                    &self.game_id,
+                    self.log.round(),
+                    from.0,
+                    to.0,
+                    &self.log.prev(),
+                );
+                let key = &self.commits[defender.index()]
+                    .as_ref()
+                    .expect("committed")
+                    .ot_key;
+                let Ok((att, req)) = Attacker::start(&self.cfg.seed, k, c, key, ctx) else {
+                    return Err(FourCallError::Illegal);
+                };
+                let p = self.play.as_mut().expect("in play");
+                p.my_attack = Some(att);
+                p.first_attack.get_or_insert(k);
+                Body4::Attack {
+                    from: from.0,
+                    to: to.0,
+                    r: req.r,
+                }
+            }
+            _ => Body4::Move {
+                from: from.0,
+                to: to.0,
+            },
+        };
+        let p = self.play.as_mut().expect("in play");
+        p.before_my_move = None;
+        let before = Box::new(p.clone());
+        self.play.as_mut().expect("in play").before_my_move = Some(before);
+        self.send(body);
+        self.drain_ahead();
+        Ok(())
+    }
+
+    /// Resigns (this seat goes out).
+    ///
+    /// # Errors
+    /// Not this seat's move, or in the first plies.
+    pub fn resign(&mut self, now: Instant) -> Result<(), FourCallError> {
+        self.now = now;
+        if !self.my_turn() {
+            return Err(FourCallError::NotYourMove);
+        }
+        let p = self.play.as_ref().expect("in play");
+        if p.view.ply() < self.rules.resign_after_plies {
+            return Err(FourCallError::TooEarly);
+        }
+        self.send(Body4::Resign);
+        self.drain_ahead();
+        Ok(())
+    }
+
+    /// Leaves the table (逃跑): with a signed `Leave` when this seat owes
+    /// the next message, else by going silent; the table is over for it.
+    pub fn leave(&mut self, now: Instant) {
+        self.now = now;
+        let owes = self.phase == Phase::Play
+            && self.play.as_ref().is_some_and(|p| p.owed.seat() == self.me);
+        if owes {
+            self.send(Body4::Leave);
+        }
+        self.end(Ending::Left(self.me), None, None);
+    }
+
+    pub(super) fn take_play(&mut self, env: Envelope4) {
+        let hd = env.signed.header;
+        let (sender, round) = (hd.sender, hd.round);
+        let owed = self.play.as_ref().expect("in play").owed;
+        let open = self.play.as_ref().is_some_and(|p| p.referee.is_some());
+        let allowed = match (&env.body, owed) {
+            (
+                Body4::Attack { .. }
+                | Body4::Table(_)
+                | Body4::Label(_)
+                | Body4::FlagOpen(_)
+                | Body4::NoMoves
+                | Body4::Dispute,
+                _,
+            ) if open => false,
+            (
+                Body4::Move { .. }
+                | Body4::Attack { .. }
+                | Body4::NoMoves
+                | Body4::Resign
+                | Body4::Dispute,
+                Owed::Move(s),
+            )
+            | (Body4::Table(_), Owed::Table(s))
+            | (Body4::Label(_) | Body4::Dispute, Owed::Label(s))
+            | (Body4::FlagOpen(_), Owed::Flag(s)) => s == sender,
+            (Body4::OfferDraw, Owed::Move(s)) => {
+                let p = self.play.as_ref().expect("in play");
+                s == sender && p.offered_at != Some(p.view.ply())
+            }
+            (Body4::AcceptDraw | Body4::DeclineDraw, Owed::Answer(s)) => s == sender,
+            (Body4::Leave, o) => o.seat() == sender,
+            (Body4::Timeout, Owed::Move(s)) => s != sender && sender == self.keeper(s),
+            _ => false,
+        };
+        if !allowed {
+            return self.blame(sender, FourFault::Unexpected(kind(&env.body)), round);
+        }
+        let body = env.body.clone();
+        let prev = hd.prev;
+        self.log.push(env);
+        self.log.close_round();
+        self.progress(move_wait(&self.rules));
+        self.play.as_mut().expect("in play").claim_at = None;
+        if matches!(
+            body,
+            Body4::OfferDraw | Body4::AcceptDraw | Body4::DeclineDraw
+        ) {
+            return self.take_draw(sender, round, &body);
+        }
+        if open {
+            return self.take_open(sender, round, owed, &body);
+        }
+        match body {
+            Body4::Move { from, to } => {
+                let e = Event::Moved {
+                    side: sender.side(),
+                    from: Point(from),
+                    to: Point(to),
+                };
+                if !self.apply(TableEvent::Event(e)) {
+                    return self.blame(sender, FourFault::IllegalMove { from, to }, round);
+                }
+                self.after_action();
+            }
+            Body4::Attack { from, to, r } => self.on_attack(sender, round, prev, from, to, r),
+            Body4::Table(resp) => self.on_table(sender, round, resp),
+            Body4::Label(reveal) => {
+                let b = self
+                    .play
+                    .as_mut()
+                    .and_then(|p| p.battle.take())
+                    .expect("a battle");
+                let resp = b.response.as_ref().expect("a table");
+                match watch(&b.ctx, resp, &reveal, &self.table) {
+                    Ok(o) => self.apply_battle(&b, &o, round),
+                    Err(WatchError::TableShape) => {
+                        self.blame(
+                            b.defender,
+                            FourFault::Announcement(WatchError::TableShape),
+                            round,
+                        );
+                    }
+                    Err(e) => self.blame(sender, FourFault::Announcement(e), round),
+                }
+            }
+            Body4::Dispute => self.open_armies(Ending::Played, None),
+            Body4::FlagOpen(opening) => {
+                let commit = &self.commits[sender.index()]
+                    .as_ref()
+                    .expect("committed")
+                    .pieces;
+                let at = slot_point(sender, opening.square);
+                let ok = opening.rank == WireRank::Flag
+                    && at.is_some_and(|p| {
+                        junqi_game::Board::four_player().kind(p) == PointKind::Headquarters
+                    })
+                    && commit
+                        .get(usize::from(opening.square))
+                        .is_some_and(|c| opening.verify(&self.game_id, sender, c));
+                let Some(at) = at.filter(|_| ok) else {
+                    return self.blame(sender, FourFault::BadFlagOpening, round);
+                };
+                let e = Event::FlagRevealed {
+                    side: sender.side(),
+                    at,
+                };
+                if !self.apply(TableEvent::Event(e)) {
+                    return self.blame(sender, FourFault::BadFlagOpening, round);
+                }
+                self.next_flag();
+            }
+            Body4::Timeout => {
+                let Owed::Move(late) = owed else {
+                    unreachable!("checked above")
+                };
+                let count = self
+                    .play
+                    .as_ref()
+                    .expect("in play")
+                    .view
+                    .timeouts(late.side())
+                    + 1;
+                let e = Event::TimedOut {
+                    side: late.side(),
+                    count,
+                };
+                if !self.apply(TableEvent::Event(e)) {
+                    return self.blame(sender, FourFault::Unexpected("timeout"), round);
+                }
+                if self.rules.is_timeout_loss(count) {
+                    self.out(late, WinReason::Timeouts);
+                }
+                self.after_action();
+            }
+            Body4::NoMoves => {
+                self.out(sender, WinReason::NoLegalMove);
+                self.after_action();
+            }
+            Body4::Resign => {
+                let ply = self.play.as_ref().expect("in play").view.ply();
+                if ply < self.rules.resign_after_plies {
+                    return self.blame(sender, FourFault::ResignTooEarly, round);
+                }
+                self.out(sender, WinReason::Resignation);
+                self.after_action();
+            }
+            Body4::Leave => {
+                let view = &self.play.as_ref().expect("in play").view;
+                let result = leave_result(sender.side(), |s| view.is_in(s));
+                self.play.as_mut().expect("in play").left = Some(sender);
+                self.open_armies(Ending::Left(sender), result);
+            }
+            _ => unreachable!("checked above"),
+        }
+    }
+
+    /// 全明: the action goes through this seat's referee, whose events
+    /// every view applies.
+    fn take_open(&mut self, sender: FourSeat, round: u64, owed: Owed, body: &Body4) {
+        let action = match *body {
+            Body4::Move { from, to } => junqi_game::Action::Move(Move::Step {
+                from: Point(from),
+                to: Point(to),
+            }),
+            Body4::Resign => junqi_game::Action::Resign,
+            Body4::Timeout => junqi_game::Action::Timeout,
+            Body4::Leave => {
+                let view = &self.play.as_ref().expect("in play").view;
+                let result = leave_result(sender.side(), |s| view.is_in(s));
+                self.play.as_mut().expect("in play").left = Some(sender);
+                return self.open_armies(Ending::Left(sender), result);
+            }
+            _ => return self.blame(sender, FourFault::Unexpected(kind(body)), round),
+        };
+        let actor = match (body, owed) {
+            (Body4::Timeout, Owed::Move(late)) => late,
+            _ => sender,
+        };
+        let p = self.play.as_mut().expect("in play");
+        let referee = p.referee.as_mut().expect("an open game");
+        let events = match referee.apply_table(actor.side(), action) {
+            Ok(events) => events,
+            Err(_) => {
+                let fault = match *body {
+                    Body4::Move { from, to } => FourFault::IllegalMove { from, to },
+                    Body4::Resign => FourFault::ResignTooEarly,
+                    _ => FourFault::Unexpected(kind(body)),
+                };
+                return self.blame(sender, fault, round);
+            }
+        };
+        let result = referee.result();
+        for e in events {
+            if !self.apply(e) {
+                // The referee's own events always fit its view.
+                return self.end(Ending::Abandoned, None, None);
+            }
+        }
+        match result {
+            Some(r) => self.open_armies(Ending::Played, Some(r)),
+            None => self.next_turn(),
+        }
+    }
+
+    fn on_attack(
+        &mut self,
+        attacker: FourSeat,
+        round: u64,
+        prev: Digest,
+        from: u8,
+        to: u8,
+        r: [u8; 32],
+    ) {
+        let p = self.play.as_mut().expect("in play");
+        let (fp, tp) = (Point(from), Point(to));
+        let defender = match (p.view.at(fp), p.view.at(tp)) {
+            (Some(Seen::Piece { side: a, .. }), Some(Seen::Piece { side: d, .. }))
+                if a == attacker.side() && d.team() != a.team() && p.view.is_in(d) =>
+            {
+                FourSeat::of_side(d)
+            }
+            _ => return self.blame(attacker, FourFault::IllegalMove { from, to }, round),
+        };
+        if p.view.board().kind(tp) == PointKind::Camp
+            || !p
+                .view
+                .moves_from(fp)
+                .contains(&Move::Step { from: fp, to: tp })
+        {
+            return self.blame(attacker, FourFault::IllegalMove { from, to }, round);
+        }
+        let ctx = battle_context(&self.game_id, round, from, to, &prev);
+        let mine_attacker = if attacker == self.me {
+            p.my_attack.take()
+        } else {
+            None
+        };
+        p.battle = Some(Battle {
+            attacker,
+            defender,
+            from,
+            to,
+            ctx,
+            mine_attacker,
+            response: None,
+        });
+        p.owed = Owed::Table(defender);
+        if defender != self.me {
+            return;
+        }
+        #[cfg(feature = "testing")]
+        if self.cheats.leave_mid_battle {
+            self.leave(self.now);
+            return;
+        }
+        let Some(Seen::Piece { rank: Some(d), .. }) = p.view.at(tp) else {
+            unreachable!("own pieces are known");
+        };
+        let req = OtRequest { r };
+        match Defender::respond(
+            &self.ot_key,
+            &self.cfg.seed,
+            ctx,
+            &req,
+            rank_from_game(d),
+            &self.table,
+        ) {
+            Ok((_, mut resp)) => {
+                #[cfg(feature = "testing")]
+                if self.cheats.corrupt_table {
+                    for e in &mut resp.entries {
+                        e[0] ^= 1;
+                    }
+                }
+                #[cfg(not(feature = "testing"))]
+                let _ = &mut resp;
+                self.send(Body4::Table(resp));
+            }
+            // An invalid R: the attacker's fault, on the log for everyone.
+            Err(_) => self.blame(
+                attacker,
+                FourFault::Battle(crate::ot::BattleCheat::WrongRank),
+                round,
+            ),
+        }
+    }
+
+    fn on_table(&mut self, defender: FourSeat, round: u64, resp: OtResponse) {
+        let alphabet = self.table.alphabet().len();
+        if resp.label_hashes.len() != alphabet {
+            return self.blame(
+                defender,
+                FourFault::Announcement(WatchError::TableShape),
+                round,
+            );
+        }
+        let p = self.play.as_mut().expect("in play");
+        let b = p.battle.as_mut().expect("a battle");
+        b.response = Some(resp.clone());
+        p.owed = Owed::Label(b.attacker);
+        let Some(att) = b.mine_attacker.take() else {
+            return;
+        };
+        match att.finish(&resp, &self.table) {
+            Ok((_, mut reveal)) => {
+                #[cfg(feature = "testing")]
+                if let Some(code) = self.cheats.false_label {
+                    reveal.outcome = code;
+                    reveal.label = [7; 16];
+                }
+                #[cfg(not(feature = "testing"))]
+                let _ = &mut reveal;
+                self.send(Body4::Label(reveal));
+            }
+            Err(OtError::NoMatchingLabel) => self.send(Body4::Dispute),
+            Err(_) => self.blame(
+                defender,
+                FourFault::Announcement(WatchError::TableShape),
+                round,
+            ),
+        }
+    }
+
+    fn apply_battle(&mut self, b: &Battle, o: &crate::Announced, round: u64) {
+        let (announcement, defender_rank) = announcement_of(o);
+        let e = Event::Battle {
+            side: b.attacker.side(),
+            from: Point(b.from),
+            to: Point(b.to),
+            announcement,
+            attacker_rank: None,
+            defender_rank,
+            defender_id: None,
+        };
+        if !self.apply(TableEvent::Event(e)) {
+            // The announcement contradicts what this seat knows of the two
+            // pieces (its own, or its partner's in 双明): an oblivious
+            // transfer lied. This seat cannot follow play any more and
+            // stops; the others find the table abandoned. (Relaying the
+            // dispute so that every seat opens is not done yet.)
+            let _ = round;
+            return self.end(Ending::Abandoned, None, None);
+        }
+        let p = self.play.as_mut().expect("in play");
+        for (died, owner) in [
+            (o.announcement().attacker_commander_died, b.attacker),
+            (o.announcement().defender_commander_died, b.defender),
+        ] {
+            if died {
+                p.flags.push_back(owner);
+            }
+        }
+        if o.announcement().flag_captured {
+            p.captured = Some(b.defender);
+        }
+        self.next_flag();
+    }
+
+    /// The next flag opening owed after a battle, or the end of the action.
+    fn next_flag(&mut self) {
+        let p = self.play.as_mut().expect("in play");
+        let Some(owner) = p.flags.pop_front() else {
+            if let Some(d) = p.captured.take() {
+                self.out(d, WinReason::FlagCaptured);
+            }
+            return self.after_action();
+        };
+        p.owed = Owed::Flag(owner);
+        if owner != self.me {
+            return;
+        }
+        let mine = self.mine.as_ref().expect("committed");
+        let slot = mine
+            .placement
+            .iter()
+            .position(|&(_, r)| r == WireRank::Flag)
+            .expect("a flag") as u8;
+        #[allow(unused_mut)]
+        let mut opening = mine.opening(&self.cfg.seed, slot).expect("slot");
+        #[cfg(feature = "testing")]
+        if self.cheats.bad_flag_opening {
+            opening.square = (opening.square + 1) % 25;
+        }
+        self.send(Body4::FlagOpen(opening));
+    }
+
+    /// A seat goes out: its pieces leave every view (撤子).
+    fn out(&mut self, seat: FourSeat, reason: WinReason) {
+        let p = self.play.as_mut().expect("in play");
+        if !p.view.is_in(seat.side()) {
+            return;
+        }
+        self.apply(TableEvent::PlayerOut {
+            side: seat.side(),
+            reason,
+        });
+        let p = self.play.as_mut().expect("in play");
+        // RULES.md §9: a team with both players out has lost (as the
+        // engine's `Position::remove_seat` decides it).
+        if p.result.is_none() && !p.view.is_in(seat.side().partner()) {
+            let winners = seat.side().team().other().seats();
+            let winner = winners
+                .into_iter()
+                .find(|&s| p.view.is_in(s))
+                .unwrap_or(winners[0]);
+            p.result = Some(GameResult::Win { winner, reason });
+        }
+    }
+
+    /// After a whole action: the end of the game, or the next seat's move.
+    fn after_action(&mut self) {
+        let rules = self.rules;
+        let p = self.play.as_mut().expect("in play");
+        if p.result.is_none() && rules.is_quiet_draw(p.view.quiet_plies()) {
+            p.result = Some(GameResult::Draw {
+                reason: junqi_game::DrawReason::QuietMoves,
+            });
+        }
+        if let Some(result) = p.result {
+            self.apply(TableEvent::Event(Event::GameOver { result }));
+            return self.open_armies(Ending::Played, Some(result));
+        }
+        self.next_turn();
+    }
+
+    /// The seat on move owes the next message.
+    pub(super) fn next_turn(&mut self) {
+        let now = self.now;
+        let seat = FourSeat::of_side(self.play.as_ref().expect("in play").view.turn());
+        let keeps = seat != self.me && self.keeper(seat) == self.me;
+        let p = self.play.as_mut().expect("in play");
+        p.owed = Owed::Move(seat);
+        p.turn_start = now;
+        // The host keeps the clock of every other seat, its keeper the
+        // host's: a round trip after the deadline it claims the timeout.
+        #[allow(unused_mut)]
+        let mut wait = Duration::from_secs(u64::from(self.rules.move_seconds)) + 2 * LATENCY_BOUND;
+        #[cfg(feature = "testing")]
+        if self.cheats.early_claim {
+            wait = Duration::from_millis(1);
+        }
+        p.claim_at = keeps.then(|| now + wait);
+        if seat != self.me {
+            return;
+        }
+        if self.partner_disputed {
+            self.send(Body4::Dispute);
+        } else if p.referee.is_some() {
+            // The referee has already put a stuck seat out.
+            self.events.push_back(FourEvent::YourTurn);
+        } else if p.view.legal_moves().is_empty() {
+            self.send(Body4::NoMoves);
+        } else {
+            self.events.push_back(FourEvent::YourTurn);
+        }
+    }
+
+    /// Applies a public event to the view and tells the owner; `false` if
+    /// the view refuses it.
+    pub(super) fn apply(&mut self, e: TableEvent) -> bool {
+        let p = self.play.as_mut().expect("in play");
+        if p.view.apply_table(&e).is_err() {
+            return false;
+        }
+        self.events.push_back(FourEvent::Table(e));
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaving_scores_only_when_the_other_enemy_is_out() {
+        let all_in = |_: Side| true;
+        assert_eq!(leave_result(Side::East, all_in), None);
+        let north_out = |s: Side| s != Side::North;
+        assert_eq!(
+            leave_result(Side::South, north_out),
+            Some(GameResult::Win {
+                winner: Side::East,
+                reason: WinReason::Forfeit
+            })
+        );
+        // The leaver's enemy being out changes nothing.
+        assert_eq!(leave_result(Side::East, north_out), None);
+    }
+}

@@ -1,0 +1,487 @@
+//! The four-seat driver: one seat's [`FourSession`] over QUIC, every message
+//! through the host (a star). The host accepts the other seats' devices,
+//! feeds every frame to its own seat and forwards it unchanged to the other
+//! devices; a guest talks to the host only. Every connection starts with a
+//! [`LinkStart`]: a new device, or a seat's device coming back after its
+//! connection dropped ([`junqi_proto::four::rejoin`], signed over the
+//! connection), after which both ends resend what the other may lack.
+//! Frames are the length-prefixed payloads of [`crate::frame`].
+
+use std::collections::BTreeMap;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use junqi_proto::four::log::Envelope4;
+use junqi_proto::four::rejoin::LinkStart;
+use junqi_proto::four::{FourEvent, FourSeat, FourSession, FourVerdict};
+use junqi_proto::session::LATENCY_BOUND;
+use quinn::{Connection, Endpoint, RecvStream, SendStream};
+use tokio::sync::{Semaphore, mpsc};
+
+use crate::frame::{FrameDecoder, LEN_PREFIX, MAX_FRAME, decode_payload, encode_frame};
+use crate::transport::{
+    HANDSHAKE_TIMEOUT, MAX_PENDING, STREAM_START_TIMEOUT, connection_binding, join_game,
+};
+
+/// How a seat reaches the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableDial {
+    /// The host: accept this many other seats' devices on the endpoint.
+    Host {
+        /// Devices to accept (one per other seat).
+        guests: usize,
+    },
+    /// A guest: connect to the host at this address (retrying until it answers).
+    Join(SocketAddr),
+}
+
+/// The owner of a seat (`junqi-peer`, later the app): it sees every event
+/// and may act on the session (confirm the code, play a move).
+pub trait TableHandler {
+    /// One event of the seat.
+    fn event(&mut self, session: &mut FourSession, event: FourEvent);
+    /// A guest: whether to drop the connection now, as a failing network
+    /// would (tests); the driver connects again and the seat comes back.
+    fn drop_link(&mut self) -> bool {
+        false
+    }
+    /// A guest's link to the host went down or came back (the seat table's
+    /// connection state).
+    fn link(&mut self, _up: bool) {}
+    /// The host: a device's first message showed which seat it took (the
+    /// lobby's free seats).
+    fn seat_taken(&mut self, _seat: FourSeat) {}
+    /// What the session is about to send is in its log: the device keeps
+    /// its journal now ([`crate::table_journal::save_journal`]).
+    fn before_send(&mut self, _session: &FourSession) {}
+}
+
+/// How long a finished host keeps relaying for the seats still finishing,
+/// and a finished guest waits for the host to close.
+pub const LINGER: Duration = Duration::from_secs(5);
+
+/// How long a guest keeps trying to reach the host.
+pub const JOIN_PATIENCE: Duration = Duration::from_secs(30);
+
+/// Rounds a returning device gets again before the ones it says it holds
+/// (it may hold a round the host never saw complete).
+const RESEND_BACK: u64 = 2;
+
+fn framed(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(LEN_PREFIX + payload.len());
+    out.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// What the driver's tasks report.
+enum Report {
+    /// A payload from a link.
+    Frame(u64, Vec<u8>),
+    /// A link's stream ended or broke its framing.
+    Closed(u64),
+    /// The host: a new connection and its first frame.
+    Incoming(Connection, SendStream, RecvStream, FrameDecoder, LinkStart),
+}
+
+/// Reads payloads from one stream (after what `dec` already holds).
+async fn read_frames(
+    link: u64,
+    mut recv: RecvStream,
+    mut dec: FrameDecoder,
+    tx: mpsc::UnboundedSender<Report>,
+) {
+    let mut buf = vec![0u8; MAX_FRAME];
+    loop {
+        loop {
+            match dec.next_payload() {
+                Ok(Some(p)) => {
+                    if tx.send(Report::Frame(link, p)).is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => break,
+                Err(_) => {
+                    let _ = tx.send(Report::Closed(link));
+                    return;
+                }
+            }
+        }
+        match recv.read(&mut buf).await {
+            Ok(Some(n)) => dec.push(&buf[..n]),
+            _ => {
+                let _ = tx.send(Report::Closed(link));
+                return;
+            }
+        }
+    }
+}
+
+/// Reads a connection's first frame, with its deadline.
+async fn read_start(recv: &mut RecvStream) -> io::Result<(LinkStart, FrameDecoder)> {
+    let read = async {
+        let mut dec = FrameDecoder::new();
+        let mut buf = vec![0u8; 4096];
+        loop {
+            if let Some(s) = dec.next_frame::<LinkStart>().map_err(io::Error::other)? {
+                return Ok((s, dec));
+            }
+            match recv.read(&mut buf).await.map_err(io::Error::other)? {
+                Some(n) => dec.push(&buf[..n]),
+                None => return Err(io::Error::other("stream closed before it started")),
+            }
+        }
+    };
+    tokio::time::timeout(STREAM_START_TIMEOUT, read)
+        .await
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "link start timed out"))?
+}
+
+/// The host's acceptor: each incoming connection checked on its own task,
+/// with deadlines, at most [`MAX_PENDING`] at once.
+async fn accept_links(ep: Endpoint, tx: mpsc::UnboundedSender<Report>) {
+    let pending = Arc::new(Semaphore::new(MAX_PENDING));
+    while let Some(incoming) = ep.accept().await {
+        let Ok(permit) = pending.clone().try_acquire_owned() else {
+            incoming.refuse();
+            continue;
+        };
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let start = async {
+                let conn = tokio::time::timeout(HANDSHAKE_TIMEOUT, incoming)
+                    .await
+                    .ok()?
+                    .ok()?;
+                let (send, mut recv) = tokio::time::timeout(STREAM_START_TIMEOUT, conn.accept_bi())
+                    .await
+                    .ok()?
+                    .ok()?;
+                let (s, dec) = read_start(&mut recv).await.ok()?;
+                Some((conn, send, recv, dec, s))
+            };
+            if let Some((conn, send, recv, dec, s)) = start.await {
+                let _ = tx.send(Report::Incoming(conn, send, recv, dec, s));
+            }
+        });
+    }
+}
+
+/// One device's link, as the host or a guest holds it.
+struct Link {
+    conn: Connection,
+    send: SendStream,
+    /// The seat whose messages it brought (the host learns it from them).
+    seat: Option<FourSeat>,
+}
+
+/// A guest's connection to the host, started with `start`.
+async fn connect(
+    ep: &Endpoint,
+    addr: SocketAddr,
+    session: Option<&FourSession>,
+) -> io::Result<(Connection, SendStream, RecvStream)> {
+    let give_up = Instant::now() + JOIN_PATIENCE;
+    loop {
+        match join_game(ep, addr).await {
+            Ok((conn, mut send, recv)) => {
+                let start = match session {
+                    None => LinkStart::New,
+                    Some(s) => LinkStart::Rejoin(s.rejoin(&connection_binding(&conn)?)),
+                };
+                send.write_all(&encode_frame(&start).map_err(io::Error::other)?)
+                    .await
+                    .map_err(io::Error::other)?;
+                return Ok((conn, send, recv));
+            }
+            Err(e) if Instant::now() >= give_up => return Err(e),
+            Err(_) => tokio::time::sleep(Duration::from_millis(300)).await,
+        }
+    }
+}
+
+async fn write_all(link: &mut Link, frames: &[Vec<u8>]) {
+    for f in frames {
+        if link.send.write_all(f).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Plays one seat at a table until its verdict (or, for a guest, until
+/// the host cannot be reached again). The host relays for the others until
+/// they are done too, or [`LINGER`] after its own verdict.
+///
+/// # Errors
+/// A guest that cannot reach the host (at first, or again after a drop).
+pub async fn play_table<H: TableHandler>(
+    session: &mut FourSession,
+    ep: &Endpoint,
+    dial: TableDial,
+    handler: &mut H,
+) -> io::Result<FourVerdict> {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut links: BTreeMap<u64, Link> = BTreeMap::new();
+    let mut next_id = 0u64;
+    let (host, guests) = match dial {
+        TableDial::Host { guests } => (true, guests),
+        TableDial::Join(_) => (false, 0),
+    };
+    let acceptor = if host {
+        Some(tokio::spawn(accept_links(ep.clone(), tx.clone())))
+    } else {
+        None
+    };
+    // A seat resumed from its journal waits a round trip for what the
+    // others hold of it before it sends again.
+    let resumed = session.resuming();
+    let mut release_at = resumed.then(|| Instant::now() + 2 * LATENCY_BOUND);
+    if let TableDial::Join(addr) = dial {
+        let back = resumed && session.log().round() >= 2;
+        let (conn, send, recv) = connect(ep, addr, back.then_some(&*session)).await?;
+        tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
+        let mut link = Link {
+            conn,
+            send,
+            seat: None,
+        };
+        if back {
+            let from = session.log().round().saturating_sub(RESEND_BACK);
+            let frames: Vec<Vec<u8>> = session
+                .resend_from(from)
+                .iter()
+                .map(|p| framed(p))
+                .collect();
+            write_all(&mut link, &frames).await;
+        }
+        links.insert(next_id, link);
+        next_id += 1;
+        handler.link(true);
+    }
+    let mut finished_at: Option<Instant> = None;
+    let result = loop {
+        let mut busy = true;
+        while busy {
+            busy = false;
+            while let Some(ev) = session.poll_event() {
+                handler.event(session, ev);
+                busy = true;
+            }
+            let mut batch = Vec::new();
+            while let Some(p) = session.poll_transmit() {
+                batch.push(p);
+            }
+            if !batch.is_empty() {
+                handler.before_send(session);
+                busy = true;
+            }
+            for p in batch {
+                let f = framed(&p);
+                for l in links.values_mut() {
+                    let _ = l.send.write_all(&f).await;
+                }
+            }
+            if release_at.is_some_and(|t| Instant::now() >= t) {
+                release_at = None;
+                session.release_after(0);
+                busy = true;
+            }
+        }
+        if !host && session.verdict().is_none() && handler.drop_link() {
+            for (_, l) in std::mem::take(&mut links) {
+                l.conn.close(1u32.into(), b"dropped");
+            }
+        }
+        if !host && links.is_empty() && session.verdict().is_none() {
+            // Back to the host, as the seat it was.
+            handler.link(false);
+            let TableDial::Join(addr) = dial else {
+                unreachable!("a guest")
+            };
+            let (conn, send, recv) = connect(ep, addr, Some(session)).await?;
+            tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
+            let mut link = Link {
+                conn,
+                send,
+                seat: None,
+            };
+            let back = session.log().round().saturating_sub(RESEND_BACK);
+            let frames: Vec<Vec<u8>> = session
+                .resend_from(back)
+                .iter()
+                .map(|p| framed(p))
+                .collect();
+            write_all(&mut link, &frames).await;
+            links.insert(next_id, link);
+            next_id += 1;
+            handler.link(true);
+        }
+        if session.verdict().is_some() && finished_at.is_none() {
+            finished_at = Some(Instant::now());
+            if !host {
+                for l in links.values_mut() {
+                    let _ = l.send.finish();
+                }
+            }
+        }
+        if let Some(t) = finished_at
+            && (!host || links.is_empty() || t.elapsed() >= LINGER)
+        {
+            if !host {
+                // Until the host closes, or a while.
+                let _ = tokio::time::timeout(LINGER, async {
+                    while let Some(Report::Frame(..)) = rx.recv().await {}
+                })
+                .await;
+            }
+            for l in links.values_mut() {
+                let _ = l.send.finish();
+            }
+            break session.verdict().cloned().expect("done");
+        }
+        let deadline = match (session.poll_timeout(), finished_at) {
+            (_, Some(t)) => Some(t + LINGER),
+            (d, None) => d,
+        };
+        let deadline = match (deadline, release_at) {
+            (Some(d), Some(r)) => Some(d.min(r)),
+            (d, r) => d.or(r),
+        };
+        let sleep = async {
+            match deadline {
+                Some(t) => tokio::time::sleep_until(tokio::time::Instant::from_std(t)).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            m = rx.recv() => match m {
+                Some(Report::Frame(id, payload)) => {
+                    if host {
+                        if let Some(l) = links.get_mut(&id)
+                            && l.seat.is_none()
+                            && let Ok(e) = decode_payload::<Envelope4>(&payload)
+                        {
+                            l.seat = Some(e.signed.header.sender);
+                            handler.seat_taken(e.signed.header.sender);
+                        }
+                        // The relay: unchanged to every other device.
+                        let f = framed(&payload);
+                        for (j, l) in &mut links {
+                            if *j != id {
+                                let _ = l.send.write_all(&f).await;
+                            }
+                        }
+                    }
+                    session.handle_frame(Instant::now(), &payload);
+                }
+                Some(Report::Closed(id)) => {
+                    links.remove(&id);
+                }
+                Some(Report::Incoming(conn, send, recv, dec, start)) => {
+                    let seat = match &start {
+                        // A new device while the table still has room.
+                        LinkStart::New if links.len() < guests && session.log().round() < 2 => None,
+                        LinkStart::Rejoin(r) => {
+                            let bound = connection_binding(&conn)
+                                .ok()
+                                .is_some_and(|b| session.check_rejoin(r, &b).is_ok());
+                            if !bound {
+                                conn.close(2u32.into(), b"refused");
+                                continue;
+                            }
+                            Some(r.seat)
+                        }
+                        LinkStart::New => {
+                            conn.close(2u32.into(), b"table full");
+                            continue;
+                        }
+                    };
+                    // The seat's old link, if it still looks up, is gone.
+                    if let Some(s) = seat {
+                        links.retain(|_, l| l.seat != Some(s));
+                    }
+                    let from = match &start {
+                        LinkStart::Rejoin(r) => r.rounds.saturating_sub(RESEND_BACK),
+                        LinkStart::New => 0,
+                    };
+                    let mut link = Link { conn, send, seat };
+                    let frames: Vec<Vec<u8>> = session.resend_from(from).iter().map(|p| framed(p)).collect();
+                    write_all(&mut link, &frames).await;
+                    tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
+                    links.insert(next_id, link);
+                    next_id += 1;
+                }
+                None => {
+                    session.handle_timeout(Instant::now());
+                }
+            },
+            () = sleep => session.handle_timeout(Instant::now()),
+        }
+    };
+    if let Some(a) = acceptor {
+        a.abort();
+    }
+    Ok(result)
+}
+
+/// The magic tag of a four-seat game file.
+pub const TABLE_MAGIC: &[u8; 8] = b"JQTABLE1";
+
+/// Writes a table's signed log as a game file (the magic tag, then one
+/// frame per message), for `junqi-audit`.
+///
+/// # Errors
+/// File errors.
+pub fn save_log(path: &std::path::Path, log: &junqi_proto::four::log::TableLog) -> io::Result<()> {
+    let mut out = TABLE_MAGIC.to_vec();
+    for e in log.envelopes() {
+        out.extend(crate::frame::encode_frame(e).map_err(io::Error::other)?);
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, out)?;
+    std::fs::rename(tmp, path)
+}
+
+/// Why a four-seat game file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TableFileError {
+    /// The file cannot be read.
+    #[error("cannot read the file: {0}")]
+    Io(#[from] io::Error),
+    /// Not a four-seat game file.
+    #[error("not a four-seat game file")]
+    Magic,
+    /// A frame that does not decode.
+    #[error("a damaged message: {0}")]
+    Frame(#[from] crate::frame::FrameError),
+    /// Messages that are not a log.
+    #[error("the messages are not a table's log: {0}")]
+    Shape(#[from] junqi_proto::four::log::ShapeError),
+}
+
+/// Whether `bytes` start like a four-seat game file.
+#[must_use]
+pub fn is_table_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(TABLE_MAGIC)
+}
+
+/// Reads a four-seat game file written by [`save_log`].
+///
+/// # Errors
+/// See [`TableFileError`].
+pub fn load_log(bytes: &[u8]) -> Result<junqi_proto::four::log::TableLog, TableFileError> {
+    let rest = bytes
+        .strip_prefix(TABLE_MAGIC)
+        .ok_or(TableFileError::Magic)?;
+    let mut dec = FrameDecoder::new();
+    dec.push(rest);
+    let mut envs = Vec::new();
+    while let Some(e) = dec.next_frame::<junqi_proto::four::log::Envelope4>()? {
+        envs.push(e);
+    }
+    dec.finish()?;
+    Ok(junqi_proto::four::log::TableLog::from_envelopes(envs)?)
+}

@@ -1,0 +1,177 @@
+//! End to end over real QUIC on 127.0.0.1 (issue 47): four `junqi-peer`
+//! processes (the built binary) at one table, the host relaying for the
+//! three others, computer players at every seat. Whole 四暗, 双明 and 全明 games:
+//! every seat prints the same public events, the same result, the same
+//! record and a clean audit, and `junqi-audit` finds the same in a seat's
+//! saved log.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PEER: &str = env!("CARGO_BIN_EXE_junqi-peer");
+const AUDIT: &str = env!("CARGO_BIN_EXE_junqi-audit");
+/// Per game; a debug build plays one in a few seconds.
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// A scratch directory removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("junqi-table-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A seat's process; killed on drop if still running.
+struct Seat(Child);
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(args: &[&str], log: &Path) -> Seat {
+    let out = File::create(log).unwrap();
+    let err = out.try_clone().unwrap();
+    Seat(
+        Command::new(PEER)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .expect("junqi-peer starts"),
+    )
+}
+
+fn wait_for_port(log: &Path) -> String {
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(20) {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        if let Some(l) = text.lines().find_map(|l| l.strip_prefix("listening on ")) {
+            return l.trim().to_owned();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!(
+        "the host never listened: {}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+}
+
+/// The lines every seat must print alike.
+fn shared_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            [
+                "pairing code:",
+                "event:",
+                "ending:",
+                "result:",
+                "record:",
+                "verdict:",
+            ]
+            .iter()
+            .any(|p| l.starts_with(p))
+        })
+        .collect()
+}
+
+fn play_table(name: &str, mode: &str) {
+    let dir = Scratch::new(name);
+    let log = |s: &str| dir.0.join(format!("{s}.log"));
+    let state = |s: &str| dir.0.join(s).to_string_lossy().into_owned();
+    let mut host_args = vec![
+        "host",
+        "--seats",
+        "4",
+        "--no-mdns",
+        "--yes",
+        "--ai",
+        "greedy",
+        "--seed",
+        "3",
+    ];
+    match mode {
+        "partners" => host_args.push("--partners-open"),
+        "open" => host_args.extend(["--mode", "open"]),
+        _ => {}
+    }
+    let south_state = state("south");
+    host_args.extend(["--state", &south_state]);
+    let mut seats = vec![spawn(&host_args, &log("south"))];
+    let addr = wait_for_port(&log("south"));
+    for (i, s) in ["east", "north", "west"].into_iter().enumerate() {
+        let seed = (i + 4).to_string();
+        let st = state(s);
+        let ai = if s == "north" { "greedy" } else { "random" };
+        let args = [
+            "join", "--seat", s, "--addr", &addr, "--yes", "--ai", ai, "--seed", &seed, "--state",
+            &st,
+        ];
+        seats.push(spawn(&args, &log(s)));
+    }
+    let t0 = Instant::now();
+    for seat in &mut seats {
+        loop {
+            if let Some(status) = seat.0.try_wait().unwrap() {
+                assert!(status.success(), "a seat exited with {status}");
+                break;
+            }
+            assert!(t0.elapsed() < LIMIT, "the table did not finish in time");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let texts: Vec<String> = ["south", "east", "north", "west"]
+        .iter()
+        .map(|s| std::fs::read_to_string(log(s)).unwrap())
+        .collect();
+    let lines: Vec<Vec<&str>> = texts.iter().map(|t| shared_lines(t)).collect();
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l, &lines[0], "seat {i} printed another game than South");
+    }
+    let south = &lines[0];
+    assert!(south.contains(&"verdict: clean audit"), "{}", texts[0]);
+    assert!(south.contains(&"ending: Played"));
+    assert!(south.iter().any(|l| l.starts_with("record: ")));
+    assert!(south.iter().filter(|l| l.starts_with("event: ")).count() > 20);
+    assert!(!south.contains(&"result: none"));
+    // A third party with any seat's saved log finds the same.
+    for s in ["south", "west"] {
+        let out = Command::new(AUDIT)
+            .arg(dir.0.join(s).join("table.bin"))
+            .output()
+            .expect("junqi-audit runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("audit: clean"), "{text}");
+    }
+}
+
+#[test]
+fn four_peers_play_a_whole_dark_table() {
+    play_table("dark", "dark");
+}
+
+#[test]
+fn four_peers_play_a_whole_partners_open_table() {
+    play_table("partners", "partners");
+}
+
+#[test]
+fn four_peers_play_a_whole_open_table() {
+    play_table("open", "open");
+}
