@@ -47,6 +47,7 @@ fn host_info(name: &str, addr: SocketAddr) -> HostInfo {
         version: 1,
         rules: "flip 30s".into(),
         addrs: vec![addr],
+        free_seats: None,
     }
 }
 
