@@ -53,9 +53,12 @@ pub trait TableHandler {
     /// The host: a device's first message showed which seat it took (the
     /// lobby's free seats).
     fn seat_taken(&mut self, _seat: FourSeat) {}
-    /// What the session is about to send is in its log: the device keeps
-    /// its journal now ([`crate::table_journal::save_journal`]).
-    fn before_send(&mut self, _session: &FourSession) {}
+    /// The device keeps its journal now
+    /// ([`crate::table_journal::save_journal`]): what the session is about
+    /// to send is in its log; and at the host, after every message it took,
+    /// so that a restarted host lacks at most the rounds under way (its
+    /// returning guests resend from two rounds before their own).
+    fn journal(&mut self, _session: &FourSession) {}
 }
 
 /// How long a finished host keeps relaying for the seats still finishing,
@@ -275,7 +278,7 @@ pub async fn play_table<H: TableHandler>(
                 batch.push(p);
             }
             if !batch.is_empty() {
-                handler.before_send(session);
+                handler.journal(session);
                 busy = true;
             }
             for p in batch {
@@ -376,6 +379,9 @@ pub async fn play_table<H: TableHandler>(
                         }
                     }
                     session.handle_frame(Instant::now(), &payload);
+                    if host {
+                        handler.journal(session);
+                    }
                 }
                 Some(Report::Closed(id)) => {
                     links.remove(&id);

@@ -3,7 +3,7 @@
 //! each send (as the two-player `game.bin`), so that a restarted device
 //! resumes its seat ([`junqi_proto::four::FourSession::resume`]).
 
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 use ed25519_dalek::SigningKey;
@@ -72,8 +72,12 @@ pub fn save_journal(path: &Path, session: &FourSession) -> Result<(), JournalErr
     for e in session.journal() {
         out.extend(encode_frame(&e)?);
     }
+    // On disk before it is sent (a power cut must not lose a message the
+    // others hold): the new file is synced, then renamed over the old one.
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, out)?;
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&out)?;
+    f.sync_all()?;
     std::fs::rename(tmp, path)?;
     Ok(())
 }

@@ -59,7 +59,7 @@ struct Seat {
 }
 
 impl TableHandler for Seat {
-    fn before_send(&mut self, session: &FourSession) {
+    fn journal(&mut self, session: &FourSession) {
         if let Some(path) = &self.journal
             && let Err(e) = save_journal(path, session)
         {
