@@ -26,6 +26,11 @@ pub enum Knowledge {
     Technique,
 }
 
+/// What putting an enemy player out of a team game is worth beyond the
+/// pieces it takes off the board (the team left alone moves once for the
+/// other team's twice).
+pub const SEAT_OUT: i32 = 6000;
+
 /// Material value of each rank (centi-units), in [`Rank::ALL`] order.
 pub const VALUE: [i32; 12] = [
     1000, // commander
@@ -513,11 +518,7 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     let c = pos.rules().clash(attacker, defender);
     if c.flag_captured {
         // In a team game a flag puts one player out, and the game goes on.
-        return if pos.is_team_game() {
-            super::team::SEAT_OUT
-        } else {
-            WIN
-        };
+        return if pos.is_team_game() { SEAT_OUT } else { WIN };
     }
     match c.outcome {
         Outcome::AttackerWins => value(defender),
@@ -526,7 +527,8 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     }
 }
 
-/// The evaluation of `pos` for the side to move (positive is good for it),
+/// The evaluation of the two-player position `pos` (team games:
+/// [`super::team::evaluate`]) for the side to move (positive is good for it),
 /// with what `knowledge` knows ([`Knowledge`]) and its terms scaled by
 /// `weights`; the drift towards a quiet-move draw of the full evaluation
 /// ends at `draw`, the draw's worth to the side to move; `home` is the
@@ -540,9 +542,7 @@ pub fn evaluate(
     draw: i32,
     home: Option<Side>,
 ) -> i32 {
-    if pos.is_team_game() {
-        return super::team::evaluate(pos, knowledge, weights, guard, draw);
-    }
+    debug_assert!(!pos.is_team_game(), "team games: ai::team::evaluate");
     let side = pos.turn();
     let board = pos.board();
     let t = tables(board);

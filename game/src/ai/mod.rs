@@ -11,6 +11,7 @@
 
 pub mod behaviour;
 pub mod belief;
+pub mod calibration;
 pub mod conceal;
 pub mod concede;
 pub mod eval;
