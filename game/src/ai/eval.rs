@@ -1,5 +1,6 @@
 //! Static evaluation of a full (determinized) position.
 
+use super::means::can_win;
 use super::weights::{Weights, scaled};
 use crate::board::{Board, MAX_POINTS, Point, PointKind};
 use crate::piece::{Rank, Side};
@@ -704,6 +705,15 @@ pub fn evaluate(
         _ => WIN / 2,
     } * sure(op)
         / 1000;
+    // A lead without the means to win (`super::means`) is a draw: it fades
+    // to the draw's value, so the side ahead keeps its keys and hunters.
+    if knowledge == Knowledge::Technique && weights.means > 0 {
+        let lead = score - draw;
+        let ahead = if lead > 0 { side } else { side.opponent() };
+        if lead != 0 && !can_win(pos, ahead, |f| boxed_in(pos, f)) {
+            score = draw + lead * (100 - weights.means.min(100)) / 100;
+        }
+    }
     // Without attacks the game drifts to a draw: an advantage fades as the
     // quiet-move counter runs up, so the side ahead keeps attacking.
     let limit = pos.rules().quiet_draw_plies.max(1) as i32;
@@ -1185,6 +1195,55 @@ mod tests {
                 - evaluate(&level("S21"), k, &Weights::HAND, None, 0, None)
         };
         assert_eq!(gain(Knowledge::Technique), gain(Knowledge::Full));
+    }
+
+    #[test]
+    fn a_lead_without_the_means_to_win_is_worth_a_draw() {
+        use Rank::*;
+        // North's flag boxed in, its last runner a company; South a
+        // commander and a battalion up, no engineer and no bomb.
+        let with = |south: &[(&'static str, Rank)]| {
+            let mut v = vec![
+                ("N62", Side::North, Flag),
+                ("N61", Side::North, Landmine),
+                ("N63", Side::North, Landmine),
+                ("N52", Side::North, Landmine),
+                ("N45", Side::North, Company),
+                ("S62", Side::South, Flag),
+            ];
+            v.extend(south.iter().map(|&(p, r)| (p, Side::South, r)));
+            study(Mode::Open, &v)
+        };
+        let two = with(&[("S35", Commander), ("N51", Battalion)]);
+        let one = with(&[("S35", Commander)]);
+        let mut w = Weights::HAND;
+        let e = |pos: &Position, w: &Weights, draw| {
+            evaluate(pos, Knowledge::Technique, w, None, draw, None)
+        };
+        // Without the term a lone commander still counts as a big lead.
+        let lone = e(&one, &w, -250);
+        assert!(lone > 0, "{lone}");
+        w.means = 100;
+        // With it the lone hunter's lead is the draw, the two hunters' is not.
+        assert_eq!(e(&one, &w, -250), -250);
+        assert!(
+            e(&two, &w, -250) > lone,
+            "{} against {lone}",
+            e(&two, &w, -250)
+        );
+        // Half the weight, half the lead; other knowledge ignores it.
+        w.means = 50;
+        let half = e(&one, &w, 0);
+        w.means = 0;
+        assert_eq!(half, e(&one, &w, 0) / 2);
+        let full = |w: &Weights| evaluate(&one, Knowledge::Full, w, None, 0, None);
+        assert_eq!(
+            full(&Weights {
+                means: 100,
+                ..Weights::HAND
+            }),
+            full(&Weights::HAND)
+        );
     }
 
     #[test]

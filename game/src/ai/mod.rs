@@ -16,6 +16,7 @@ pub mod conceal;
 pub mod concede;
 pub mod eval;
 pub mod inference;
+mod means;
 pub mod probe;
 pub mod pursuit;
 pub mod review;
