@@ -20,6 +20,7 @@ mod means;
 pub mod probe;
 pub mod pursuit;
 pub mod review;
+mod score;
 pub mod search;
 pub mod setup;
 pub mod sparring;

@@ -4,8 +4,9 @@
 //! samples, so an attack on an unknown piece is valued by what it may be.
 
 use super::belief::Belief;
-use super::eval::{Guard, Knowledge, WIN, attack_swing, evaluate};
-use super::team::{self, friends};
+use super::eval::{Guard, Knowledge, WIN, attack_swing};
+use super::score;
+use super::team::friends;
 use super::weights::Weights;
 use super::{conceal, probe};
 use crate::board::{Point, PointKind, PointSet};
@@ -285,11 +286,7 @@ impl<'a> Searcher<'a> {
     fn stand(&self, pos: &Position) -> i32 {
         let draw = self.draw_value(pos);
         let guard = self.guard.as_ref();
-        if pos.is_team_game() {
-            team::evaluate(pos, self.eval, &self.weights, guard, draw)
-        } else {
-            evaluate(pos, self.eval, &self.weights, guard, draw, Some(self.root))
-        }
+        score::evaluate(pos, self.eval, &self.weights, guard, draw, Some(self.root))
     }
 
     /// Terminal score for the side to move, if the game is over by the board.
