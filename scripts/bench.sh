@@ -6,8 +6,12 @@
 #
 #   scripts/bench.sh [engine] [net] [arena]    # default: all three, then render
 #   scripts/bench.sh render                    # only re-render the tables from the JSON
+#   BENCH_ONLY='guard|alphabeta' scripts/bench.sh arena   # replay only the matching rows
 #
 # Environment: BENCH_THREADS (arena threads, default 2), BENCH_ROWS (the rows file),
+# BENCH_ONLY (an extended regular expression: only the rows-file lines it matches are
+# played; every other row keeps its last result from docs/bench/arena.json, with the date
+# and commit it was measured at, and is played only if it has none),
 # BENCH_SECONDS (engine bench measuring time, default 3), CARGO_TARGET_DIR (release
 # builds; keep it apart from the debug/test target directory). Run it on a quiet machine,
 # e.g. `nice -n 10 scripts/bench.sh`; the JSON records the load average at the start, the
@@ -16,6 +20,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "python3 is required to render the tables" >&2; exit 1; }
+if [ -n "${BENCH_ONLY:-}" ]; then
+  command -v jq >/dev/null || { echo "jq is required to keep the rows BENCH_ONLY leaves out" >&2; exit 1; }
+fi
 
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(engine net arena)
@@ -86,9 +93,25 @@ if want arena; then
   cpu_start=$cpu_now
   rows=()
   n=0
+  only="${BENCH_ONLY:-}"
+  previous="$out/arena.json"
   while read -r mode a b games seed bar extra; do
     case "$mode" in ''|'#'*) continue ;; esac
     n=$((n + 1))
+    if [ -n "$only" ] && ! echo "$mode $a $b $games $seed $bar ${extra:-}" | grep -Eq -- "$only"; then
+      # Not asked for: the row's last result, if the previous run has it.
+      kept=$(jq -c --arg m "$mode" --arg a "$a" --arg b "$b" --argjson s "$seed" \
+        --argjson g "$games" --arg e "${extra:-}" --slurpfile prev "$previous" -n '
+        $prev[0] as $p | [$p.rows[] | select(.result.mode == $m and .result.a == $a
+          and .result.b == $b and .result.seed == $s and .requested_games == $g
+          and .extra_args == $e)
+          | .date //= $p.date | .commit //= $p.commit] | first // empty' 2>/dev/null || true)
+      if [ -n "$kept" ]; then
+        echo "arena row $n: $a vs $b, $mode: kept from $previous" >&2
+        rows+=("$kept")
+        continue
+      fi
+    fi
     echo "arena row $n: $a vs $b, $mode, $games games, seed $seed" >&2
     row_start=$(date +%s)
     children_cpu
@@ -98,7 +121,8 @@ if want arena; then
       --threads "$threads" --json ${extra:-} 2>/dev/null)
     [ "$bar" = "-" ] && bar=null
     children_cpu
-    rows+=("$(printf '{"requested_games":%s,"bar":%s,"extra_args":"%s","row_wall_seconds":%s,"row_cpu_seconds":%s,"result":%s}' \
+    rows+=("$(printf '{"date":"%s","commit":"%s","requested_games":%s,"bar":%s,"extra_args":"%s","row_wall_seconds":%s,"row_cpu_seconds":%s,"result":%s}' \
+      "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
       "$games" "$bar" "${extra:-}" "$(($(date +%s) - row_start))" \
       "$(minus "$cpu_now" "$row_cpu")" "$line")")
   done < "$rows_file"

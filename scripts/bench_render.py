@@ -85,12 +85,41 @@ def net(data):
     return "\n".join(out) + "\n" + provenance(data, "Measured with `junqi-net-bench --json`")
 
 
+def quiet(r):
+    """The draws by the quiet-move rule and their share of the games (— from an arena
+    that did not count them)."""
+    if "quiet_draws" not in r:
+        return "—"
+    return f"{r['quiet_draws']} ({100 * r['quiet_draw_rate']:.0f}%)"
+
+
+def flag_share(r):
+    """A's wins by flag capture and their share of A's wins."""
+    if "a_wins_by" not in r:
+        return "—"
+    flags = r["a_wins_by"].get("flag", 0)
+    return f"{flags} of {r['wins']}" + (f" ({100 * flags / r['wins']:.0f}%)" if r["wins"] else "")
+
+
+def measured_at(data):
+    """When rows were replayed alone (`BENCH_ONLY`), the commits and dates they were
+    measured at, row by row; empty when the whole table is one run."""
+    runs = {}
+    for i, row in enumerate(data["rows"], 1):
+        key = (row.get("commit", data["commit"]), row.get("date", data["date"])[:10])
+        runs.setdefault(key, []).append(i)
+    if len(runs) <= 1:
+        return ""
+    parts = [f"rows {', '.join(map(str, rows))}: commit `{c}` ({d})" for (c, d), rows in runs.items()]
+    return "\nRows measured apart (`BENCH_ONLY`): " + "; ".join(parts) + ".\n"
+
+
 def arena(data):
     out = [
         "| mode | A vs B | games | W / D / L | score of A | 95% CI | bar | met "
-        "| draws agreed / on the board | wins by the flag (either side) "
-        "| A think ms mean / max | plies mean (min–max) | illegal |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| draws agreed / on the board | quiet-move draws | wins by the flag (either side) "
+        "| A's wins by the flag | A think ms mean / max | plies mean (min–max) | illegal |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in data["rows"]:
         r, bar = row["result"], row["bar"]
@@ -106,7 +135,8 @@ def arena(data):
             f"| {r['mode']} | {r['a']} vs {r['b']} | {games} | {r['wins']} / {r['draws']} / {r['losses']} "
             f"| {r['score']:.3f} | {r['ci95'][0]:.3f}–{r['ci95'][1]:.3f} "
             f"| {'—' if bar is None else f'≥ {bar:.2f}'} | {met} "
-            f"| {ends.get('agreed_draw', 0)} / {ends.get('draw', 0)} | {ends.get('flag', 0)} "
+            f"| {ends.get('agreed_draw', 0)} / {ends.get('draw', 0)} | {quiet(r)} | {ends.get('flag', 0)} "
+            f"| {flag_share(r)} "
             f"| {r['mean_ms']:.1f} / {r['max_ms']:.0f} "
             f"| {r['mean_plies']:.0f} ({r['min_plies']}–{r['max_plies']}) | {r['illegal']} |"
         )
@@ -116,7 +146,7 @@ def arena(data):
         "on the shared machine. *Met* compares the score with the bar; short rows have wide "
         "intervals, so a strength claim needs more games.\n"
     )
-    return "\n".join(out) + "\n" + note + provenance(data, "Played with `arena`")
+    return "\n".join(out) + "\n" + note + measured_at(data) + provenance(data, "Played with `arena`")
 
 
 RENDER = {"engine": engine, "net": net, "arena": arena}

@@ -1,6 +1,7 @@
 //! The AI's belief stays consistent with the truth and with every observation.
 
-use junqi_game::ai::behaviour::{BUCKETS, observe};
+use junqi_game::ai::behaviour::BUCKETS;
+use junqi_game::ai::calibration::observe;
 use junqi_game::ai::{Belief, GreedyPlayer, Player, Priors, RandomPlayer, Sample};
 use junqi_game::*;
 use rand::SeedableRng;

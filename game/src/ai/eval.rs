@@ -1,5 +1,6 @@
 //! Static evaluation of a full (determinized) position.
 
+use super::means::can_win;
 use super::weights::{Weights, scaled};
 use crate::board::{Board, MAX_POINTS, Point, PointKind};
 use crate::piece::{Rank, Side};
@@ -25,6 +26,11 @@ pub enum Knowledge {
     /// (`TRADE_DOWN`).
     Technique,
 }
+
+/// What putting an enemy player out of a team game is worth beyond the
+/// pieces it takes off the board (the team left alone moves once for the
+/// other team's twice).
+pub const SEAT_OUT: i32 = 6000;
 
 /// Material value of each rank (centi-units), in [`Rank::ALL`] order.
 pub const VALUE: [i32; 12] = [
@@ -513,11 +519,7 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     let c = pos.rules().clash(attacker, defender);
     if c.flag_captured {
         // In a team game a flag puts one player out, and the game goes on.
-        return if pos.is_team_game() {
-            super::team::SEAT_OUT
-        } else {
-            WIN
-        };
+        return if pos.is_team_game() { SEAT_OUT } else { WIN };
     }
     match c.outcome {
         Outcome::AttackerWins => value(defender),
@@ -526,7 +528,8 @@ pub fn attack_swing(pos: &Position, attacker: Rank, defender: Rank) -> i32 {
     }
 }
 
-/// The evaluation of `pos` for the side to move (positive is good for it),
+/// The evaluation of the two-player position `pos` (team games:
+/// [`super::team::evaluate`]) for the side to move (positive is good for it),
 /// with what `knowledge` knows ([`Knowledge`]) and its terms scaled by
 /// `weights`; the drift towards a quiet-move draw of the full evaluation
 /// ends at `draw`, the draw's worth to the side to move; `home` is the
@@ -540,9 +543,7 @@ pub fn evaluate(
     draw: i32,
     home: Option<Side>,
 ) -> i32 {
-    if pos.is_team_game() {
-        return super::team::evaluate(pos, knowledge, weights, guard, draw);
-    }
+    debug_assert!(!pos.is_team_game(), "team games: ai::team::evaluate");
     let side = pos.turn();
     let board = pos.board();
     let t = tables(board);
@@ -704,6 +705,15 @@ pub fn evaluate(
         _ => WIN / 2,
     } * sure(op)
         / 1000;
+    // A lead without the means to win (`super::means`) is a draw: it fades
+    // to the draw's value, so the side ahead keeps its keys and hunters.
+    if knowledge == Knowledge::Technique && weights.means > 0 {
+        let lead = score - draw;
+        let ahead = if lead > 0 { side } else { side.opponent() };
+        if lead != 0 && !can_win(pos, ahead, |f| boxed_in(pos, f)) {
+            score = draw + lead * (100 - weights.means.min(100)) / 100;
+        }
+    }
     // Without attacks the game drifts to a draw: an advantage fades as the
     // quiet-move counter runs up, so the side ahead keeps attacking.
     let limit = pos.rules().quiet_draw_plies.max(1) as i32;
@@ -1185,6 +1195,55 @@ mod tests {
                 - evaluate(&level("S21"), k, &Weights::HAND, None, 0, None)
         };
         assert_eq!(gain(Knowledge::Technique), gain(Knowledge::Full));
+    }
+
+    #[test]
+    fn a_lead_without_the_means_to_win_is_worth_a_draw() {
+        use Rank::*;
+        // North's flag boxed in, its last runner a company; South a
+        // commander and a battalion up, no engineer and no bomb.
+        let with = |south: &[(&'static str, Rank)]| {
+            let mut v = vec![
+                ("N62", Side::North, Flag),
+                ("N61", Side::North, Landmine),
+                ("N63", Side::North, Landmine),
+                ("N52", Side::North, Landmine),
+                ("N45", Side::North, Company),
+                ("S62", Side::South, Flag),
+            ];
+            v.extend(south.iter().map(|&(p, r)| (p, Side::South, r)));
+            study(Mode::Open, &v)
+        };
+        let two = with(&[("S35", Commander), ("N51", Battalion)]);
+        let one = with(&[("S35", Commander)]);
+        let mut w = Weights::HAND;
+        let e = |pos: &Position, w: &Weights, draw| {
+            evaluate(pos, Knowledge::Technique, w, None, draw, None)
+        };
+        // Without the term a lone commander still counts as a big lead.
+        let lone = e(&one, &w, -250);
+        assert!(lone > 0, "{lone}");
+        w.means = 100;
+        // With it the lone hunter's lead is the draw, the two hunters' is not.
+        assert_eq!(e(&one, &w, -250), -250);
+        assert!(
+            e(&two, &w, -250) > lone,
+            "{} against {lone}",
+            e(&two, &w, -250)
+        );
+        // Half the weight, half the lead; other knowledge ignores it.
+        w.means = 50;
+        let half = e(&one, &w, 0);
+        w.means = 0;
+        assert_eq!(half, e(&one, &w, 0) / 2);
+        let full = |w: &Weights| evaluate(&one, Knowledge::Full, w, None, 0, None);
+        assert_eq!(
+            full(&Weights {
+                means: 100,
+                ..Weights::HAND
+            }),
+            full(&Weights::HAND)
+        );
     }
 
     #[test]

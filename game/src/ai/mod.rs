@@ -11,13 +11,16 @@
 
 pub mod behaviour;
 pub mod belief;
+pub mod calibration;
 pub mod conceal;
 pub mod concede;
 pub mod eval;
 pub mod inference;
+mod means;
 pub mod probe;
 pub mod pursuit;
 pub mod review;
+mod score;
 pub mod search;
 pub mod setup;
 pub mod sparring;

@@ -12,7 +12,8 @@
 //! the ply, so a review is the same on every machine.
 
 use super::belief::{Belief, Priors};
-use super::eval::{Knowledge, WIN, evaluate};
+use super::eval::{Knowledge, WIN};
+use super::score::evaluate;
 use super::search::{self, Interior, SearchParams};
 use super::team::friends;
 use super::weights::Weights;

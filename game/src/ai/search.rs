@@ -4,7 +4,8 @@
 //! samples, so an attack on an unknown piece is valued by what it may be.
 
 use super::belief::Belief;
-use super::eval::{Guard, Knowledge, WIN, attack_swing, evaluate};
+use super::eval::{Guard, Knowledge, WIN, attack_swing};
+use super::score;
 use super::team::friends;
 use super::weights::Weights;
 use super::{conceal, probe};
@@ -280,6 +281,14 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The static evaluation of `pos` for the side to move: the team
+    /// games' in a team game, else the two-player one.
+    fn stand(&self, pos: &Position) -> i32 {
+        let draw = self.draw_value(pos);
+        let guard = self.guard.as_ref();
+        score::evaluate(pos, self.eval, &self.weights, guard, draw, Some(self.root))
+    }
+
     /// Terminal score for the side to move, if the game is over by the board.
     #[inline]
     fn terminal(&self, pos: &Position, ply: i32) -> Option<i32> {
@@ -343,16 +352,7 @@ impl<'a> Searcher<'a> {
                 if self.interior != Interior::Chance {
                     continue;
                 }
-                let st = *stand.get_or_insert_with(|| {
-                    evaluate(
-                        pos,
-                        self.eval,
-                        &self.weights,
-                        self.guard.as_ref(),
-                        self.draw_value(pos),
-                        Some(self.root),
-                    )
-                });
+                let st = *stand.get_or_insert_with(|| self.stand(pos));
                 match self.chance_value(pos, m, st) {
                     Some(v) => v,
                     None => continue,
@@ -441,14 +441,7 @@ impl<'a> Searcher<'a> {
             return v;
         }
         let me = pos.turn();
-        let stand = evaluate(
-            pos,
-            self.eval,
-            &self.weights,
-            self.guard.as_ref(),
-            self.draw_value(pos),
-            Some(self.root),
-        );
+        let stand = self.stand(pos);
         if q == 0 || stand >= beta {
             return stand;
         }

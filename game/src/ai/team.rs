@@ -5,17 +5,15 @@
 //! threat on a flag weighed by how many moves the threatened team gets
 //! before the striker moves (the next enemy's threat is the urgent one).
 
-use super::eval::{DEFEND_FLAG, Guard, HUNT, Knowledge, NEAR_FLAG, WIN, tables, value, worth};
+use super::eval::{
+    DEFEND_FLAG, Guard, HUNT, Knowledge, NEAR_FLAG, SEAT_OUT, WIN, tables, value, worth,
+};
 use super::weights::{Weights, scaled};
 use crate::board::{Point, PointKind};
 use crate::piece::{Rank, Side};
 use crate::position::Position;
 use crate::rules::Outcome;
 use arrayvec::ArrayVec;
-
-/// What putting an enemy player out is worth beyond the pieces it takes
-/// off the board (the team left alone moves once for the other team's twice).
-pub const SEAT_OUT: i32 = 6000;
 
 /// Worth of each seat still in (so a seat going out costs [`SEAT_OUT`] in all
 /// with its flag, half of it for the flag alone in the striker terms).

@@ -50,6 +50,11 @@ pub struct Weights {
     /// `LAST_MEANS`, counted for the searcher's side only); 0 in
     /// [`Weights::HAND`] and at every level (journal, 7 December).
     pub keys: i32,
+    /// The share (percent) of a lead that fades to the draw's value when
+    /// the side ahead has lost the means to win (`super::means`, with
+    /// `Knowledge::Technique`); 0 in [`Weights::HAND`] and at every level,
+    /// an arena key (journal, 7 December, *the means to win*).
+    pub means: i32,
 }
 
 impl Default for Weights {
@@ -77,10 +82,11 @@ impl Weights {
         plug: 0,
         shield: 0,
         keys: 0,
+        means: 0,
     };
 
     /// The weights' names, as the arena and the tuner spell them.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "near_flag",
         "defend_flag",
         "hunt",
@@ -96,6 +102,7 @@ impl Weights {
         "plug",
         "shield",
         "keys",
+        "means",
     ];
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
@@ -115,6 +122,7 @@ impl Weights {
             "plug" => &mut self.plug,
             "shield" => &mut self.shield,
             "keys" => &mut self.keys,
+            "means" => &mut self.means,
             _ => return None,
         })
     }

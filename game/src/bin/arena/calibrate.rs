@@ -14,7 +14,8 @@
 //! observed; the last lines are the table as Rust.
 
 use super::{cap_of, make_player, player_name, seed_of};
-use junqi_game::ai::behaviour::{BUCKETS, Model, Observation, fit, observe};
+use junqi_game::ai::behaviour::BUCKETS;
+use junqi_game::ai::calibration::{Model, Observation, fit, observe};
 use junqi_game::{Action, Game, Mode, PieceId, Rank, Rules, Side};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
