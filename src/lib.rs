@@ -15,6 +15,7 @@ pub mod form;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;
+pub mod log_filter;
 pub mod model;
 pub mod nav;
 pub mod profile;
@@ -48,8 +49,14 @@ fn window_size() -> (u32, u32) {
 
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
+        let sound = audio::output_present();
+        let mut plugins = DefaultPlugins.build();
+        if !sound {
+            plugins = plugins.disable::<bevy::audio::AudioPlugin>();
+        }
         app.add_plugins(
-            DefaultPlugins
+            plugins
+                .set(log_filter::log_plugin())
                 .set(WindowPlugin {
                     primary_window: Some(Window {
                         title: "军棋 Junqi".into(),
@@ -70,9 +77,11 @@ impl Plugin for AppPlugin {
             demo::plugin,
             diag::plugin,
             window_icon::plugin,
-            audio::playback_plugin,
             redraw::winit_plugin,
         ));
+        if sound {
+            app.add_plugins(audio::playback_plugin);
+        }
     }
 }
 
