@@ -22,6 +22,14 @@ impl Lang {
         }
     }
 
+    /// The colon between a label and its value: full-width in Chinese, `": "` in English.
+    pub fn colon(self) -> &'static str {
+        match self {
+            Lang::Zh => "：",
+            Lang::En => ": ",
+        }
+    }
+
     /// Looks up `key` in this language (the key itself if it is missing).
     pub fn t(self, key: &'static str) -> &'static str {
         t(self, key)
@@ -50,8 +58,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("app.title", "军棋", "Junqi"),
     (
         "app.subtitle",
-        "陆战棋 · 两人对战",
-        "Land Battle Chess · two players",
+        "陆战棋 · 两人对战 · 四国大战",
+        "Land Battle Chess · two or four players",
     ),
     ("menu.resume", "继续上局", "Resume game"),
     (
@@ -734,6 +742,12 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("review.ai", "电脑会走", "Computer"),
     ("review.flip", "翻开 {}", "flip {}"),
     ("replay.none", "还没有保存的棋谱", "No saved games yet"),
+    (
+        "replay.pick",
+        "请选择要回放的棋谱",
+        "Choose a game to replay",
+    ),
+    ("replay.unfinished", "未下完", "Unfinished"),
     ("replay.first", "开始", "Start"),
     ("replay.export", "导出审计文件", "Export for audit"),
     ("replay.exported", "已导出", "Exported to"),
@@ -796,8 +810,18 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("err.missing", "文件不存在", "The file does not exist"),
     (
         "err.moved_aside",
-        "文件已损坏，原文件已保留为",
-        "The file was damaged; it is kept as",
+        "文件已损坏，已另存为 {}",
+        "The file was damaged and is kept as {}",
+    ),
+    (
+        "err.settings_damaged",
+        "设置文件已损坏，已改用默认设置；原文件另存为 {}",
+        "The settings file was damaged: the default settings are used, the old file is kept as {}",
+    ),
+    (
+        "err.profile_damaged",
+        "战绩文件已损坏，原文件另存为 {}",
+        "The profile file was damaged and is kept as {}",
     ),
     ("err.io", "读写文件失败", "Could not read or write the file"),
     (

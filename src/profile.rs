@@ -88,6 +88,17 @@ pub struct Profile {
     pub opponents: BTreeMap<String, Tally>,
 }
 
+/// The player's outcome of a game's result (round a four-player table, `team`, the team's).
+pub fn outcome_of(result: GameResult, me: Side, team: bool) -> Outcome {
+    match result {
+        GameResult::Win { winner, .. } if winner == me || (team && winner.team() == me.team()) => {
+            Outcome::Win
+        }
+        GameResult::Win { .. } => Outcome::Loss,
+        GameResult::Draw { .. } => Outcome::Draw,
+    }
+}
+
 /// What one finished game counts in the profile: the opponent key (a game with takebacks
 /// apart, [`UNDO_SUFFIX`]), the player's outcome (round a four-player table, the team's) and
 /// the room score (none with takebacks).
@@ -99,13 +110,7 @@ pub fn entry(
     undos: u32,
     opponent: &str,
 ) -> (String, Outcome, i8) {
-    let outcome = match result {
-        GameResult::Win { winner, .. } if winner == me || (team && winner.team() == me.team()) => {
-            Outcome::Win
-        }
-        GameResult::Win { .. } => Outcome::Loss,
-        GameResult::Draw { .. } => Outcome::Draw,
-    };
+    let outcome = outcome_of(result, me, team);
     if undos > 0 {
         (format!("{opponent}{UNDO_SUFFIX}"), outcome, 0)
     } else {

@@ -106,27 +106,56 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// The message shown to the player.
+    /// What the player reads: in the player's language, with neither a path nor the parser's
+    /// or the system's (English) words. Only a damaged file kept aside is named (its file name),
+    /// so that the player can find it. The log gets the whole story ([`fmt::Display`]).
     pub fn message(&self, lang: Lang) -> String {
         match self {
-            StoreError::Missing(p) => format!("{}: {}", lang.t("err.missing"), p.display()),
-            StoreError::Corrupt { path, detail } => {
-                format!("{}: {} ({detail})", lang.t("err.corrupt"), path.display())
+            StoreError::Missing(_) => lang.t("err.missing").to_owned(),
+            StoreError::Corrupt { .. } => lang.t("err.corrupt").to_owned(),
+            StoreError::Io { .. } => lang.t("err.io").to_owned(),
+            StoreError::BadName(n) => format!("{}{}\"{n}\"", lang.t("err.name"), lang.colon()),
+            StoreError::MovedAside { .. } => lang
+                .t("err.moved_aside")
+                .replace("{}", &self.kept_as().unwrap_or_default()),
+        }
+    }
+
+    /// The notice for a file the app could not read at start, which it replaced (the settings,
+    /// the profile): `key`'s text with the damaged copy's file name, or [`Self::message`] when
+    /// the file was not moved aside.
+    pub fn notice(&self, key: &'static str, lang: Lang) -> String {
+        match self.kept_as() {
+            Some(name) => lang.t(key).replace("{}", &name),
+            None => self.message(lang),
+        }
+    }
+
+    /// The file name (not the path) a damaged file was kept under.
+    pub fn kept_as(&self) -> Option<String> {
+        match self {
+            StoreError::MovedAside { to, .. } => {
+                Some(to.file_name()?.to_string_lossy().into_owned())
             }
-            StoreError::Io { path, detail } => {
-                format!("{}: {} ({detail})", lang.t("err.io"), path.display())
-            }
-            StoreError::BadName(n) => format!("{}: \"{n}\"", lang.t("err.name")),
-            StoreError::MovedAside { to, detail } => {
-                format!("{}: {} ({detail})", lang.t("err.moved_aside"), to.display())
-            }
+            _ => None,
         }
     }
 }
 
+/// For the log (English): the path and what the parser or the system said.
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message(Lang::En))
+        match self {
+            StoreError::Missing(p) => write!(f, "missing file {}", p.display()),
+            StoreError::Corrupt { path, detail } => {
+                write!(f, "damaged file {}: {detail}", path.display())
+            }
+            StoreError::Io { path, detail } => write!(f, "{}: {detail}", path.display()),
+            StoreError::BadName(n) => write!(f, "unusable name {n:?}"),
+            StoreError::MovedAside { to, detail } => {
+                write!(f, "damaged file moved aside to {}: {detail}", to.display())
+            }
+        }
     }
 }
 

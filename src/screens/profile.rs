@@ -59,7 +59,10 @@ fn ui(
     let lang = *lang;
     let back = theme::page(ctx, lang.t("menu.back"), lang.t("profile.title"), |ui| {
         if let Some(err) = &status.0 {
-            ui.colored_label(theme::palette::WARN, err.message(lang));
+            ui.colored_label(
+                theme::palette::WARN,
+                err.notice("err.profile_damaged", lang),
+            );
         }
         if let Some(n) = status.1 {
             ui.colored_label(

@@ -9,6 +9,7 @@ use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
     i18n::Lang,
+    profile::{Outcome, outcome_of},
     redraw::Redraw,
     session::{SavedGame, Session, reason_key},
     settings::Settings,
@@ -16,11 +17,52 @@ use crate::{
     theme,
 };
 
+/// A saved game in the replay list: its file and what the list says of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayEntry {
+    /// The file name without `.json`.
+    pub name: String,
+    /// When the game started (seconds since 1970).
+    pub started: u64,
+    /// The opponent key (as the profile's: `ai-N`, `four:…`, `lan:NAME`).
+    pub opponent: String,
+    /// The player's outcome, if the game ended.
+    pub outcome: Option<Outcome>,
+}
+
+impl ReplayEntry {
+    /// The entry of the record `rec` saved as `name`.
+    pub fn of(name: &str, rec: &SavedGame) -> Self {
+        let team = rec.opponent.starts_with("four:");
+        Self {
+            name: name.to_owned(),
+            started: rec.started,
+            opponent: rec.opponent.clone(),
+            outcome: rec.result.map(|r| outcome_of(r, rec.me, team)),
+        }
+    }
+
+    /// The list's text: the date, then the opponent and the outcome.
+    pub fn label(&self, lang: Lang) -> String {
+        let outcome = lang.t(match self.outcome {
+            Some(Outcome::Win) => "profile.wins",
+            Some(Outcome::Loss) => "profile.losses",
+            Some(Outcome::Draw) => "profile.draws",
+            None => "replay.unfinished",
+        });
+        format!(
+            "{}\n{} · {outcome}",
+            format_time(self.started),
+            super::profile::opponent_label(&self.opponent, lang)
+        )
+    }
+}
+
 /// The replay viewer's state.
 #[derive(Resource, Default, Clone, Debug)]
 pub struct ReplayState {
-    /// Saved games (file names without `.json`), newest first.
-    pub files: Vec<String>,
+    /// The saved games that can be read, newest first.
+    pub files: Vec<ReplayEntry>,
     /// The open game.
     pub record: Option<SavedGame>,
     /// How many turns are applied.
@@ -53,14 +95,46 @@ impl ReplayState {
         self.export = None;
     }
 
-    /// Opens the record saved as `name` in `dir`'s records folder.
+    /// Lists the saved games of `dir`'s records folder, newest first. A record that cannot be
+    /// read is moved aside (kept, never overwritten) and reported in [`Self::error`], so the
+    /// list offers only games that open.
+    pub fn list(&mut self, dir: &DataDir, lang: Lang) {
+        self.files.clear();
+        let mut damaged = Vec::new();
+        for name in storage::list_names(&dir.records()).into_iter().rev() {
+            let path = dir.records().join(format!("{name}.json"));
+            match storage::load_or_move_aside::<SavedGame>(&path) {
+                Ok(rec) => self.files.push(ReplayEntry::of(&name, &rec)),
+                Err(e) => {
+                    warn!("{e}");
+                    damaged.push(e.message(lang));
+                }
+            }
+        }
+        if !damaged.is_empty() {
+            self.error = Some(damaged.join("\n"));
+        }
+    }
+
+    /// Opens the record saved as `name` in `dir`'s records folder. A record that does not
+    /// open leaves the list (a damaged one is moved aside, so it is not offered again).
     ///
     /// # Errors
-    /// The file is missing or damaged, or its record does not replay.
+    /// The file is missing or damaged, or its record does not replay: what the player reads.
     pub fn open_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
+        let opened = self.read_file(dir, name, lang);
+        if opened.is_err() {
+            self.files.retain(|e| e.name != name);
+        }
+        opened
+    }
+
+    fn read_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
         let path = dir.records().join(format!("{name}.json"));
-        // A damaged record is moved aside (and reported), so it is not offered again.
-        let rec = storage::load_or_move_aside::<SavedGame>(&path).map_err(|e| e.message(lang))?;
+        let rec = storage::load_or_move_aside::<SavedGame>(&path).map_err(|e| {
+            warn!("{e}");
+            e.message(lang)
+        })?;
         if Session::from_saved(&rec, None).is_err() {
             return Err(lang.t("err.corrupt").to_owned());
         }
@@ -106,10 +180,9 @@ pub(super) fn plugin(app: &mut App) {
     super::add_ui(app, Screen::Replay, ui);
 }
 
-fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>) {
-    let mut files = storage::list_names(&dir.records());
-    files.reverse();
-    state.files = files;
+fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>, lang: Res<Lang>) {
+    state.error = None;
+    state.list(&dir, *lang);
 }
 
 fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>, mut redraw: ResMut<Redraw>) {
@@ -257,13 +330,14 @@ fn ui(
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
                 header(ui, &mut nav);
-                let current = state
-                    .record
-                    .as_ref()
-                    .map(|r| format_time(r.started))
-                    .unwrap_or_else(|| lang.t("replay.none").to_owned());
+                let current = match (&state.record, &state.name) {
+                    (Some(r), Some(name)) => ReplayEntry::of(name, r).label(lang),
+                    (Some(r), None) => format_time(r.started),
+                    (None, _) if state.files.is_empty() => lang.t("replay.none").to_owned(),
+                    (None, _) => lang.t("replay.pick").to_owned(),
+                };
                 egui::ComboBox::from_id_salt("replay_files")
-                    .selected_text(current)
+                    .selected_text(current.replace('\n', " · "))
                     .width(ui.available_width() - 16.0)
                     .show_ui(ui, |ui| file_list(ui, &mut state, &dir, lang));
                 if let Some(e) = &state.error {
@@ -339,16 +413,10 @@ fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: La
     if state.files.is_empty() {
         ui.weak(lang.t("replay.none"));
     }
-    for name in state.files.clone() {
-        let label = name
-            .strip_prefix("game-")
-            .and_then(|s| s.parse().ok())
-            .map(format_time)
-            .unwrap_or_else(|| name.clone());
-        if ui.button(label).clicked()
-            && let Err(e) = state.open_file(dir, &name, lang)
-        {
-            state.error = Some(e);
+    for entry in state.files.clone() {
+        let open = state.name.as_deref() == Some(entry.name.as_str());
+        if ui.selectable_label(open, entry.label(lang)).clicked() {
+            state.error = state.open_file(dir, &entry.name, lang).err();
         }
     }
 }
@@ -357,7 +425,12 @@ fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: La
 fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lang) {
     let n = state.len();
     let Some(rec) = state.record.clone() else {
-        ui.weak(lang.t("replay.none"));
+        // Nothing open: there are no records, or the player has not chosen one yet.
+        ui.weak(lang.t(if state.files.is_empty() {
+            "replay.none"
+        } else {
+            "replay.pick"
+        }));
         return;
     };
     ui.horizontal_wrapped(|ui| {
@@ -396,9 +469,73 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// A damaged record is moved aside when the list is made and reported in the player's
+    /// language without a path; a record that disappears after listing leaves the list when
+    /// chosen, instead of staying there to fail again.
+    #[test]
+    fn the_list_offers_only_records_that_open() {
+        let root = std::env::temp_dir().join(format!("junqi-replay-list-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = DataDir(root.clone());
+        std::fs::create_dir_all(dir.records()).unwrap();
+        let saved = crate::demo::demo_session(None, 11)
+            .saved()
+            .expect("a local game");
+        storage::save_json(&dir.records().join("game-1700000000.json"), &saved).unwrap();
+        storage::save_json(&dir.records().join("game-1700000100.json"), &saved).unwrap();
+        std::fs::write(dir.records().join("game-1700000200.json"), "{ damaged").unwrap();
+
+        let mut state = ReplayState::default();
+        state.list(&dir, Lang::Zh);
+        let names: Vec<&str> = state.files.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["game-1700000100", "game-1700000000"],
+            "newest first"
+        );
+        let error = state.error.clone().expect("the damaged record is reported");
+        assert!(error.contains("损坏") && error.contains("game-1700000200.damaged-1.json"));
+        assert!(
+            !error.contains(&*root.to_string_lossy()),
+            "no path: {error}"
+        );
+        assert!(
+            dir.records()
+                .join("game-1700000200.damaged-1.json")
+                .exists()
+        );
+
+        // Each entry says whom the game was against and how it ended.
+        let label = state.files[0].label(Lang::Zh);
+        assert!(label.contains("电脑"), "{label}");
+        assert!(
+            ["胜", "负", "和"].iter().any(|w| label.ends_with(w)),
+            "{label}"
+        );
+        assert!(state.files[0].label(Lang::En).contains("Computer"));
+
+        std::fs::remove_file(dir.records().join("game-1700000100.json")).unwrap();
+        let err = state
+            .open_file(&dir, "game-1700000100", Lang::En)
+            .unwrap_err();
+        assert_eq!(err, Lang::En.t("err.missing"));
+        let names: Vec<&str> = state.files.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["game-1700000000"]);
+        state.open_file(&dir, "game-1700000000", Lang::Zh).unwrap();
+        assert_eq!(state.len(), saved.record.actions.len());
+
+        // Listed again, nothing damaged is left to report.
+        state.error = None;
+        state.list(&dir, Lang::Zh);
+        assert_eq!(state.error, None);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     #[test]
     fn formats_dates() {
-        assert_eq!(super::format_time(0), "1970-01-01 00:00");
-        assert_eq!(super::format_time(1_764_513_000), "2025-11-30 14:30");
+        assert_eq!(format_time(0), "1970-01-01 00:00");
+        assert_eq!(format_time(1_764_513_000), "2025-11-30 14:30");
     }
 }

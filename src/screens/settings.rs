@@ -39,7 +39,8 @@ fn ui(
                 ui.end_row();
 
                 ui.label(lang.t("settings.board_colours"));
-                ui.horizontal(|ui| {
+                // Wrapped: four colour schemes do not fit a phone's width on one line.
+                ui.horizontal_wrapped(|ui| {
                     for t in BoardTheme::ALL {
                         let (_, board, _) = t.colours();
                         let swatch = egui::RichText::new("■ ")
@@ -90,8 +91,13 @@ fn ui(
                 ui.end_row();
             });
         ui.add_space(12.0);
-        if let Some(msg) = &status.0 {
-            ui.colored_label(theme::palette::OK, msg);
+        for (text, good) in status_lines(&status, lang) {
+            let colour = if good {
+                theme::palette::OK
+            } else {
+                theme::palette::WARN
+            };
+            ui.colored_label(colour, text);
         }
     });
     if edited != *settings {
@@ -102,4 +108,19 @@ fn ui(
         nav.write(Navigate(Screen::Title));
     }
     Ok(())
+}
+
+/// The settings file's notices in `lang`, each with whether it is good news: a damaged file
+/// found at start (a warning), the last save (done, or a warning).
+pub fn status_lines(status: &SettingsStatus, lang: Lang) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    if let Some(e) = &status.loaded {
+        out.push((e.notice("err.settings_damaged", lang), false));
+    }
+    match &status.saved {
+        Some(Ok(())) => out.push((lang.t("settings.saved").to_owned(), true)),
+        Some(Err(e)) => out.push((e.message(lang), false)),
+        None => {}
+    }
+    out
 }

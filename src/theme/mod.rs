@@ -112,6 +112,9 @@ pub fn style(ctx: &egui::Context) {
         style.visuals.widgets.noninteractive.fg_stroke.color = egui::Color32::from_gray(215);
         style.visuals.widgets.inactive.fg_stroke.color = egui::Color32::from_gray(230);
         style.spacing.item_spacing = egui::vec2(8.0, 8.0);
+        // Scroll bars always drawn beside what scrolls (egui's default floating bars show only
+        // under a hovering pointer, so a player does not see that more is hidden below).
+        style.spacing.scroll = egui::style::ScrollStyle::solid();
     });
 }
 
@@ -179,7 +182,8 @@ pub fn panel(margin: i8) -> egui::Frame {
 }
 
 /// A full-window page: a top bar with a back button and the title, then `add_contents` in a
-/// central panel. Returns `true` when the back button was clicked.
+/// central panel that scrolls when it is taller than the window (a phone held upright), with
+/// its scroll bar shown. Returns `true` when the back button was clicked.
 pub fn page(
     ctx: &egui::Context,
     back_label: &str,
@@ -203,7 +207,11 @@ pub fn page(
                 .fill(egui::Color32::from_rgb(48, 40, 34))
                 .inner_margin(20),
         )
-        .show(&mut root, add_contents);
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, add_contents);
+        });
     back
 }
 
