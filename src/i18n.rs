@@ -242,7 +242,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     (
         "game.resign_confirm",
         "确定认输？认输后本局判负，不能撤回",
-        "Resign? The game is lost and this cannot be taken back",
+        "Resign? You lose, and it cannot be undone",
     ),
     ("game.resign_yes", "确定认输", "Resign"),
     ("game.resign_no", "继续下棋", "Keep playing"),
@@ -336,8 +336,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     (
         "game.resign_early",
-        "前 20 步不能认输",
-        "You cannot resign in the first 20 moves",
+        "前 {} 步不能认输",
+        "You cannot resign in the first {} moves",
     ),
     (
         "game.flip_hint",
@@ -742,11 +742,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("review.ai", "电脑会走", "Computer"),
     ("review.flip", "翻开 {}", "flip {}"),
     ("replay.none", "还没有保存的棋谱", "No saved games yet"),
-    (
-        "replay.pick",
-        "请选择要回放的棋谱",
-        "Choose a game to replay",
-    ),
+    ("replay.pick", "选一局棋谱回放", "Choose a game to replay"),
     ("replay.unfinished", "未下完", "Unfinished"),
     ("replay.first", "开始", "Start"),
     ("replay.export", "导出审计文件", "Export for audit"),

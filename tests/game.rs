@@ -178,6 +178,9 @@ fn refused_swap_shows_the_reason_and_keeps_the_layout() {
     let (msg, is_error) = state.message.clone().unwrap();
     assert!(is_error);
     assert!(msg.contains("军旗只能放在大本营"), "{msg}");
+    // The point as the player counts it, not a bare code like "12：".
+    assert!(msg.contains("第 1 行第 1 列") || msg.contains("第 6 行第 2 列"), "{msg}");
+    assert!(!msg.contains("12：") && !msg.contains("62："), "{msg}");
     assert!(!state.warn.is_empty());
     // Nothing may stand in a camp.
     assert!(!state.try_swap((1, 1), (2, 2), junqi::i18n::Lang::En));
@@ -187,7 +190,7 @@ fn refused_swap_shows_the_reason_and_keeps_the_layout() {
             .clone()
             .unwrap()
             .0
-            .contains("camps start empty")
+            .contains("Camps start empty (row 2, column 2)")
     );
     // A legal swap happens.
     assert!(state.try_swap((1, 1), (1, 2), junqi::i18n::Lang::Zh));

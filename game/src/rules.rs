@@ -166,6 +166,14 @@ impl Rules {
         timeouts > self.max_timeouts
     }
 
+    /// Whether a side may resign after `ply` plies: not before
+    /// [`Rules::resign_after_plies`]. The one test, for the referee's games, four-player tables
+    /// and the app's 认输 button.
+    #[inline]
+    pub fn may_resign(&self, ply: u16) -> bool {
+        ply >= self.resign_after_plies
+    }
+
     /// Whether a piece of this rank turns corners on the railway.
     #[inline]
     pub fn rail_runner(&self, rank: Rank) -> bool {

@@ -639,6 +639,10 @@ fn actions(
     waker: Res<Waker>,
 ) {
     let lang = *lang;
+    // Read-only test first: the game is marked changed (and redrawn) only when it is.
+    if game.status_is_stale() {
+        game.status = None;
+    }
     for a in reader.read() {
         let me = game.session.me();
         match *a {
@@ -649,8 +653,20 @@ fn actions(
                 };
                 continue;
             }
-            GameAction::AskResign | GameAction::CancelResign => {
-                game.confirm_resign = *a == GameAction::AskResign;
+            GameAction::AskResign => {
+                // Refused at once in the first moves: asking for an irreversible confirmation
+                // only to refuse it after would be a trap.
+                let n = game.session.rules().resign_after_plies;
+                if game.session.rules().may_resign(game.session.plies()) {
+                    game.confirm_resign = true;
+                } else {
+                    game.confirm_resign = false;
+                    game.say(resign_early(n, lang));
+                }
+                continue;
+            }
+            GameAction::CancelResign => {
+                game.confirm_resign = false;
                 continue;
             }
             GameAction::Resign => game.confirm_resign = false,
@@ -675,14 +691,14 @@ fn actions(
                     continue;
                 }
                 if game.session.undos >= u32::from(game.undo_limit) {
-                    game.status = Some(lang.t("game.undo_none").to_owned());
+                    game.say(lang.t("game.undo_none").to_owned());
                 } else if game.session.undo() {
                     game.selected = None;
                     game.hint = None;
                     game.marking = None;
                     game.status = None;
                 } else {
-                    game.status = Some(lang.t("game.undo_refused").to_owned());
+                    game.say(lang.t("game.undo_refused").to_owned());
                 }
                 continue;
             }
@@ -697,10 +713,8 @@ fn actions(
         match *a {
             GameAction::Resign => match game.session.act(me, Action::Resign) {
                 Ok(_) => game.status = None,
-                Err(ActionError::ResignTooEarly(n)) => {
-                    game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
-                }
-                Err(e) => game.status = Some(e.to_string()),
+                Err(ActionError::ResignTooEarly(n)) => game.say(resign_early(n, lang)),
+                Err(e) => game.say(e.to_string()),
             },
             GameAction::OfferDraw => {
                 if game.session.act(me, Action::OfferDraw).is_err() {
@@ -708,7 +722,7 @@ fn actions(
                 }
                 // Each computer seat still in answers, from its own view.
                 let accept = answer_draw_for_computers(&mut game, me);
-                game.status = Some(
+                game.say(
                     lang.t(if accept {
                         "game.draw_accepted"
                     } else {
@@ -758,6 +772,11 @@ fn actions(
     }
 }
 
+/// Why 认输 is refused in the first `n` plies.
+fn resign_early(n: u16, lang: Lang) -> String {
+    lang.t("game.resign_early").replace("{}", &n.to_string())
+}
+
 /// Resign, draw offers and answers in a LAN game go to the network session.
 fn lan_action(
     game: &mut ActiveGame,
@@ -771,8 +790,8 @@ fn lan_action(
     match a {
         GameAction::Resign => {
             let n = game.session.rules().resign_after_plies;
-            if game.session.plies() < n {
-                game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
+            if !game.session.rules().may_resign(game.session.plies()) {
+                game.say(resign_early(n, lang));
             } else {
                 send(PeerCmd::Resign);
                 game.status = None;
@@ -781,7 +800,7 @@ fn lan_action(
         GameAction::OfferDraw => {
             if game.session.my_turn() {
                 send(PeerCmd::OfferDraw);
-                game.status = Some(lang.t("lan.draw_sent").to_owned());
+                game.say(lang.t("lan.draw_sent").to_owned());
             }
         }
         GameAction::AnswerDraw(yes) => {

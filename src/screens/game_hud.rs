@@ -67,9 +67,11 @@ fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             turn(ui, g, lang);
             clock(ui, g, lang, 310.0);
             counts(ui, g, lang);
-            confirm_resign(ui, g, lang, out);
             buttons(ui, g, lang, None, out);
-            notices(ui, g, lang, out);
+            theme::message_slot(ui, "game_messages", 3.0, |ui| {
+                confirm_resign(ui, g, lang, out);
+                notices(ui, g, lang, out);
+            });
             if g.marking.is_some() {
                 ui.separator();
                 markers(ui, lang, out);
@@ -117,14 +119,14 @@ fn portrait(
     egui::Panel::bottom("game_bottom")
         .frame(theme::panel(6))
         .show(root, |ui| {
-            notices(ui, g, lang, out);
-            if g.confirm_resign {
+            // Messages in a place of their own height: the board and the buttons stay put.
+            theme::message_slot(ui, "game_messages", 2.0, |ui| {
                 confirm_resign(ui, g, lang, out);
-            } else {
-                // On a phone the four-player board's points are about 25 dp apart: 放大.
-                let zoom = (s.view.board().sides().len() == 4).then_some(zoomed);
-                buttons(ui, g, lang, zoom, out);
-            }
+                notices(ui, g, lang, out);
+            });
+            // On a phone the four-player board's points are about 25 dp apart: 放大.
+            let zoom = (s.view.board().sides().len() == 4).then_some(zoomed);
+            buttons(ui, g, lang, zoom, out);
             if out.actions.contains(&GameAction::Inference) && g.inference.is_none() {
                 *tab = HudTab::Table;
             }

@@ -56,8 +56,20 @@ fn ui(
     mut nav: MessageWriter<Navigate>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
-    let back = theme::page(ctx, lang.t("menu.back"), lang.t("profile.title"), |ui| {
+    if profile_page(ctx, &profile, &status, *lang) {
+        nav.write(Navigate(Screen::Title));
+    }
+    Ok(())
+}
+
+/// Lays out the profile page (also used by the layout tests); returns whether 返回 was pressed.
+pub fn profile_page(
+    ctx: &egui::Context,
+    profile: &Profile,
+    status: &ProfileStatus,
+    lang: Lang,
+) -> bool {
+    theme::page(ctx, lang.t("menu.back"), lang.t("profile.title"), |ui| {
         if let Some(err) = &status.0 {
             ui.colored_label(
                 theme::palette::WARN,
@@ -144,9 +156,5 @@ fn ui(
                     });
                 }
             });
-    });
-    if back {
-        nav.write(Navigate(Screen::Title));
-    }
-    Ok(())
+    })
 }

@@ -234,6 +234,31 @@ pub(super) fn autoplay_step(
     }
 }
 
+/// For a record's `actions`, how many are applied after each ply: entry `p` is the position
+/// right after the `p`-th move or timeout (the log's move numbers; a draw offer, its answer or
+/// a resignation is no ply), entry 0 the start; the last ply's entry is the record's end, so
+/// that a resignation or an agreed draw after it is shown there.
+pub fn ply_steps(actions: &[(junqi_game::Side, junqi_game::Action)]) -> Vec<usize> {
+    use junqi_game::Action;
+    let mut steps = vec![0];
+    for (i, (_, a)) in actions.iter().enumerate() {
+        if matches!(a, Action::Move(_) | Action::Timeout) {
+            steps.push(i + 1);
+        }
+    }
+    if let Some(last) = steps.last_mut()
+        && *last != 0
+    {
+        *last = actions.len();
+    }
+    steps
+}
+
+/// The ply shown after `step` actions: the last entry of `steps` at or before it.
+pub fn ply_of(steps: &[usize], step: usize) -> usize {
+    steps.partition_point(|&s| s <= step).saturating_sub(1)
+}
+
 /// 开始 上一步 播放/暂停 下一步 结尾, over `n` steps.
 pub(super) fn step_buttons(
     ui: &mut egui::Ui,
@@ -312,24 +337,56 @@ fn ui(
     mut nav: MessageWriter<Navigate>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
+    let out = replay_panels(ctx, &mut state, &dir, *lang, *form);
+    area.0 = Some(crate::form::board_area(out.board, ctx));
+    if out.actions.contains(&ReplayAction::Review)
+        && let Some(rec) = state.record.as_ref().filter(|r| r.result.is_some())
+    {
+        // 复盘 for a finished record: the review screen at the step shown, 返回 leading back.
+        review.open(rec.clone(), Screen::Replay);
+        review.step = state.step;
+        nav.write(Navigate(Screen::Review));
+    }
+    if let Some(to) = out.nav {
+        nav.write(Navigate(to));
+    }
+    Ok(())
+}
+
+/// What the replay screen's panels ask for besides what they change in the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayAction {
+    /// 复盘 the open (finished) record.
+    Review,
+}
+
+/// Lays out the replay screen's panels for `form` (also used by the layout tests); the board
+/// gets what is left.
+pub fn replay_panels(
+    ctx: &egui::Context,
+    state: &mut ReplayState,
+    dir: &DataDir,
+    lang: Lang,
+    form: Form,
+) -> super::PanelsOut<ReplayAction> {
+    let mut out = super::PanelsOut::default();
     let mut root = theme::root_ui(ctx);
     let frame = theme::panel(12);
-    let header = |ui: &mut egui::Ui, nav: &mut MessageWriter<Navigate>| {
+    let header = |ui: &mut egui::Ui, out: &mut super::PanelsOut<ReplayAction>| {
         ui.horizontal(|ui| {
             if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
-                nav.write(Navigate(Screen::Title));
+                out.nav = Some(Screen::Title);
             }
             theme::heading(ui, lang.t("replay.title"));
         });
     };
-    if *form == Form::Portrait {
+    if form == Form::Portrait {
         // The records in a drop-down above the board, the controls and the log below it.
         let height = root.available_height();
         egui::Panel::top("replay_top")
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
-                header(ui, &mut nav);
+                header(ui, &mut out);
                 let current = match (&state.record, &state.name) {
                     (Some(r), Some(name)) => ReplayEntry::of(name, r).label(lang),
                     (Some(r), None) => format_time(r.started),
@@ -339,16 +396,19 @@ fn ui(
                 egui::ComboBox::from_id_salt("replay_files")
                     .selected_text(current.replace('\n', " · "))
                     .width(ui.available_width() - 16.0)
-                    .show_ui(ui, |ui| file_list(ui, &mut state, &dir, lang));
-                if let Some(e) = &state.error {
-                    ui.colored_label(theme::palette::WARN, e);
-                }
+                    .show_ui(ui, |ui| file_list(ui, state, dir, lang));
+                // A place of its own height: the board stays put when a file fails to open.
+                theme::message_slot(ui, "replay_error", 2.0, |ui| {
+                    if let Some(e) = &state.error {
+                        ui.colored_label(theme::palette::WARN, e);
+                    }
+                });
             });
         egui::Panel::bottom("replay_controls")
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
-                controls(ui, &mut state, &dir, lang);
-                review_button(ui, &state, &mut review, &mut nav, lang);
+                controls(ui, state, dir, lang);
+                review_button(ui, state, &mut out, lang);
                 if let Some(s) = state.session() {
                     let h = (height * 0.15).max(90.0);
                     ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
@@ -363,48 +423,43 @@ fn ui(
             .resizable(false)
             .frame(frame)
             .show(&mut root, |ui| {
-                header(ui, &mut nav);
+                header(ui, &mut out);
                 ui.separator();
-                if let Some(e) = &state.error {
-                    ui.colored_label(theme::palette::WARN, e);
-                }
-                egui::ScrollArea::vertical().show(ui, |ui| file_list(ui, &mut state, &dir, lang));
+                theme::message_slot(ui, "replay_error", 3.0, |ui| {
+                    if let Some(e) = &state.error {
+                        ui.colored_label(theme::palette::WARN, e);
+                    }
+                });
+                egui::ScrollArea::vertical().show(ui, |ui| file_list(ui, state, dir, lang));
             });
         egui::Panel::right("replay_controls")
             .exact_size(320.0)
             .resizable(false)
             .frame(frame)
             .show(&mut root, |ui| {
-                controls(ui, &mut state, &dir, lang);
-                review_button(ui, &state, &mut review, &mut nav, lang);
+                controls(ui, state, dir, lang);
+                review_button(ui, state, &mut out, lang);
                 ui.separator();
                 if let Some(s) = state.session() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });
     }
-    area.0 = Some(crate::form::board_area(
-        root.available_rect_before_wrap(),
-        ctx,
-    ));
-    Ok(())
+    out.board = root.available_rect_before_wrap();
+    out
 }
 
-/// 复盘 for a finished record: the review screen at the step shown, 返回 leading back here.
+/// 复盘 for a finished record.
 fn review_button(
     ui: &mut egui::Ui,
     state: &ReplayState,
-    review: &mut ReviewState,
-    nav: &mut MessageWriter<Navigate>,
+    out: &mut super::PanelsOut<ReplayAction>,
     lang: Lang,
 ) {
-    let Some(rec) = state.record.as_ref().filter(|r| r.result.is_some()) else {
-        return;
-    };
-    if ui.button(lang.t("replay.review")).clicked() {
-        review.open(rec.clone(), Screen::Replay);
-        review.step = state.step;
-        nav.write(Navigate(Screen::Review));
+    if state.record.as_ref().is_some_and(|r| r.result.is_some())
+        && ui.button(lang.t("replay.review")).clicked()
+    {
+        out.actions.push(ReplayAction::Review);
     }
 }
 
@@ -423,7 +478,6 @@ fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: La
 
 /// The open record's date and result, the step slider and buttons, the audit export.
 fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lang) {
-    let n = state.len();
     let Some(rec) = state.record.clone() else {
         // Nothing open: there are no records, or the player has not chosen one yet.
         ui.weak(lang.t(if state.files.is_empty() {
@@ -433,17 +487,25 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
         }));
         return;
     };
+    // In moves as the log numbers them (a draw offer or its answer is no move).
+    let steps = ply_steps(&rec.record.actions);
+    let plies = steps.len() - 1;
+    let mut ply = ply_of(&steps, state.step);
+    let before = ply;
     ui.horizontal_wrapped(|ui| {
         ui.label(format_time(rec.started));
         if let Some(r) = &rec.result {
             ui.label(lang.t(reason_key(r)));
         }
-        ui.label(format!("{} / {n}", state.step));
+        ui.label(format!("{ply} / {plies}"));
     });
     // Across the panel: a finger finds it and moves it in fine steps.
     ui.spacing_mut().slider_width = ui.available_width() - 8.0;
-    ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
-    step_buttons(ui, &mut state.step, &mut state.playing, n, lang);
+    ui.add(egui::Slider::new(&mut ply, 0..=plies).show_value(false));
+    step_buttons(ui, &mut ply, &mut state.playing, plies, lang);
+    if ply != before {
+        state.step = steps[ply];
+    }
     if rec.result.is_some() {
         ui.checkbox(&mut state.full, lang.t("replay.full"));
     }

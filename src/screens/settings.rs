@@ -24,9 +24,27 @@ fn ui(
     mut save: MessageWriter<SaveSettings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
     let mut edited = settings.clone();
-    let back = theme::page(ctx, lang.t("menu.back"), lang.t("settings.title"), |ui| {
+    let back = settings_page(ctx, &mut edited, &status, *lang);
+    if edited != *settings {
+        *settings = edited;
+        save.write(SaveSettings);
+    }
+    if back {
+        nav.write(Navigate(Screen::Title));
+    }
+    Ok(())
+}
+
+/// Lays out the settings page (also used by the layout tests), editing `edited` in place;
+/// returns whether 返回 was pressed.
+pub fn settings_page(
+    ctx: &egui::Context,
+    edited: &mut Settings,
+    status: &SettingsStatus,
+    lang: Lang,
+) -> bool {
+    theme::page(ctx, lang.t("menu.back"), lang.t("settings.title"), |ui| {
         egui::Grid::new("settings_grid")
             .num_columns(2)
             .spacing([24.0, 14.0])
@@ -91,7 +109,7 @@ fn ui(
                 ui.end_row();
             });
         ui.add_space(12.0);
-        for (text, good) in status_lines(&status, lang) {
+        for (text, good) in status_lines(status, lang) {
             let colour = if good {
                 theme::palette::OK
             } else {
@@ -99,15 +117,7 @@ fn ui(
             };
             ui.colored_label(colour, text);
         }
-    });
-    if edited != *settings {
-        *settings = edited;
-        save.write(SaveSettings);
-    }
-    if back {
-        nav.write(Navigate(Screen::Title));
-    }
-    Ok(())
+    })
 }
 
 /// The settings file's notices in `lang`, each with whether it is good news: a damaged file

@@ -272,12 +272,17 @@ fn own_rc(p: Point, o: &GameOptions) -> Option<(u8, u8)> {
     (info.half == Some(o.my_side())).then_some((info.row, info.col))
 }
 
-/// A layout problem in words.
+/// A layout problem in words, the point named by its row and column as the player counts them
+/// on the board (rows from the front), after what is wrong.
 pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
     use LayoutProblem::*;
+    let at = |row: u8, col: u8| match lang {
+        Lang::Zh => format!("（第 {row} 行第 {col} 列）"),
+        Lang::En => format!(" (row {row}, column {col})"),
+    };
     match (*p, lang) {
-        (PieceInCamp { row, col, .. }, Lang::Zh) => format!("{row}{col}：行营开局必须空着"),
-        (PieceInCamp { row, col, .. }, Lang::En) => format!("{row}{col}: camps start empty"),
+        (PieceInCamp { row, col, .. }, Lang::Zh) => format!("行营开局必须空着{}", at(row, col)),
+        (PieceInCamp { row, col, .. }, Lang::En) => format!("Camps start empty{}", at(row, col)),
         (
             WrongCount {
                 rank,
@@ -299,21 +304,25 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
             format!("{}: {found} instead of {expected}", rank.en_name())
         }
         (FlagOutsideHeadquarters { row, col }, Lang::Zh) => {
-            format!("{row}{col}：军旗只能放在大本营")
+            format!("军旗只能放在大本营{}", at(row, col))
         }
         (FlagOutsideHeadquarters { row, col }, Lang::En) => {
-            format!("{row}{col}: the flag must stand in a headquarters")
+            format!("The flag must stand in a headquarters{}", at(row, col))
         }
-        (MineOutsideBackRows { row, col }, Lang::Zh) => format!("{row}{col}：地雷只能放在最后两行"),
+        (MineOutsideBackRows { row, col }, Lang::Zh) => {
+            format!("地雷只能放在最后两行{}", at(row, col))
+        }
         (MineOutsideBackRows { row, col }, Lang::En) => {
-            format!("{row}{col}: landmines stand only in the last two rows")
+            format!("Landmines stand only in the last two rows{}", at(row, col))
         }
-        (BombInFrontRow { row, col }, Lang::Zh) => format!("{row}{col}：炸弹不能放在第一行"),
+        (BombInFrontRow { row, col }, Lang::Zh) => format!("炸弹不能放在第一行{}", at(row, col)),
         (BombInFrontRow { row, col }, Lang::En) => {
-            format!("{row}{col}: bombs may not stand in the front row")
+            format!("Bombs may not stand in the front row{}", at(row, col))
         }
-        (EmptyPoint { row, col }, Lang::Zh) => format!("{row}{col}：此处不能空着"),
-        (EmptyPoint { row, col }, Lang::En) => format!("{row}{col}: this point must hold a piece"),
+        (EmptyPoint { row, col }, Lang::Zh) => format!("此处不能空着{}", at(row, col)),
+        (EmptyPoint { row, col }, Lang::En) => {
+            format!("This point must hold a piece{}", at(row, col))
+        }
     }
 }
 
@@ -798,7 +807,8 @@ pub fn setup_panels(
                     lan_status(ui, state, lang);
                     march_button(ui, state, lang, &mut out, [250.0, 56.0]);
                     ui.add_space(6.0);
-                    message(ui, state);
+                    // A place of its own height: 保存布阵 and the list stay put.
+                    theme::message_slot(ui, "setup_message", 3.0, |ui| message(ui, state));
                     tools_ui(ui, state, lang, &mut out, 220.0);
                 });
         }
@@ -815,7 +825,8 @@ pub fn setup_panels(
                         });
                     });
                     lan_status(ui, state, lang);
-                    message(ui, state);
+                    // A place of its own height: the board stays put.
+                    theme::message_slot(ui, "setup_message", 2.0, |ui| message(ui, state));
                 });
             egui::Panel::bottom("setup_bottom")
                 .frame(panel_frame.inner_margin(8))

@@ -163,6 +163,36 @@ pub fn menu_button(ui: &mut egui::Ui, text: &str) -> egui::Response {
     )
 }
 
+/// A fixed-height place for messages that come and go (a hint, a refusal, a confirmation, a
+/// draw offer): it takes `lines` lines of the window whether it shows anything or not, so that
+/// neither the board nor a control moves under the pointer when a message appears or goes. A
+/// longer message scrolls inside it.
+pub fn message_slot(ui: &mut egui::Ui, id: &str, lines: f32, add: impl FnOnce(&mut egui::Ui)) {
+    let h = lines * slot_line(ui);
+    let w = ui.available_width();
+    ui.allocate_ui_with_layout(
+        egui::vec2(w, h),
+        egui::Layout::top_down(egui::Align::Min),
+        |ui| {
+            ui.set_min_size(egui::vec2(w, h));
+            ui.set_max_height(h);
+            egui::ScrollArea::vertical()
+                .id_salt(id)
+                .max_height(h)
+                .auto_shrink([false, false])
+                .show(ui, add);
+        },
+    );
+}
+
+/// The height of one line of a [`message_slot`]: a button's (a draw offer's accept and decline buttons) and
+/// the space below it.
+pub fn slot_line(ui: &egui::Ui) -> f32 {
+    let text = ui.text_style_height(&egui::TextStyle::Button);
+    (text + 2.0 * ui.spacing().button_padding.y).max(ui.spacing().interact_size.y)
+        + ui.spacing().item_spacing.y
+}
+
 /// A screen heading.
 pub fn heading(ui: &mut egui::Ui, text: &str) {
     ui.label(
