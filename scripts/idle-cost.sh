@@ -10,10 +10,15 @@
 #
 #   scripts/idle-cost.sh path/to/junqi path/to/junqi-peer [out-dir]
 #
+# The app must be built with its `dev` feature (the demo driver, JUNQI_DEMO), e.g.
+# `cargo build --release -p junqi --features dev`.
+#
 # Needs xvfb, mesa-vulkan-drivers, x11-apps (xwd) and imagemagick (convert).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 APP=$(realpath "$1"); PEER=$(realpath "$2"); OUT=${3:-/tmp/junqi-idle}
+grep -qa JUNQI_DEMO_FRAMES "$APP" || {
+  echo "error: $APP has no demo driver: build it with --features dev" >&2; exit 1; }
 SECS=${IDLE_SECS:-30}
 mkdir -p "$OUT"
 DISPLAY_NUM=:$((90 + RANDOM % 9))

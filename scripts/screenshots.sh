@@ -25,10 +25,11 @@ if ! command -v xvfb-run >/dev/null || ! dpkg -s mesa-vulkan-drivers >/dev/null 
   apt-get install -y --no-install-recommends xvfb xauth mesa-vulkan-drivers libvulkan1 >/dev/null
 fi
 
+# The demo driver (JUNQI_DEMO, JUNQI_SCREENSHOT) is in the app only with its `dev` feature.
 if [ "$PROFILE" = release ]; then
-  cargo build --release --workspace --bins
+  cargo build --release --workspace --bins --features junqi/dev
 else
-  cargo build --workspace --bins
+  cargo build --workspace --bins --features junqi/dev
 fi
 BIN=$CARGO_TARGET_DIR/$PROFILE/junqi
 PEER=$CARGO_TARGET_DIR/$PROFILE/junqi-peer

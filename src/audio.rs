@@ -4,7 +4,7 @@
 //!
 //! Two halves, so that the headless tests need no sound device:
 //! - [`cues_plugin`] (in [`crate::LogicPlugin`]) watches the game on screen and writes a
-//!   [`PlaySound`] for what the player just saw: the new lines of the session's log (the same
+//!   [`PlaySound`] for what the player just saw: the new lines of the match log (the same
 //!   facts the board's announcements come from), the turn passing to the player in a LAN game,
 //!   the player's clock crossing [`WARN_SECS`]. Nothing is written while the sound is switched
 //!   off in the settings.
@@ -15,9 +15,10 @@
 use bevy::prelude::*;
 
 use crate::{
+    battle::{BattleKind, BattleSeen},
+    game_match::{LogEntry, Match},
     model::ActiveGame,
     nav::Screen,
-    session::{BattleKind, BattleSeen, LogEntry, Session},
     settings::Settings,
 };
 
@@ -77,7 +78,7 @@ pub const WARN_SECS: f32 = 10.0;
 /// The sound of a battle, as the player saw it (the same order as the board's caption:
 /// a flag first, then a bomb, then a mine).
 pub fn battle_sound(seen: &BattleSeen) -> Sound {
-    match BattleKind::of(seen) {
+    match seen.kind() {
         BattleKind::Flag => Sound::Flag,
         BattleKind::Bomb => Sound::Bomb,
         BattleKind::Mine => Sound::Mine,
@@ -101,7 +102,7 @@ pub struct Heard {
 /// The sounds for what changed in `s` since `heard`, and `heard` brought up to date. A game
 /// not followed before (or a log that got shorter) is taken as it is, silently: opening a
 /// game or a replay does not replay its sounds.
-pub fn cues(heard: &mut Heard, s: &Session) -> Vec<Sound> {
+pub fn cues(heard: &mut Heard, s: &Match) -> Vec<Sound> {
     let game = Some((s.started, s.opponent.clone()));
     let my_turn = s.my_turn() && s.result().is_none();
     if heard.game != game || s.log.len() < heard.log_len {
@@ -164,7 +165,7 @@ fn cue(
         return;
     };
     // Followed even when muted, so switching the sound on does not play what went before.
-    let sounds = cues(&mut heard, &game.session);
+    let sounds = cues(&mut heard, &game.game_match);
     if settings.sound {
         out.write_batch(sounds.into_iter().map(PlaySound));
     }
@@ -250,7 +251,7 @@ mod tests {
         std::fs::remove_dir_all(&tmp).unwrap();
     }
     use super::*;
-    use crate::demo::demo_session;
+    use crate::demo::demo_match;
     use junqi_game::Rank;
     use junqi_game::{Move, Outcome};
 
@@ -296,7 +297,7 @@ mod tests {
     }
 
     /// A step for the side to move (the player's or the computer's).
-    fn first_step(s: &Session) -> Move {
+    fn first_step(s: &Match) -> Move {
         *s.game()
             .unwrap()
             .view(s.turn())
@@ -308,11 +309,11 @@ mod tests {
 
     #[test]
     fn a_move_sounds_once_and_a_new_game_is_silent() {
-        let mut s = demo_session(Some(0), 3);
+        let mut s = demo_match(Some(0), 3);
         let mut heard = Heard::default();
         assert_eq!(cues(&mut heard, &s), vec![], "opening a game is silent");
         let mv = first_step(&s);
-        assert!(s.play(mv).is_some());
+        assert!(s.play(mv).unwrap().is_some());
         assert_eq!(cues(&mut heard, &s), vec![Sound::Move]);
         assert_eq!(cues(&mut heard, &s), vec![], "each line sounds once");
         // A different game (started later) is taken silently, however long its log is.
@@ -323,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_clock_warning_sounds_once_per_move_on_the_players_turn_only() {
-        let mut s = demo_session(Some(0), 3);
+        let mut s = demo_match(Some(0), 3);
         assert!(s.my_turn() && s.rules().move_seconds as f32 > WARN_SECS);
         let mut heard = Heard::default();
         cues(&mut heard, &s);

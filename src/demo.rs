@@ -19,14 +19,14 @@ use rand::{SeedableRng, rngs::StdRng};
 
 use crate::{
     ai,
+    game_match::Match,
     model::ActiveGame,
     screens::{
         Navigate, Screen,
         replay::ReplayState,
         review::ReviewState,
-        setup::{GameOptions, SetupState, new_session},
+        setup::{MatchOptions, SetupState, new_match},
     },
-    session::Session,
     storage::{self, DataDir},
 };
 
@@ -130,13 +130,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, (drive, lan_demo));
 }
 
-/// A session with `plies` computer-chosen moves played (seeded, so screenshots repeat), or
+/// A match with `plies` computer-chosen moves played (seeded, so screenshots repeat), or
 /// played to the end when `plies` is `None`. The player's side plays at level 2, the other at 1.
-pub fn demo_session(plies: Option<usize>, seed: u64) -> Session {
+pub fn demo_match(plies: Option<usize>, seed: u64) -> Match {
     let mut rng = StdRng::seed_from_u64(seed);
     let setup = SetupState::default();
-    let options = GameOptions::default();
-    let mut s = new_session(&options, &setup.layout, &mut rng).expect("default layout is legal");
+    let options = MatchOptions::default();
+    let mut s = new_match(&options, &setup.layout, &mut rng).expect("default layout is legal");
     s.started = 1_764_513_000 + seed;
     let mut n = 0;
     while s.result().is_none() && plies.is_none_or(|p| n < p) && n < 1000 {
@@ -147,7 +147,9 @@ pub fn demo_session(plies: Option<usize>, seed: u64) -> Session {
         };
         match ai::choose(&view, level, seed.wrapping_add(n as u64)) {
             Some(mv) => {
-                s.play(mv);
+                if s.play(mv).is_err() {
+                    break;
+                }
             }
             None => break,
         }
@@ -158,10 +160,10 @@ pub fn demo_session(plies: Option<usize>, seed: u64) -> Session {
 
 /// A four-player game (or, `TwoBig`, a two-player one on the big board) with `plies` moves
 /// chosen by the computer for every seat; `Out`: played on until a player is out.
-pub fn demo_four_session(which: FourDemo, plies: usize, seed: u64) -> (Session, GameOptions) {
+pub fn demo_four_match(which: FourDemo, plies: usize, seed: u64) -> (Match, MatchOptions) {
     let mut rng = StdRng::seed_from_u64(seed);
     let setup = SetupState::default();
-    let mut options = GameOptions::default();
+    let mut options = MatchOptions::default();
     if which == FourDemo::TwoBig {
         options.set_table(crate::screens::setup::Table::TwoOnBig);
     } else {
@@ -169,9 +171,9 @@ pub fn demo_four_session(which: FourDemo, plies: usize, seed: u64) -> (Session, 
         options.rules.partners_open = which == FourDemo::Partners;
         options.levels = [1, 2, 2, 1];
     }
-    let mut s = new_session(&options, &setup.layout, &mut rng).expect("default layout is legal");
+    let mut s = new_match(&options, &setup.layout, &mut rng).expect("default layout is legal");
     s.started = 1_764_513_000 + seed;
-    let out = |s: &Session| Side::FOUR.iter().any(|&side| !s.view.is_in(side));
+    let out = |s: &Match| Side::FOUR.iter().any(|&side| !s.view.is_in(side));
     let mut n = 0;
     while s.result().is_none() && n < 1000 && (n < plies || (which == FourDemo::Out && !out(&s))) {
         let side = s.turn();
@@ -180,7 +182,9 @@ pub fn demo_four_session(which: FourDemo, plies: usize, seed: u64) -> (Session, 
         };
         match ai::choose(&view, 1, seed.wrapping_add(n as u64)) {
             Some(mv) => {
-                s.play(mv);
+                if s.play(mv).is_err() {
+                    break;
+                }
             }
             None => {
                 let _ = s.act(side, junqi_game::Action::Timeout);
@@ -232,7 +236,7 @@ fn drive(
             }
             (Screen::Game, Some(which)) => {
                 let plies = if which == FourDemo::Over { 44 } else { 30 };
-                let (mut s, options) = demo_four_session(which, plies, 3);
+                let (mut s, options) = demo_four_match(which, plies, 3);
                 if which == FourDemo::Over {
                     for side in [Side::South, Side::North] {
                         let _ = s.act(side, junqi_game::Action::Resign);
@@ -247,50 +251,50 @@ fn drive(
                     commands.insert_resource(crate::board::BoardZoom(Some(
                         crate::board::BoardZoom::HOME,
                     )));
-                    game.selected = game
-                        .session
-                        .view
-                        .legal_moves()
-                        .iter()
-                        .find_map(|m| match *m {
-                            Move::Step { from, .. } => Some(from),
-                            _ => None,
-                        });
+                    game.selected =
+                        game.game_match
+                            .view
+                            .legal_moves()
+                            .iter()
+                            .find_map(|m| match *m {
+                                Move::Step { from, .. } => Some(from),
+                                _ => None,
+                            });
                 }
                 commands.insert_resource(game);
                 nav.write(Navigate(Screen::Game));
             }
             (Screen::Game, None) => {
-                let s = demo_session(Some(24), 7);
+                let s = demo_match(Some(24), 7);
                 let mut game = ActiveGame::new(s, 2);
                 // Show a selected piece with its targets, and a marker on an enemy piece.
-                let me = game.session.me();
+                let me = game.game_match.me();
                 let pick = game
-                    .session
+                    .game_match
                     .view
                     .legal_moves()
                     .iter()
                     .find_map(|m| match *m {
-                        Move::Step { from, .. } if game.session.my_turn() => Some(from),
+                        Move::Step { from, .. } if game.game_match.my_turn() => Some(from),
                         _ => None,
                     });
                 game.selected = pick;
                 game.confirm_resign = demo.ask_resign;
                 let enemy = game
-                    .session
+                    .game_match
                     .view
                     .pieces()
                     .find(|k| k.side != me && k.at.is_some())
                     .map(|k| k.id);
                 if let Some(id) = enemy {
-                    game.session.markers.insert(id, "炸".into());
+                    game.game_match.markers.insert(id, "炸".into());
                 }
                 if demo.inference {
                     game.inference = Some((usize::MAX, Default::default()));
                     game.selected = None;
                     // An enemy piece that has fought, to show what its battles allow.
                     game.marking = game
-                        .session
+                        .game_match
                         .view
                         .pieces()
                         .filter(|k| k.side != me && k.at.is_some())
@@ -301,7 +305,7 @@ fn drive(
                 nav.write(Navigate(Screen::Game));
             }
             (Screen::GameOver, _) => {
-                let mut s = demo_session(None, 11);
+                let mut s = demo_match(None, 11);
                 if s.result().is_none() {
                     let me = s.me();
                     let _ = s.act(me, junqi_game::Action::Resign);
@@ -310,7 +314,7 @@ fn drive(
                 nav.write(Navigate(Screen::Game));
             }
             (Screen::Review, _) => {
-                let mut s = demo_session(None, 11);
+                let mut s = demo_match(None, 11);
                 if s.result().is_none() {
                     let me = s.me();
                     let _ = s.act(me, junqi_game::Action::Resign);
@@ -319,7 +323,7 @@ fn drive(
                 nav.write(Navigate(Screen::Review));
             }
             (Screen::Replay, _) => {
-                let s = demo_session(None, 11);
+                let s = demo_match(None, 11);
                 let saved = s.saved().expect("a local game");
                 let path = dir.records().join(format!("game-{}.json", saved.started));
                 if let Err(e) = storage::save_json(&path, &saved) {
@@ -394,10 +398,10 @@ fn lan_demo(
     let Some(g) = game.filter(|g| g.lan_state().is_some()) else {
         return;
     };
-    if !frame.is_multiple_of(20) || !g.session.my_turn() {
+    if !frame.is_multiple_of(20) || !g.game_match.my_turn() {
         return;
     }
-    match ai::choose(&g.session.view, 1, u64::from(g.session.plies())) {
+    match ai::choose(&g.game_match.view, 1, u64::from(g.game_match.plies())) {
         Some(Move::Step { from, to }) => {
             if g.selected == Some(from) {
                 clicks.write(crate::board::BoardClick(to));

@@ -351,6 +351,13 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "Commander fallen: the flag is shown",
     ),
     // Battle announcements.
+    // What the referee calls out on the board for a battle (src/battle.rs).
+    ("call.flag", "夺旗！", "Flag taken!"),
+    ("call.bomb", "炸！", "Boom!"),
+    ("call.takes", "吃！", "Takes!"),
+    ("call.mine", "踩雷！", "Mine!"),
+    ("call.repelled", "碰！", "Repelled!"),
+    ("call.trade", "同归于尽", "Both fall!"),
     ("battle.win", "吃掉", "takes"),
     ("battle.lose", "被吃", "is lost"),
     ("battle.trade", "同归于尽", "trade"),
@@ -368,6 +375,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("over.saved", "棋谱已保存", "Record saved"),
     ("reason.flag", "军旗被夺", "flag captured"),
     ("reason.no_moves", "无棋可走", "no legal move"),
+    ("reason.no_pieces", "无子可动", "no movable piece left"),
     ("reason.timeouts", "超时过多", "too many timeouts"),
     ("reason.resign", "认输", "resignation"),
     ("reason.forfeit", "违规或离开", "forfeit"),
@@ -820,6 +828,27 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "The profile file was damaged and is kept as {}",
     ),
     ("err.io", "读写文件失败", "Could not read or write the file"),
+    (
+        "err.record_layout",
+        "棋谱中的布阵不合规则",
+        "A layout in the record breaks the rules",
+    ),
+    (
+        "err.record_opening",
+        "棋谱的开局与规则不符",
+        "The record's opening does not fit its rules",
+    ),
+    (
+        "err.record_action",
+        "棋谱第{}步不合规则",
+        "Action {} of the record is against the rules",
+    ),
+    (
+        "err.no_journal",
+        "本局没有审计文件",
+        "No signed log was kept for this game",
+    ),
+    ("err.journal", "审计文件已损坏", "The signed log is damaged"),
     (
         "err.name",
         "名称不能为空，且只能含字母、数字、汉字、-、_",

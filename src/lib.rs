@@ -2,16 +2,29 @@
 //!
 //! [`AppPlugin`] is the whole rendering app; [`LogicPlugin`] is everything that runs without a
 //! window (states, screens' logic, settings, storage), used by the headless tests through
-//! [`headless_app`]. [`run`] starts the desktop app; on Android the same [`AppPlugin`] is started
+//! `headless_app`. [`run`] starts the desktop app; on Android the same [`AppPlugin`] is started
 //! from `android_main` (see the README).
+//!
+//! # The `dev` feature
+//!
+//! The tools only tests, screenshots and measurements use compile only with the `dev` cargo
+//! feature: the demo driver (`demo`: `JUNQI_DEMO`, `JUNQI_SCREENSHOT`), the diagnostics
+//! (`diag`: `JUNQI_DIAG`), `headless_app` and the lobby's test feed of discoveries. A
+//! release build leaves them out (`JUNQI_DEMO` does nothing in it); `cargo test` turns the
+//! feature on by itself (the package is its own dev-dependency with `dev`), and the scripts
+//! that take screenshots build with `--features dev`. See `docs/development.md`.
 
 pub mod ai;
 pub mod audio;
 pub mod back;
+pub mod battle;
 pub mod board;
+#[cfg(feature = "dev")]
 pub mod demo;
+#[cfg(feature = "dev")]
 pub mod diag;
 pub mod form;
+pub mod game_match;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;
@@ -21,7 +34,6 @@ pub mod nav;
 pub mod profile;
 pub mod redraw;
 pub mod screens;
-pub mod session;
 pub mod settings;
 pub mod storage;
 pub mod suspend;
@@ -74,14 +86,14 @@ impl Plugin for AppPlugin {
         app.add_plugins((
             theme::plugin,
             LogicPlugin,
-            demo::plugin,
-            diag::plugin,
             window_icon::plugin,
             redraw::winit_plugin,
         ));
         if sound {
             app.add_plugins(audio::playback_plugin);
         }
+        #[cfg(feature = "dev")]
+        app.add_plugins((demo::plugin, diag::plugin));
     }
 }
 
@@ -108,7 +120,8 @@ impl Plugin for LogicPlugin {
 }
 
 /// A windowless app for tests: `MinimalPlugins`, states and [`LogicPlugin`], keeping its files
-/// in `data_dir`.
+/// in `data_dir` (feature `dev`).
+#[cfg(feature = "dev")]
 pub fn headless_app(data_dir: std::path::PathBuf) -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin));

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use junqi_game::{GameResult, Side};
 
 use crate::{
+    game_match::{GameFile, Match},
     i18n::Lang,
-    session::{SavedGame, Session},
     storage::{self, DataDir},
 };
 
@@ -57,13 +57,28 @@ pub const UNDO_SUFFIX: &str = "+undo";
 
 /// A game's result for the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Outcome {
+pub enum WinLossDraw {
     /// The player won.
     Win,
     /// The player lost.
     Loss,
     /// Drawn.
     Draw,
+}
+
+impl WinLossDraw {
+    /// The player `me`'s result (round a four-player table, `team`, its team's).
+    pub fn of(result: GameResult, me: Side, team: bool) -> Self {
+        match result {
+            GameResult::Win { winner, .. }
+                if winner == me || (team && winner.team() == me.team()) =>
+            {
+                WinLossDraw::Win
+            }
+            GameResult::Win { .. } => WinLossDraw::Loss,
+            GameResult::Draw { .. } => WinLossDraw::Draw,
+        }
+    }
 }
 
 /// Wins, losses and draws against one opponent.
@@ -88,17 +103,6 @@ pub struct Profile {
     pub opponents: BTreeMap<String, Tally>,
 }
 
-/// The player's outcome of a game's result (round a four-player table, `team`, the team's).
-pub fn outcome_of(result: GameResult, me: Side, team: bool) -> Outcome {
-    match result {
-        GameResult::Win { winner, .. } if winner == me || (team && winner.team() == me.team()) => {
-            Outcome::Win
-        }
-        GameResult::Win { .. } => Outcome::Loss,
-        GameResult::Draw { .. } => Outcome::Draw,
-    }
-}
-
 /// What one finished game counts in the profile: the opponent key (a game with takebacks
 /// apart, [`UNDO_SUFFIX`]), the player's outcome (round a four-player table, the team's) and
 /// the room score (none with takebacks).
@@ -109,8 +113,8 @@ pub fn entry(
     plies: u16,
     undos: u32,
     opponent: &str,
-) -> (String, Outcome, i8) {
-    let outcome = outcome_of(result, me, team);
+) -> (String, WinLossDraw, i8) {
+    let outcome = WinLossDraw::of(result, me, team);
     if undos > 0 {
         (format!("{opponent}{UNDO_SUFFIX}"), outcome, 0)
     } else {
@@ -132,10 +136,10 @@ impl Profile {
             let Ok(path) = storage::named_file(&dir.records(), &name) else {
                 continue;
             };
-            let Ok(saved) = storage::load_json::<SavedGame>(&path) else {
+            let Ok(saved) = storage::load_json::<GameFile>(&path) else {
                 continue;
             };
-            let (Some(result), Ok(s)) = (saved.result, Session::from_saved(&saved, None)) else {
+            let (Some(result), Ok(s)) = (saved.result, Match::from_saved(&saved, None)) else {
                 continue;
             };
             let (key, outcome, score) = entry(
@@ -154,12 +158,12 @@ impl Profile {
 
     /// Records one finished game against `opponent` (`ai-N`, `lan:NAME`, `four:…` for a
     /// four-player table) and the room score it earned.
-    pub fn record(&mut self, opponent: &str, outcome: Outcome, score: i8) {
+    pub fn record(&mut self, opponent: &str, outcome: WinLossDraw, score: i8) {
         let tally = self.opponents.entry(opponent.to_owned()).or_default();
         match outcome {
-            Outcome::Win => tally.wins += 1,
-            Outcome::Loss => tally.losses += 1,
-            Outcome::Draw => tally.draws += 1,
+            WinLossDraw::Win => tally.wins += 1,
+            WinLossDraw::Loss => tally.losses += 1,
+            WinLossDraw::Draw => tally.draws += 1,
         }
         self.score += i32::from(score);
     }
@@ -226,11 +230,11 @@ mod tests {
     #[test]
     fn scoring() {
         let mut p = Profile::default();
-        p.record("ai-1", Outcome::Win, 1);
-        p.record("ai-1", Outcome::Win, 0);
-        p.record("ai-1", Outcome::Loss, -1);
-        p.record("ai-2", Outcome::Draw, 0);
-        p.record("four:4-2-2", Outcome::Win, 2);
+        p.record("ai-1", WinLossDraw::Win, 1);
+        p.record("ai-1", WinLossDraw::Win, 0);
+        p.record("ai-1", WinLossDraw::Loss, -1);
+        p.record("ai-2", WinLossDraw::Draw, 0);
+        p.record("four:4-2-2", WinLossDraw::Win, 2);
         assert_eq!(p.score, 2);
         assert_eq!(
             p.opponents["ai-1"],

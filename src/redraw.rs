@@ -10,8 +10,8 @@
 //! - from another thread, through [`Waker`]: the computer's move found, a network message.
 //!
 //! egui's own repaint requests (hover, its animations) reach bevy_winit as `RequestRedraw`.
-//! Screenshots (`JUNQI_SCREENSHOT`) and frame-time figures (`JUNQI_DIAG`) count frames, so they
-//! keep the app drawing continuously.
+//! Screenshots (`JUNQI_SCREENSHOT`) and frame-time figures (`JUNQI_DIAG`), feature `dev`, count
+//! frames, so they keep the app drawing continuously.
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -110,10 +110,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The rendering app's side: reactive updates, and the waker.
 pub(super) fn winit_plugin(app: &mut App) {
-    let counts_frames = ["JUNQI_SCREENSHOT", "JUNQI_DIAG"]
+    #[cfg(feature = "dev")]
+    if ["JUNQI_SCREENSHOT", "JUNQI_DIAG"]
         .iter()
-        .any(|v| std::env::var_os(v).is_some());
-    if counts_frames {
+        .any(|v| std::env::var_os(v).is_some())
+    {
         app.insert_resource(WinitSettings::continuous());
         return;
     }

@@ -106,18 +106,24 @@ pub enum StoreError {
 }
 
 impl StoreError {
-    /// What the player reads: in the player's language, with neither a path nor the parser's
-    /// or the system's (English) words. Only a damaged file kept aside is named (its file name),
-    /// so that the player can find it. The log gets the whole story ([`fmt::Display`]).
+    /// The message shown to the player, in `lang`: what went wrong and the file's name (never
+    /// its folder, never the system's or the parser's words; [`fmt::Display`] has them, for the
+    /// log).
     pub fn message(&self, lang: Lang) -> String {
+        let name = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let colon = lang.colon();
         match self {
-            StoreError::Missing(_) => lang.t("err.missing").to_owned(),
-            StoreError::Corrupt { .. } => lang.t("err.corrupt").to_owned(),
-            StoreError::Io { .. } => lang.t("err.io").to_owned(),
-            StoreError::BadName(n) => format!("{}{}\"{n}\"", lang.t("err.name"), lang.colon()),
-            StoreError::MovedAside { .. } => lang
-                .t("err.moved_aside")
-                .replace("{}", &self.kept_as().unwrap_or_default()),
+            StoreError::Missing(p) => format!("{}{colon}{}", lang.t("err.missing"), name(p)),
+            StoreError::Corrupt { path, .. } => {
+                format!("{}{colon}{}", lang.t("err.corrupt"), name(path))
+            }
+            StoreError::Io { path, .. } => format!("{}{colon}{}", lang.t("err.io"), name(path)),
+            StoreError::BadName(n) => format!("{}{colon}\"{n}\"", lang.t("err.name")),
+            StoreError::MovedAside { to, .. } => lang.t("err.moved_aside").replace("{}", &name(to)),
         }
     }
 
@@ -142,18 +148,18 @@ impl StoreError {
     }
 }
 
-/// For the log (English): the path and what the parser or the system said.
+/// For the log: the whole path and what the system or the parser said.
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StoreError::Missing(p) => write!(f, "missing file {}", p.display()),
+            StoreError::Missing(p) => write!(f, "{}: no such file", p.display()),
             StoreError::Corrupt { path, detail } => {
-                write!(f, "damaged file {}: {detail}", path.display())
+                write!(f, "{}: damaged ({detail})", path.display())
             }
             StoreError::Io { path, detail } => write!(f, "{}: {detail}", path.display()),
-            StoreError::BadName(n) => write!(f, "unusable name {n:?}"),
+            StoreError::BadName(n) => write!(f, "not a usable name: {n:?}"),
             StoreError::MovedAside { to, detail } => {
-                write!(f, "damaged file moved aside to {}: {detail}", to.display())
+                write!(f, "damaged ({detail}); moved aside to {}", to.display())
             }
         }
     }

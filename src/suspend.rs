@@ -8,9 +8,9 @@ use bevy::{prelude::*, window::AppLifecycle};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    game_match::{GameFile, Match},
     model::{ActiveGame, Opponent},
     nav::{Navigate, Screen},
-    session::{SavedGame, Session},
     storage::{self, DataDir, StoreError},
 };
 
@@ -34,11 +34,11 @@ pub enum Computer {
 
 /// A game against the computer left unfinished.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Unfinished {
+pub struct SuspendedGame {
     /// Format version.
     pub version: u32,
     /// The game so far.
-    pub game: SavedGame,
+    pub game: GameFile,
     /// The computer seats.
     pub computer: Computer,
     /// Seconds left on the move clock.
@@ -47,10 +47,10 @@ pub struct Unfinished {
     pub undo_limit: u8,
 }
 
-impl Unfinished {
+impl SuspendedGame {
     /// The game on screen, if it is one against the computer that is still being played.
     pub fn of(g: &ActiveGame) -> Option<Self> {
-        if g.session.result().is_some() {
+        if g.game_match.result().is_some() {
             return None;
         }
         let computer = match g.opponent {
@@ -60,20 +60,22 @@ impl Unfinished {
         };
         Some(Self {
             version: VERSION,
-            game: g.session.saved()?,
+            game: g.game_match.saved()?,
             computer,
-            clock: g.session.clock,
+            clock: g.game_match.clock,
             undo_limit: g.undo_limit,
         })
     }
 
     /// The game to play on, replayed from its record.
     pub fn resume(&self) -> Result<ActiveGame, junqi_game::SetupError> {
-        let mut session = Session::from_saved(&self.game, None)?;
-        session.clock = self.clock.clamp(0.0, session.rules().move_seconds as f32);
+        let mut game_match = Match::from_saved(&self.game, None)?;
+        game_match.clock = self
+            .clock
+            .clamp(0.0, game_match.rules().move_seconds as f32);
         let mut g = match self.computer {
-            Computer::Ai { level } => ActiveGame::new(session, level),
-            Computer::Table { levels } => ActiveGame::table(session, levels),
+            Computer::Ai { level } => ActiveGame::new(game_match, level),
+            Computer::Table { levels } => ActiveGame::table(game_match, levels),
         };
         g.undo_limit = self.undo_limit;
         Ok(g)
@@ -83,7 +85,7 @@ impl Unfinished {
 /// The unfinished game found at start, offered on the title screen until played or a new game
 /// replaces it.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct Resumable(pub Option<Unfinished>);
+pub struct Resumable(pub Option<SuspendedGame>);
 
 /// The player chose 继续上局.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +110,7 @@ fn file(dir: &DataDir) -> std::path::PathBuf {
 }
 
 fn find(dir: Res<DataDir>, mut found: ResMut<Resumable>) {
-    found.0 = match storage::load_or_move_aside::<Unfinished>(&file(&dir)) {
+    found.0 = match storage::load_or_move_aside::<SuspendedGame>(&file(&dir)) {
         Ok(u) if u.version == VERSION && u.resume().is_ok() => Some(u),
         Ok(_) => None,
         Err(StoreError::Missing(_)) => None,
@@ -121,7 +123,7 @@ fn find(dir: Res<DataDir>, mut found: ResMut<Resumable>) {
 
 fn write(dir: &DataDir, g: &ActiveGame) {
     let path = file(dir);
-    let result = match Unfinished::of(g) {
+    let result = match SuspendedGame::of(g) {
         Some(u) => storage::save_json(&path, &u),
         None => match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(StoreError::Io {
@@ -151,8 +153,12 @@ fn keep(
     let Some(g) = game.filter(|_| *screen.get() == Screen::Game) else {
         return;
     };
-    let actions = g.session.game().map_or(0, |r| r.record().actions.len());
-    let now = (g.session.started, actions, g.session.result().is_some());
+    let actions = g.game_match.game().map_or(0, |r| r.record().actions.len());
+    let now = (
+        g.game_match.started,
+        actions,
+        g.game_match.result().is_some(),
+    );
     if suspending || *last != Some(now) {
         *last = Some(now);
         write(&dir, &g);
@@ -175,7 +181,7 @@ fn keep_on_exit(
 
 /// Leaving a running game through the menu gives it up (the player was told so).
 fn forget_left(dir: Res<DataDir>, game: Option<Res<ActiveGame>>) {
-    if game.is_some_and(|g| g.session.result().is_none() && !g.session.is_remote()) {
+    if game.is_some_and(|g| g.game_match.result().is_none() && !g.game_match.is_remote()) {
         let _ = std::fs::remove_file(file(&dir));
     }
 }

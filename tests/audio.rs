@@ -7,7 +7,7 @@ use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     audio::{PlaySound, Sound},
     board::BoardDrag,
-    demo::demo_session,
+    demo::demo_match,
     model::ActiveGame,
     screens::{Navigate, Screen},
     settings::Settings,
@@ -35,7 +35,7 @@ fn game_app(dir: &std::path::Path) -> App {
     )));
     app.init_resource::<Asked>().add_systems(Last, collect);
     app.update();
-    app.insert_resource(ActiveGame::new(demo_session(Some(0), 3), 1));
+    app.insert_resource(ActiveGame::new(demo_match(Some(0), 3), 1));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
@@ -47,7 +47,7 @@ fn move_once(app: &mut App) {
     let mv = app
         .world()
         .resource::<ActiveGame>()
-        .session
+        .game_match
         .view
         .legal_moves()[0];
     let Move::Step { from, to } = mv else {
@@ -76,7 +76,7 @@ fn a_move_asks_for_its_sound_and_mute_silences_it() {
     muted.world_mut().resource_mut::<Settings>().sound = false;
     move_once(&mut muted);
     assert_eq!(
-        muted.world().resource::<ActiveGame>().session.plies(),
+        muted.world().resource::<ActiveGame>().game_match.plies(),
         1,
         "the move was played"
     );

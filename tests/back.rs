@@ -10,7 +10,7 @@ use bevy::{input::keyboard::Key, prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     back::{Back, back_from},
     board::BoardClick,
-    demo::demo_session,
+    demo::demo_match,
     model::ActiveGame,
     screens::{Navigate, Screen},
     suspend::Resumable,
@@ -98,16 +98,16 @@ fn back_on_a_menu_screen_returns_to_the_title() {
 fn back_in_a_game_closes_the_app_and_keeps_the_game() {
     let dir = temp_dir("game");
     let mut app = app(&dir);
-    app.insert_resource(ActiveGame::new(demo_session(Some(0), 3), 2));
+    app.insert_resource(ActiveGame::new(demo_match(Some(0), 3), 2));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
-    let (from, to) = common::first_step(&app.world().resource::<ActiveGame>().session.view);
+    let (from, to) = common::first_step(&app.world().resource::<ActiveGame>().game_match.view);
     app.world_mut().write_message(BoardClick(from));
     app.update();
     app.world_mut().write_message(BoardClick(to));
     app.update();
-    assert!(app.world().resource::<ActiveGame>().session.plies() >= 1);
+    assert!(app.world().resource::<ActiveGame>().game_match.plies() >= 1);
     press_back(&mut app);
     assert!(exits(&app) > 0, "Back in a game closes the app");
     assert_eq!(

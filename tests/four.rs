@@ -10,16 +10,15 @@ use std::time::Duration;
 use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     board::{BoardClick, BoardScene, Colour},
-    i18n::Lang,
+    game_match::LogEntry,
     model::{ActiveGame, LastGame},
     profile::Profile,
     screens::{
         Navigate, Screen,
-        game::GameAction,
+        game_hud::GameAction,
         replay::ReplayState,
         setup::{First, SetupAction, SetupState, Table},
     },
-    session::LogEntry,
     storage::DataDir,
 };
 use junqi_game::{Action, GameResult, Side};
@@ -83,7 +82,7 @@ fn play_until(app: &mut App, secs: u64, mut done: impl FnMut(&App) -> bool) {
         if done(app) {
             return;
         }
-        if game(app).session.my_turn() {
+        if game(app).game_match.my_turn() {
             click_a_move(app);
         } else {
             app.update();
@@ -95,7 +94,7 @@ fn play_until(app: &mut App, secs: u64, mut done: impl FnMut(&App) -> bool) {
 
 /// Plays the player's first legal step by two clicks.
 fn click_a_move(app: &mut App) {
-    let (from, to) = common::first_step(&game(app).session.view);
+    let (from, to) = common::first_step(&game(app).game_match.view);
     app.world_mut().write_message(BoardClick(from));
     app.update();
     app.world_mut().write_message(BoardClick(to));
@@ -109,9 +108,9 @@ fn the_player_moves_then_the_three_computer_seats_move_in_turn_order() {
     let mut app = four_player_game(&dir, Side::East);
     {
         let g = game(&app);
-        assert!(g.session.view.is_team_game());
-        assert_eq!(g.session.me(), Side::East);
-        assert!(g.session.my_turn());
+        assert!(g.game_match.view.is_team_game());
+        assert_eq!(g.game_match.me(), Side::East);
+        assert!(g.game_match.my_turn());
         let scene = app.world().resource::<BoardScene>();
         assert!(scene.four);
         assert_eq!(scene.bottom, Some(Side::East));
@@ -133,13 +132,13 @@ fn the_player_moves_then_the_three_computer_seats_move_in_turn_order() {
         );
     }
     click_a_move(&mut app);
-    assert_eq!(game(&app).session.plies(), 1);
+    assert_eq!(game(&app).game_match.plies(), 1);
     // North, West and South (the player's partner is West) move, one at a time.
-    run_until(&mut app, 120, |a| game(a).session.my_turn());
+    run_until(&mut app, 120, |a| game(a).game_match.my_turn());
     let g = game(&app);
-    assert_eq!(g.session.plies(), 4);
+    assert_eq!(g.game_match.plies(), 4);
     let movers: Vec<Side> = g
-        .session
+        .game_match
         .log
         .iter()
         .filter_map(|e| match e {
@@ -162,9 +161,9 @@ fn a_player_who_resigns_is_out_and_the_others_play_on() {
     // Resigning is refused in the first 20 plies: play until then.
     play_until(&mut app, 300, |a| {
         let g = game(a);
-        g.session.plies() >= 20 && g.session.my_turn() || g.session.result().is_some()
+        g.game_match.plies() >= 20 && g.game_match.my_turn() || g.game_match.result().is_some()
     });
-    if game(&app).session.result().is_some() {
+    if game(&app).game_match.result().is_some() {
         // A game that ended this early (a flag taken) proves nothing here.
         return;
     }
@@ -174,8 +173,8 @@ fn a_player_who_resigns_is_out_and_the_others_play_on() {
     app.update();
     let plies = {
         let g = game(&app);
-        assert!(!g.session.view.is_in(Side::South), "the player is out");
-        assert!(g.session.result().is_none(), "the partner plays on");
+        assert!(!g.game_match.view.is_in(Side::South), "the player is out");
+        assert!(g.game_match.result().is_none(), "the partner plays on");
         let scene = app.world().resource::<BoardScene>();
         assert!(
             !scene
@@ -185,28 +184,28 @@ fn a_player_who_resigns_is_out_and_the_others_play_on() {
             "the player's pieces left the board"
         );
         assert!(scene.dim_halves.contains(&Side::South));
-        assert!(g.session.log.iter().any(|e| matches!(
+        assert!(g.game_match.log.iter().any(|e| matches!(
             e,
             LogEntry::Out {
                 side: Side::South,
                 ..
             }
         )));
-        g.session.plies()
+        g.game_match.plies()
     };
     // The next seats move; South is skipped.
     run_until(&mut app, 120, |a| {
-        let s = &game(a).session;
+        let s = &game(a).game_match;
         s.plies() >= plies + 3 || s.result().is_some()
     });
-    assert_ne!(game(&app).session.turn(), Side::South);
+    assert_ne!(game(&app).game_match.turn(), Side::South);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Plays the player's moves by clicks until `plies` are played.
 fn play_to(app: &mut App, plies: u16) {
     play_until(app, 300, |a| {
-        let s = &game(a).session;
+        let s = &game(a).game_match;
         s.plies() >= plies || s.result().is_some()
     });
 }
@@ -217,7 +216,7 @@ fn the_teams_result_is_saved_with_the_four_player_score_and_replays() {
     let mut app = four_player_game(&dir, Side::South);
     // The player's moves by clicks, the computers' by themselves, past the 40 quick plies.
     play_to(&mut app, 44);
-    let plies = game(&app).session.plies();
+    let plies = game(&app).game_match.plies();
     // The player's team gives up: South and North resign (RULES.md §9: each is out, and the
     // team with nobody left loses), through the engine as a computer seat's resignation would.
     let end = std::time::Instant::now() + Duration::from_secs(30);
@@ -225,9 +224,9 @@ fn the_teams_result_is_saved_with_the_four_player_score_and_replays() {
         {
             let mut g = app.world_mut().resource_mut::<ActiveGame>();
             for side in [Side::South, Side::North] {
-                if g.session.result().is_none() && g.session.view.is_in(side) {
+                if g.game_match.result().is_none() && g.game_match.view.is_in(side) {
                     // Refused unless the engine allows it now; tried again next frame.
-                    let _ = g.session.act(side, Action::Resign);
+                    let _ = g.game_match.act(side, Action::Resign);
                 }
             }
         }
@@ -273,9 +272,9 @@ fn the_teams_result_is_saved_with_the_four_player_score_and_replays() {
     let dir_res = app.world().resource::<DataDir>().clone();
     let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
     let mut replay = ReplayState::default();
-    replay.open_file(&dir_res, &name, Lang::En).unwrap();
+    replay.open_file(&dir_res, &name).unwrap();
     replay.step = replay.len();
-    let s = replay.session().expect("the record replays");
+    let s = replay.game_match().expect("the record replays");
     assert!(s.view.is_team_game());
     assert_eq!(s.result(), Some(result));
     let _ = std::fs::remove_dir_all(&dir);
@@ -288,18 +287,18 @@ fn a_draw_offered_early_is_declined_by_the_next_computer_seat_and_play_goes_on()
     app.world_mut().write_message(GameAction::OfferDraw);
     app.update();
     let g = game(&app);
-    assert!(g.session.result().is_none());
+    assert!(g.game_match.result().is_none());
     // 下家 (East, who moves after the player) answers first and declines before ply 40.
     assert!(
-        g.session
+        g.game_match
             .log
             .iter()
             .any(|e| matches!(e, LogEntry::DrawDeclined { side: Side::East })),
         "{:?}",
-        g.session.log
+        g.game_match.log
     );
     assert!(
-        g.session.my_turn(),
+        g.game_match.my_turn(),
         "the offer does not use up the player's move"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -333,18 +332,18 @@ fn two_players_on_the_four_player_board_leave_east_and_west_empty() {
     assert!(scene.four);
     assert_eq!(scene.pieces.len(), 50, "two armies");
     click_a_move(&mut app);
-    run_until(&mut app, 60, |a| game(a).session.plies() >= 2);
-    assert_eq!(game(&app).session.plies(), 2);
+    run_until(&mut app, 60, |a| game(a).game_match.plies() >= 2);
+    assert_eq!(game(&app).game_match.plies(), 2);
     assert!(
         matches!(
-            game(&app).session.log.last(),
+            game(&app).game_match.log.last(),
             Some(LogEntry::Move {
                 side: Side::North,
                 ..
             })
         ),
         "the computer answered with a move, not a timeout: {:?}",
-        game(&app).session.log
+        game(&app).game_match.log
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

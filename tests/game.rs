@@ -8,11 +8,11 @@ use std::time::Duration;
 use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     board::{BoardClick, BoardDrag, BoardScene},
-    demo::demo_session,
+    demo::demo_match,
     model::{ActiveGame, LastGame},
     screens::{
         Navigate, Screen,
-        game::GameAction,
+        game_hud::GameAction,
         setup::{SetupAction, SetupState, load_layout, save_layout},
     },
     storage::{DataDir, StoreError},
@@ -39,9 +39,9 @@ fn screen(app: &App) -> Screen {
 }
 
 fn start_game(app: &mut App) {
-    let session = demo_session(Some(0), 3);
-    assert_eq!(session.turn(), Side::South);
-    app.insert_resource(ActiveGame::new(session, 1));
+    let game_match = demo_match(Some(0), 3);
+    assert_eq!(game_match.turn(), Side::South);
+    app.insert_resource(ActiveGame::new(game_match, 1));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
@@ -49,7 +49,7 @@ fn start_game(app: &mut App) {
 }
 
 fn ply(app: &App) -> u16 {
-    app.world().resource::<ActiveGame>().session.plies()
+    app.world().resource::<ActiveGame>().game_match.plies()
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn click_piece_then_target_moves_and_the_computer_replies() {
     assert_eq!(
         app.world()
             .resource::<ActiveGame>()
-            .session
+            .game_match
             .view
             .last_move(),
         Some((from, to))
@@ -106,7 +106,7 @@ fn drag_and_drop_moves_and_illegal_targets_are_ignored() {
     start_game(&mut app);
     let (from, to) = {
         let g = app.world().resource::<ActiveGame>();
-        let mv = g.session.view.legal_moves()[0];
+        let mv = g.game_match.view.legal_moves()[0];
         match mv {
             Move::Step { from, to } => (from, to),
             _ => unreachable!(),
@@ -133,7 +133,7 @@ fn timeouts_pass_the_turn_and_too_many_lose_and_the_record_is_saved() {
     }
     {
         let g = app.world().resource::<ActiveGame>();
-        assert_eq!(g.session.view.timeouts(Side::South), 1);
+        assert_eq!(g.game_match.view.timeouts(Side::South), 1);
     }
     // Keep letting the clock run on the player's turns until the game is lost.
     for _ in 0..5000 {
@@ -145,7 +145,7 @@ fn timeouts_pass_the_turn_and_too_many_lose_and_the_record_is_saved() {
         if app
             .world()
             .get_resource::<ActiveGame>()
-            .is_some_and(|g| !g.session.my_turn())
+            .is_some_and(|g| !g.game_match.my_turn())
         {
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -179,7 +179,10 @@ fn refused_swap_shows_the_reason_and_keeps_the_layout() {
     assert!(is_error);
     assert!(msg.contains("军旗只能放在大本营"), "{msg}");
     // The point as the player counts it, not a bare code like "12：".
-    assert!(msg.contains("第 1 行第 1 列") || msg.contains("第 6 行第 2 列"), "{msg}");
+    assert!(
+        msg.contains("第 1 行第 1 列") || msg.contains("第 6 行第 2 列"),
+        "{msg}"
+    );
     assert!(!msg.contains("12：") && !msg.contains("62："), "{msg}");
     assert!(!state.warn.is_empty());
     // Nothing may stand in a camp.
@@ -288,15 +291,15 @@ fn layouts_save_load_and_corrupt_files() {
 fn resigning_asks_for_confirmation_first() {
     let dir = temp_dir("resign");
     let mut app = app_with_step(&dir, 50);
-    let session = demo_session(Some(24), 3);
-    assert!(session.plies() >= 20, "resigning is allowed");
-    app.insert_resource(ActiveGame::new(session, 1));
+    let game_match = demo_match(Some(24), 3);
+    assert!(game_match.plies() >= 20, "resigning is allowed");
+    app.insert_resource(ActiveGame::new(game_match, 1));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
     let state = |app: &App| {
         let g = app.world().resource::<ActiveGame>();
-        (g.confirm_resign, g.session.result().is_some())
+        (g.confirm_resign, g.game_match.result().is_some())
     };
     // 认输 only asks; 继续下棋 takes it back; nothing is given up.
     app.world_mut().write_message(GameAction::AskResign);
@@ -336,36 +339,36 @@ fn undo_takes_back_the_players_move_and_the_computers_reply_exactly() {
         assert_eq!(ply(&app), target, "the computer did not move");
     }
     let before = {
-        let s = &app.world().resource::<ActiveGame>().session;
+        let s = &app.world().resource::<ActiveGame>().game_match;
         let mut back = s.saved().unwrap();
         back.record.actions.truncate(2);
-        junqi::session::Session::from_saved(&back, None).unwrap()
+        junqi::game_match::Match::from_saved(&back, None).unwrap()
     };
     app.world_mut().write_message(GameAction::Undo);
     app.update();
     let g = app.world().resource::<ActiveGame>();
     assert_eq!(
-        g.session.plies(),
+        g.game_match.plies(),
         2,
         "the move and its reply are taken back"
     );
-    assert_eq!(g.session.undos, 1);
-    let (now, then) = (g.session.game().unwrap(), before.game().unwrap());
+    assert_eq!(g.game_match.undos, 1);
+    let (now, then) = (g.game_match.game().unwrap(), before.game().unwrap());
     assert_eq!(now.position(), then.position());
     assert_eq!(now.record().actions, then.record().actions);
-    assert_eq!(g.session.log, before.log);
-    assert_eq!(g.session.removed, before.removed);
+    assert_eq!(g.game_match.log, before.log);
+    assert_eq!(g.game_match.removed, before.removed);
     assert_eq!(
-        g.session.view.timeouts(Side::South),
+        g.game_match.view.timeouts(Side::South),
         then.timeouts(Side::South)
     );
     // A fresh move clock (one 50 ms frame has run since).
     assert!(
-        g.session.clock > then.rules().move_seconds as f32 - 0.1,
+        g.game_match.clock > then.rules().move_seconds as f32 - 0.1,
         "{}",
-        g.session.clock
+        g.game_match.clock
     );
-    assert!(g.session.my_turn());
+    assert!(g.game_match.my_turn());
     // The limit holds: with none left, nothing is taken back.
     app.world_mut().resource_mut::<ActiveGame>().undo_limit = 1;
     app.world_mut().write_message(GameAction::Undo);
@@ -374,7 +377,7 @@ fn undo_takes_back_the_players_move_and_the_computers_reply_exactly() {
     assert_eq!(
         app.world()
             .resource::<ActiveGame>()
-            .session
+            .game_match
             .saved()
             .unwrap()
             .undos,
@@ -386,7 +389,7 @@ fn undo_takes_back_the_players_move_and_the_computers_reply_exactly() {
 /// The player's first legal step.
 fn game_move(app: &App) -> (junqi_game::Point, junqi_game::Point) {
     let g = app.world().resource::<ActiveGame>();
-    common::first_step(&g.session.view)
+    common::first_step(&g.game_match.view)
 }
 
 #[test]
@@ -397,10 +400,11 @@ fn a_damaged_record_is_moved_aside_and_leaves_the_replay_list() {
     std::fs::write(data.records().join("game-5.json"), "{\"version\":").unwrap();
     assert_eq!(junqi::storage::list_names(&data.records()), ["game-5"]);
     let mut replay = junqi::screens::replay::ReplayState::default();
-    let e = replay
-        .open_file(&data, "game-5", junqi::i18n::Lang::En)
-        .unwrap_err();
-    assert!(e.contains("game-5.damaged-1.json"), "{e}");
+    let e = replay.open_file(&data, "game-5").unwrap_err();
+    // The player reads the name the damaged file is kept under, never its folder.
+    let shown = e.message(junqi::i18n::Lang::En);
+    assert!(shown.contains("game-5.damaged-1.json"), "{shown}");
+    assert!(!shown.contains(&*dir.to_string_lossy()), "{shown}");
     let kept = data.records().join("game-5.damaged-1.json");
     assert_eq!(std::fs::read_to_string(kept).unwrap(), "{\"version\":");
     assert!(junqi::storage::list_names(&data.records()).is_empty());
@@ -417,7 +421,7 @@ fn the_inference_board_labels_hidden_enemy_pieces_from_the_players_view() {
     app.update();
     let g = app.world().resource::<ActiveGame>();
     let (_, inf) = g.inference.as_ref().expect("switched on");
-    let game = g.session.game().unwrap();
+    let game = g.game_match.game().unwrap();
     assert!(!inf.guesses.is_empty());
     for guess in &inf.guesses {
         assert_eq!(guess.side, Side::North);
@@ -462,12 +466,12 @@ fn leaving_a_running_game_asks_first() {
 fn the_inference_board_stays_closed_when_the_rules_forbid_it() {
     let dir = temp_dir("no-inference");
     let mut app = app_with_step(&dir, 50);
-    let mut options = junqi::screens::setup::GameOptions::default();
+    let mut options = junqi::screens::setup::MatchOptions::default();
     options.rules.inference_board = false;
     let layout = SetupState::default().layout;
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(2);
-    let session = junqi::screens::setup::new_session(&options, &layout, &mut rng).unwrap();
-    app.insert_resource(ActiveGame::new(session, 1));
+    let game_match = junqi::screens::setup::new_match(&options, &layout, &mut rng).unwrap();
+    app.insert_resource(ActiveGame::new(game_match, 1));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();

@@ -19,7 +19,7 @@ use junqi::{
     model::{ActiveGame, LastGame},
     screens::{
         Navigate, Screen,
-        game::GameAction,
+        game_hud::GameAction,
         lobby::{LobbyAction, LobbyPhase, LobbyState, rules_text},
         replay::ReplayState,
         setup::{SetupAction, SetupState},
@@ -117,10 +117,10 @@ fn click_a_move(app: &mut App, nth: usize) -> bool {
     let Some(g) = app.world().get_resource::<ActiveGame>() else {
         return false;
     };
-    if !g.session.my_turn() || g.session.result().is_some() {
+    if !g.game_match.my_turn() || g.game_match.result().is_some() {
         return false;
     }
-    let moves = g.session.view.legal_moves().to_vec();
+    let moves = g.game_match.view.legal_moves().to_vec();
     if moves.is_empty() {
         return false;
     }
@@ -279,7 +279,7 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
     let plies = |app: &App| {
         app.world()
             .get_resource::<ActiveGame>()
-            .map_or(0, |g| g.session.plies())
+            .map_or(0, |g| g.game_match.plies())
     };
     // Play by clicks until the host may resign.
 
@@ -292,7 +292,7 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
         let over = a.iter().any(|app| {
             app.world()
                 .resource::<ActiveGame>()
-                .session
+                .game_match
                 .result()
                 .is_some()
         });
@@ -307,11 +307,11 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
             n += 1;
         }
         let host_turn = {
-            let s = &a[0].world().resource::<ActiveGame>().session;
+            let s = &a[0].world().resource::<ActiveGame>().game_match;
             s.result().is_some() || s.my_turn()
         };
         let p = |app: &App| {
-            let s = &app.world().resource::<ActiveGame>().session;
+            let s = &app.world().resource::<ActiveGame>().game_match;
             (
                 s.plies(),
                 if same_log { s.log.len() } else { 0 },
@@ -324,12 +324,12 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
         host.world().resource::<ActiveGame>().clone(),
         guest.world().resource::<ActiveGame>().clone(),
     );
-    assert_eq!(hg.session.plies(), gg.session.plies());
+    assert_eq!(hg.game_match.plies(), gg.game_match.plies());
     if same_log {
-        assert_eq!(hg.session.log.len(), gg.session.log.len());
-        assert_eq!(hg.session.removed.len(), gg.session.removed.len());
+        assert_eq!(hg.game_match.log.len(), gg.game_match.log.len());
+        assert_eq!(hg.game_match.removed.len(), gg.game_match.removed.len());
     }
-    let resigned = hg.session.result().is_none();
+    let resigned = hg.game_match.result().is_none();
     if resigned {
         host.world_mut().write_message(GameAction::Resign);
     }
@@ -354,7 +354,7 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
         assert!(v.is_clean(), "{v:?}");
         let saved = last.game.as_ref().expect("the audited record is kept");
         let path = last.saved.as_ref().expect("the record is saved");
-        let on_disk: junqi::session::SavedGame =
+        let on_disk: junqi::game_match::GameFile =
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert_eq!(&on_disk, saved);
         let replayed = junqi_game::Game::replay(&saved.record, None).unwrap();
@@ -364,7 +364,7 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
         let dir = app.world().resource::<DataDir>().clone();
         let name = path.file_stem().unwrap().to_str().unwrap();
         let mut replay = ReplayState::default();
-        replay.open_file(&dir, name, Lang::En).unwrap();
+        replay.open_file(&dir, name).unwrap();
         assert!(replay.auditable, "no journal next to {}", path.display());
         replay.export_for_audit(&dir);
         let exported = replay.export.clone().unwrap().unwrap();
@@ -431,7 +431,11 @@ fn lan_game(mode: Mode, guest_layout: Option<Layout>) {
     assert_eq!(code(&host), code(&guest));
     assert_eq!(code(&host), pairing);
     assert_eq!(
-        host.world().resource::<ActiveGame>().session.rules().mode,
+        host.world()
+            .resource::<ActiveGame>()
+            .game_match
+            .rules()
+            .mode,
         mode
     );
     // Play a few moves, then the network fails under the guest: both sides see the drop,
@@ -440,7 +444,7 @@ fn lan_game(mode: Mode, guest_layout: Option<Layout>) {
     let plies = |app: &App| {
         app.world()
             .get_resource::<ActiveGame>()
-            .map_or(0, |g| g.session.plies())
+            .map_or(0, |g| g.game_match.plies())
     };
     run_until(&mut [&mut host, &mut guest], 30, |a| {
         for app in a.iter_mut() {
@@ -570,7 +574,7 @@ fn app_child_process() {
         let p = app
             .world()
             .get_resource::<ActiveGame>()
-            .map_or(0, |g| g.session.plies());
+            .map_or(0, |g| g.game_match.plies());
         if p != shown {
             shown = p;
             println!("plies {p}");
@@ -637,7 +641,7 @@ fn pair_and_play_with_child(app: &mut App, out: &std::path::Path, plies: u16) ->
         let mine = a[0]
             .world()
             .get_resource::<ActiveGame>()
-            .map_or(0, |g| g.session.plies());
+            .map_or(0, |g| g.game_match.plies());
         mine >= plies && child_plies(out) >= plies
     });
     (code, n)
@@ -687,7 +691,7 @@ fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
     {
         let g = guest.world().resource::<ActiveGame>();
         assert_eq!(g.lan_state().unwrap().code, code);
-        assert!(g.session.plies() >= before);
+        assert!(g.game_match.plies() >= before);
     }
     finish(&mut host, &mut guest, n, false);
     for d in [&dh, &dg] {

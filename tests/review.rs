@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use bevy::{prelude::*, time::TimeUpdateStrategy};
 use junqi::{
     board::{BoardScene, Face},
+    game_match::GameFile,
     screens::{Navigate, Screen, review::ReviewState},
-    session::SavedGame,
 };
 use junqi_game::ai::review::{ReviewParams, review};
 use junqi_game::ai::{Ai, GreedyPlayer, Level, Player};
@@ -26,7 +26,7 @@ fn screen(app: &App) -> Screen {
 
 /// A finished game of `plies` plies (新手 as South, the player, against a greedy North), as the
 /// app saves it.
-fn saved_game(plies: usize, started: u64) -> SavedGame {
+fn saved_game(plies: usize, started: u64) -> GameFile {
     let layouts = classic_layouts();
     let mut game = Game::new(
         Rules::default(),
@@ -50,7 +50,7 @@ fn saved_game(plies: usize, started: u64) -> SavedGame {
     if game.result().is_none() {
         game.apply(game.turn(), Action::Resign).unwrap();
     }
-    SavedGame {
+    GameFile {
         version: 1,
         started,
         opponent: "ai-1".into(),
@@ -70,7 +70,7 @@ fn app(dir: &std::path::Path) -> App {
     app
 }
 
-fn open(app: &mut App, saved: &SavedGame) {
+fn open(app: &mut App, saved: &GameFile) {
     app.world_mut()
         .resource_mut::<ReviewState>()
         .open(saved.clone(), Screen::Replay);
@@ -184,7 +184,7 @@ fn leaving_the_review_while_it_is_computed_stops_it() {
 /// slider ends at the game's last move number.
 #[test]
 fn the_reviews_move_numbers_are_the_logs() {
-    use junqi::session::{LogEntry, Session};
+    use junqi::game_match::{LogEntry, Match};
     let layouts = classic_layouts();
     let mut game = Game::new(
         Rules::default(),
@@ -210,7 +210,7 @@ fn the_reviews_move_numbers_are_the_logs() {
         game.apply(side, action).unwrap();
     }
     let record = game.record().clone();
-    let saved = SavedGame {
+    let saved = GameFile {
         version: 1,
         started: 1,
         opponent: "ai-1".into(),
@@ -219,7 +219,7 @@ fn the_reviews_move_numbers_are_the_logs() {
         result: game.result(),
         undos: 0,
     };
-    let log = Session::from_saved(&saved, None).unwrap().log;
+    let log = Match::from_saved(&saved, None).unwrap().log;
     let log_plies: Vec<usize> = log
         .iter()
         .filter_map(|e| match e {

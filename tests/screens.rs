@@ -143,7 +143,7 @@ fn a_damaged_profile_is_rebuilt_from_the_saved_records() {
     let dir = temp_dir("rebuild");
     let data = junqi::storage::DataDir(dir.clone());
     std::fs::create_dir_all(data.records()).unwrap();
-    let finished = junqi::demo::demo_session(None, 11);
+    let finished = junqi::demo::demo_match(None, 11);
     let saved = finished.saved().expect("a local game");
     let result = saved.result.expect("played to the end");
     junqi::storage::save_json(&data.records().join("game-1.json"), &saved).unwrap();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use bevy::{prelude::*, time::TimeUpdateStrategy, window::AppLifecycle};
 use junqi::{
     board::BoardClick,
-    demo::demo_session,
+    demo::demo_match,
     model::{ActiveGame, Opponent},
     screens::{Navigate, Screen},
     suspend::{Resumable, ResumeGame},
@@ -41,24 +41,24 @@ fn game(app: &App) -> &ActiveGame {
 /// A game at level 2 with the player's first move and the computer's reply played.
 fn game_under_way(dir: &std::path::Path) -> App {
     let mut app = app(dir);
-    app.insert_resource(ActiveGame::new(demo_session(Some(0), 3), 2));
+    app.insert_resource(ActiveGame::new(demo_match(Some(0), 3), 2));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
-    let (from, to) = common::first_step(&game(&app).session.view);
+    let (from, to) = common::first_step(&game(&app).game_match.view);
     app.world_mut().write_message(BoardClick(from));
     app.update();
     app.world_mut().write_message(BoardClick(to));
     app.update();
     for _ in 0..200 {
-        if game(&app).session.plies() == 2 && game(&app).thinking.is_none() {
+        if game(&app).game_match.plies() == 2 && game(&app).thinking.is_none() {
             break;
         }
         app.update();
         // The computer thinks on its own thread: leave it real time.
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert_eq!(game(&app).session.plies(), 2);
+    assert_eq!(game(&app).game_match.plies(), 2);
     app
 }
 
@@ -66,10 +66,14 @@ fn game_under_way(dir: &std::path::Path) -> App {
 fn a_game_sent_to_the_background_is_offered_again_with_its_clock() {
     let dir = temp_dir("resume");
     let mut first = game_under_way(&dir);
-    first.world_mut().resource_mut::<ActiveGame>().session.clock = 33.0;
+    first
+        .world_mut()
+        .resource_mut::<ActiveGame>()
+        .game_match
+        .clock = 33.0;
     first.world_mut().write_message(AppLifecycle::WillSuspend);
     first.update();
-    let record = game(&first).session.saved().unwrap();
+    let record = game(&first).game_match.saved().unwrap();
     drop(first);
 
     // The next start: offered on the title screen, and played on where it stood.
@@ -87,14 +91,14 @@ fn a_game_sent_to_the_background_is_offered_again_with_its_clock() {
     next.update();
     assert_eq!(screen(&next), Screen::Game);
     let g = game(&next);
-    assert_eq!(g.session.plies(), 2);
+    assert_eq!(g.game_match.plies(), 2);
     assert!(matches!(g.opponent, Opponent::Ai { level: 2 }));
     assert!(
-        (g.session.clock - 33.0).abs() < 1.0,
+        (g.game_match.clock - 33.0).abs() < 1.0,
         "clock {}",
-        g.session.clock
+        g.game_match.clock
     );
-    assert!(g.session.my_turn());
+    assert!(g.game_match.my_turn());
     assert_eq!(next.world().resource::<Resumable>().0, None, "offered once");
     let _ = std::fs::remove_dir_all(&dir);
 }

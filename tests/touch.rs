@@ -14,10 +14,10 @@ use bevy::{
 };
 use junqi::{
     board::{BoardZoom, CurrentView},
-    demo::{FourDemo, demo_four_session, demo_session},
+    demo::{FourDemo, demo_four_match, demo_match},
     form::{Form, UiZoom},
     model::ActiveGame,
-    screens::{Navigate, Screen, game::GameAction},
+    screens::{Navigate, Screen, game_hud::GameAction},
 };
 use junqi_game::{Point, Side};
 
@@ -45,9 +45,9 @@ fn phone_game(dir: &std::path::Path) -> (App, Entity) {
         ))
         .id();
     app.update();
-    let session = demo_session(Some(0), 3);
-    assert_eq!(session.turn(), Side::South);
-    app.insert_resource(ActiveGame::new(session, 1));
+    let game_match = demo_match(Some(0), 3);
+    assert_eq!(game_match.turn(), Side::South);
+    app.insert_resource(ActiveGame::new(game_match, 1));
     app.world_mut().write_message(Navigate(Screen::Game));
     app.update();
     app.update();
@@ -87,7 +87,7 @@ fn game(app: &App) -> &ActiveGame {
 }
 
 fn a_move(app: &App) -> (Point, Point) {
-    common::first_step(&game(app).session.view)
+    common::first_step(&game(app).game_match.view)
 }
 
 /// Updates until it is the player's turn again (the computer has replied).
@@ -96,7 +96,7 @@ fn a_move(app: &App) -> (Point, Point) {
 /// were over before a loaded machine had scheduled it.
 fn until_my_turn(app: &mut App) {
     for _ in 0..400 {
-        if game(app).session.my_turn() && game(app).thinking.is_none() {
+        if game(app).game_match.my_turn() && game(app).thinking.is_none() {
             return;
         }
         app.update();
@@ -119,9 +119,9 @@ fn a_game_is_played_with_a_finger_tap_tap_drag_and_long_press() {
     let off = (at(&app, to) - at(&app, from)).normalize() * 10.0;
     let b = at(&app, to) - off;
     tap(&mut app, window, b);
-    assert_eq!(game(&app).session.plies(), 1, "tap, tap plays the move");
+    assert_eq!(game(&app).game_match.plies(), 1, "tap, tap plays the move");
     until_my_turn(&mut app);
-    assert_eq!(game(&app).session.plies(), 2);
+    assert_eq!(game(&app).game_match.plies(), 2);
 
     // Drag a piece with the finger and lift it on a target.
     let (from, to) = a_move(&app);
@@ -130,18 +130,18 @@ fn a_game_is_played_with_a_finger_tap_tap_drag_and_long_press() {
     finger(&mut app, window, TouchPhase::Moved, a.lerp(b, 0.5));
     finger(&mut app, window, TouchPhase::Moved, b);
     assert_eq!(
-        game(&app).session.plies(),
+        game(&app).game_match.plies(),
         2,
         "nothing moves before the finger lifts"
     );
     finger(&mut app, window, TouchPhase::Ended, b);
-    assert_eq!(game(&app).session.plies(), 3, "the drag plays the move");
+    assert_eq!(game(&app).game_match.plies(), 3, "the drag plays the move");
     until_my_turn(&mut app);
 
     // Hold a finger on an enemy piece: the marker menu opens while it is still down.
-    let me = game(&app).session.me();
+    let me = game(&app).game_match.me();
     let enemy = game(&app)
-        .session
+        .game_match
         .view
         .pieces()
         .find(|k| k.side != me && k.at.is_some())
@@ -161,7 +161,7 @@ fn a_game_is_played_with_a_finger_tap_tap_drag_and_long_press() {
     finger(&mut app, window, TouchPhase::Ended, p);
     assert_eq!(game(&app).marking, Some(enemy));
     assert_eq!(
-        game(&app).session.plies(),
+        game(&app).game_match.plies(),
         4,
         "the long press played nothing"
     );
@@ -171,8 +171,8 @@ fn a_game_is_played_with_a_finger_tap_tap_drag_and_long_press() {
 /// A four-player game against three computer seats in a 720 × 1600 window, the player to move.
 fn phone_four_game(dir: &std::path::Path) -> (App, Entity) {
     let (mut app, window) = phone_game(dir);
-    let (session, options) = demo_four_session(FourDemo::Dark, 0, 3);
-    app.insert_resource(ActiveGame::table(session, options.levels));
+    let (game_match, options) = demo_four_match(FourDemo::Dark, 0, 3);
+    app.insert_resource(ActiveGame::table(game_match, options.levels));
     app.world_mut().write_message(Navigate(Screen::Title));
     app.update();
     app.world_mut().write_message(Navigate(Screen::Game));
@@ -216,23 +216,27 @@ fn the_four_player_board_zooms_in_to_a_fingers_width_and_moves_under_a_finger() 
     assert_eq!(app.world().resource::<BoardZoom>().0, Some(BoardZoom::HOME));
 
     // Tap, tap still plays a move on the zoomed board.
-    let plies = game(&app).session.plies();
+    let plies = game(&app).game_match.plies();
     let (from, to) = a_move(&app);
     let (a, b) = (at(&app, from), at(&app, to));
     tap(&mut app, window, a);
     assert_eq!(game(&app).selected, Some(from));
     tap(&mut app, window, b);
-    assert_eq!(game(&app).session.plies(), plies + 1, "the move is played");
+    assert_eq!(
+        game(&app).game_match.plies(),
+        plies + 1,
+        "the move is played"
+    );
     until_my_turn(&mut app);
 
     // A finger dragged where no piece is moves the board with it, and is no tap.
     let empty = game(&app)
-        .session
+        .game_match
         .view
         .board()
         .points()
         .find(|&p| {
-            game(&app).session.view.pieces().all(|k| k.at != Some(p)) && {
+            game(&app).game_match.view.pieces().all(|k| k.at != Some(p)) && {
                 let a = at(&app, p);
                 (100.0..620.0).contains(&a.x) && (300.0..700.0).contains(&a.y)
             }
@@ -240,7 +244,7 @@ fn the_four_player_board_zooms_in_to_a_fingers_width_and_moves_under_a_finger() 
         .expect("an empty point in sight");
     let a = at(&app, empty);
     let before = at(&app, empty);
-    let plies = game(&app).session.plies();
+    let plies = game(&app).game_match.plies();
     finger(&mut app, window, TouchPhase::Started, a);
     finger(
         &mut app,
@@ -266,7 +270,11 @@ fn the_four_player_board_zooms_in_to_a_fingers_width_and_moves_under_a_finger() 
         TouchPhase::Ended,
         a + Vec2::new(0.0, 80.0),
     );
-    assert_eq!(game(&app).session.plies(), plies, "panning plays nothing");
+    assert_eq!(
+        game(&app).game_match.plies(),
+        plies,
+        "panning plays nothing"
+    );
     assert_eq!(game(&app).selected, None, "and selects nothing");
 
     // 全图: the whole board again; leaving the game forgets the zoom.

@@ -92,7 +92,7 @@ pub(super) fn keep(
     mut materials: ResMut<Assets<ColorMaterial>>,
     clear: Res<ClearColor>,
     texts: Query<(&TextLayoutInfo, &RenderLayers), With<Text2d>>,
-    area: Res<super::BoardArea>,
+    area: Res<super::view::BoardArea>,
 ) {
     let cache = &mut *cache;
     if cache.pending == 0 {

@@ -6,12 +6,14 @@ use bevy::{prelude::*, sprite_render::AlphaMode2d};
 use junqi_game::{Point, PointKind, Side};
 
 use super::{
-    BoardScene, BoardView, Colour, CurrentView, Face, TileAt,
     cache::{BoardCache, CACHED},
+    scene::{BoardScene, Colour, Face, TileAt},
+    view::{BoardView, CurrentView, GAP},
 };
 use crate::{settings::Settings, theme::Fonts};
 
-/// How many times the board has been redrawn (for the diagnostics).
+/// How many times the board has been redrawn (for the diagnostics, feature `dev`).
+#[cfg(feature = "dev")]
 pub static REDRAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Marks every entity of the drawn board (despawned and redrawn when the scene changes).
@@ -26,7 +28,7 @@ pub(super) fn plugin(app: &mut App) {
             PostUpdate,
             (redraw, super::cache::keep)
                 .chain()
-                .after(super::track_view)
+                .after(super::view::track_view)
                 .before(bevy::transform::TransformSystems::Propagate)
                 .before(bevy::camera::visibility::VisibilitySystems::CalculateBounds),
         );
@@ -55,7 +57,7 @@ fn redraw(
     mut batch_materials: Local<Option<[Handle<ColorMaterial>; 2]>>,
     mut cache: ResMut<BoardCache>,
     mut caching: Local<Option<bool>>,
-    area: Res<super::BoardArea>,
+    area: Res<super::view::BoardArea>,
     window: Option<Single<&Window, With<bevy::window::PrimaryWindow>>>,
 ) {
     let Some(fonts) = fonts else { return };
@@ -69,6 +71,7 @@ fn redraw(
         return;
     }
     *last = Some((scene.clone(), view, settings.clone()));
+    #[cfg(feature = "dev")]
     REDRAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     for e in &parts {
         commands.entity(e).despawn();
@@ -338,7 +341,7 @@ impl Drawer<'_, '_, '_> {
         self.frame(mid, size + Vec2::splat(s * 0.08), s * 0.08, 0.0, line_col);
         self.rect(mid, size, 0.1, board_col);
         if scene.dim_enemy_half {
-            let enemy_mid = v.grid_to_world(Vec2::new(2.0, 8.5 + super::GAP));
+            let enemy_mid = v.grid_to_world(Vec2::new(2.0, 8.5 + GAP));
             let h = 6.0 * s;
             self.rect(
                 enemy_mid,
@@ -349,12 +352,10 @@ impl Drawer<'_, '_, '_> {
         }
 
         // The mountain line: a band between the halves, labelled.
-        let band_y = v
-            .grid_to_world(Vec2::new(2.0, 5.0 + (1.0 + super::GAP) / 2.0))
-            .y;
+        let band_y = v.grid_to_world(Vec2::new(2.0, 5.0 + (1.0 + GAP) / 2.0)).y;
         self.rect(
             Vec2::new(mid.x, band_y),
-            Vec2::new(size.x, s * super::GAP * 0.9),
+            Vec2::new(size.x, s * GAP * 0.9),
             0.2,
             board_col.darker(0.08),
         );

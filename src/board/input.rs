@@ -8,8 +8,34 @@ use bevy::{prelude::*, window::PrimaryWindow};
 use bevy_egui::input::EguiWantsInput;
 use junqi_game::Point;
 
-use super::{BoardClick, BoardDrag, BoardLongPress, BoardScene, BoardZoom, CurrentView};
+use super::{
+    scene::BoardScene,
+    view::{BoardZoom, CurrentView},
+};
 use crate::{form::UiZoom, redraw::Redraw};
+
+/// A click on a board point (mouse released where it was pressed).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardClick(pub Point);
+
+/// A finger (or the mouse button) held on a point without moving: the marker menu for an enemy
+/// piece.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardLongPress(pub Point);
+
+/// A piece dragged from one point and dropped on another.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardDrag {
+    /// Where the drag started.
+    pub from: Point,
+    /// Where it was dropped.
+    pub to: Point,
+}
+
+/// The board's pointer input: screens reading [`BoardClick`] and friends run after it, so a tap
+/// acts in the frame it ends.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardInput;
 
 /// How long a press must be held still to count as a long press.
 pub(super) const LONG_PRESS_SECS: f32 = 0.5;

@@ -8,8 +8,11 @@
 use bevy::prelude::*;
 use junqi_game::{Board, Point};
 
-use super::{BoardScene, BoardView, CurrentView, TileAt};
-use crate::{redraw::Redraw, session::BattleKind, settings::Settings, theme::Fonts};
+use super::{
+    scene::{BoardScene, TileAt},
+    view::{BoardView, CurrentView},
+};
+use crate::{battle::BattleKind, redraw::Redraw, settings::Settings, theme::Fonts};
 
 /// A short effect on the board: a caption at a point, and an animation for a battle.
 #[derive(Message, Clone, Debug, PartialEq)]

@@ -4,6 +4,39 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::i18n::Lang;
+
+/// Why a record's signed log could not be exported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportError {
+    /// No signed log was kept for this record (a game against the computer, say).
+    NoJournal,
+    /// The kept log is damaged (it is not handed on).
+    Damaged,
+    /// Reading or writing failed (the system's error kind, for the log).
+    Io(io::ErrorKind),
+}
+
+impl ExportError {
+    /// What the player reads, in `lang`.
+    pub fn message(&self, lang: Lang) -> &'static str {
+        match self {
+            ExportError::NoJournal => lang.t("err.no_journal"),
+            ExportError::Damaged => lang.t("err.journal"),
+            ExportError::Io(_) => lang.t("err.io"),
+        }
+    }
+}
+
+impl From<io::Error> for ExportError {
+    fn from(e: io::Error) -> Self {
+        match e.kind() {
+            io::ErrorKind::NotFound => ExportError::NoJournal,
+            kind => ExportError::Io(kind),
+        }
+    }
+}
+
 /// Where a saved LAN record's signed log is kept: `game-N.journal` next to `game-N.json`.
 pub fn record_journal(record: &Path) -> PathBuf {
     record.with_extension("journal")
@@ -29,16 +62,21 @@ pub fn keep_journal(journal: &Path, record: &Path) -> io::Result<PathBuf> {
 /// checked first, so a damaged one is reported here rather than handed on.
 ///
 /// # Errors
-/// No journal kept for this record (`NotFound`), a damaged one (`InvalidData`), or a write
-/// error.
-pub fn export_for_audit(dir: &crate::storage::DataDir, record: &Path) -> io::Result<PathBuf> {
+/// No journal kept for this record, a damaged one, or a read or write error.
+pub fn export_for_audit(
+    dir: &crate::storage::DataDir,
+    record: &Path,
+) -> Result<PathBuf, ExportError> {
     let from = record_journal(record);
     let bytes = std::fs::read(&from)?;
-    junqi_net::resume::load(&from)?;
+    junqi_net::resume::load(&from).map_err(|e| match e {
+        junqi_net::resume::JournalError::Io(e) => ExportError::from(e),
+        _ => ExportError::Damaged,
+    })?;
     let stem = record
         .file_stem()
         .and_then(|s| s.to_str())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a record file"))?;
+        .ok_or(ExportError::Io(io::ErrorKind::InvalidInput))?;
     let out = dir.exports();
     std::fs::create_dir_all(&out)?;
     let to = out.join(format!("{stem}-audit.bin"));
@@ -65,11 +103,11 @@ mod tests {
         let record = dir.records().join("game-1.json");
         // No journal kept (a game against the computer, say).
         let e = export_for_audit(&dir, &record).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert_eq!(e, ExportError::NoJournal);
         // A damaged one is refused, and nothing is written.
         std::fs::write(record_journal(&record), b"not a journal").unwrap();
         let e = export_for_audit(&dir, &record).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{e}");
+        assert_eq!(e, ExportError::Damaged);
         assert!(!dir.exports().join("game-1-audit.bin").exists());
         let _ = std::fs::remove_dir_all(root);
     }

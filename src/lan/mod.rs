@@ -16,8 +16,15 @@ pub mod multicast;
 pub mod play;
 pub mod plugin;
 
-pub use files::{export_for_audit, keep_journal, record_journal};
-pub use plugin::{LanBrowsing, LanEvent, LanFound, LanLink, LanRequest, plugin};
+pub use files::{ExportError, export_for_audit, keep_journal, record_journal};
+pub use plugin::{LanBrowsing, LanEvent, LanFound, LanLink, LanRequest};
+
+use bevy::prelude::*;
+
+/// LAN play: the handle's owner, then the game side and the multicast lock, which follow it.
+pub fn plugin(app: &mut App) {
+    app.add_plugins((plugin::plugin, play::plugin, multicast::plugin));
+}
 
 /// The player's display name on the LAN.
 pub fn default_name() -> String {

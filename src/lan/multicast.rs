@@ -77,24 +77,47 @@ mod android {
         objects::{GlobalRef, JObject},
     };
 
-    fn vm() -> Result<(JavaVM, JObject<'static>), String> {
+    /// Why the lock could not be taken or let go (logged; the game goes on without it).
+    #[derive(Debug)]
+    pub enum LockError {
+        /// The app was not started by an Android activity.
+        NoActivity,
+        /// A call into the Java VM failed.
+        Jni(jni::errors::Error),
+    }
+
+    impl From<jni::errors::Error> for LockError {
+        fn from(e: jni::errors::Error) -> Self {
+            LockError::Jni(e)
+        }
+    }
+
+    impl std::fmt::Display for LockError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                LockError::NoActivity => f.write_str("no Android activity"),
+                LockError::Jni(e) => write!(f, "{e}"),
+            }
+        }
+    }
+
+    fn vm() -> Result<(JavaVM, JObject<'static>), LockError> {
         let app = bevy::android::ANDROID_APP
             .get()
-            .ok_or("no Android activity")?;
+            .ok_or(LockError::NoActivity)?;
         // SAFETY: android-activity hands out the process's live Java VM and the activity's
         // global reference, valid for the life of the app.
-        let vm = unsafe { JavaVM::from_raw(app.vm_as_ptr().cast()) }.map_err(|e| e.to_string())?;
+        let vm = unsafe { JavaVM::from_raw(app.vm_as_ptr().cast()) }?;
         let activity = unsafe { JObject::from_raw(app.activity_as_ptr().cast()) };
         Ok((vm, activity))
     }
 
     /// `((WifiManager) activity.getSystemService("wifi")).createMulticastLock("junqi")`, not
     /// reference-counted, acquired.
-    pub fn acquire() -> Result<GlobalRef, String> {
+    pub fn acquire() -> Result<GlobalRef, LockError> {
         let (vm, activity) = vm()?;
-        let mut env = vm.attach_current_thread().map_err(|e| e.to_string())?;
-        let e = |e: jni::errors::Error| e.to_string();
-        let wifi_name = env.new_string("wifi").map_err(e)?;
+        let mut env = vm.attach_current_thread()?;
+        let wifi_name = env.new_string("wifi")?;
         let wifi = env
             .call_method(
                 &activity,
@@ -102,9 +125,8 @@ mod android {
                 "(Ljava/lang/String;)Ljava/lang/Object;",
                 &[(&wifi_name).into()],
             )
-            .and_then(|v| v.l())
-            .map_err(e)?;
-        let tag = env.new_string("junqi").map_err(e)?;
+            .and_then(|v| v.l())?;
+        let tag = env.new_string("junqi")?;
         let lock = env
             .call_method(
                 &wifi,
@@ -112,20 +134,17 @@ mod android {
                 "(Ljava/lang/String;)Landroid/net/wifi/WifiManager$MulticastLock;",
                 &[(&tag).into()],
             )
-            .and_then(|v| v.l())
-            .map_err(e)?;
-        env.call_method(&lock, "setReferenceCounted", "(Z)V", &[false.into()])
-            .map_err(e)?;
-        env.call_method(&lock, "acquire", "()V", &[]).map_err(e)?;
-        env.new_global_ref(lock).map_err(e)
+            .and_then(|v| v.l())?;
+        env.call_method(&lock, "setReferenceCounted", "(Z)V", &[false.into()])?;
+        env.call_method(&lock, "acquire", "()V", &[])?;
+        Ok(env.new_global_ref(lock)?)
     }
 
     /// `lock.release()`.
-    pub fn release(lock: &GlobalRef) -> Result<(), String> {
+    pub fn release(lock: &GlobalRef) -> Result<(), LockError> {
         let (vm, _) = vm()?;
-        let mut env = vm.attach_current_thread().map_err(|e| e.to_string())?;
-        env.call_method(lock, "release", "()V", &[])
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        let mut env = vm.attach_current_thread()?;
+        env.call_method(lock, "release", "()V", &[])?;
+        Ok(())
     }
 }

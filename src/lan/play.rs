@@ -10,9 +10,9 @@ use junqi_net::peer::{PeerEvent, rewind};
 use super::plugin::LanEvent;
 use crate::{
     board::BoardEffect,
+    game_match::{Callout, Match},
     i18n::Lang,
     model::{ActiveGame, LanGame, LastGame, now_secs},
-    session::{Announcement, Session},
 };
 
 pub(crate) fn plugin(app: &mut App) {
@@ -38,8 +38,8 @@ fn follow(
             ..
         } = e
         {
-            let mut session = Session::remote((**view).clone(), format!("lan:{peer}"), now_secs());
-            session.set_turn(*my_turn);
+            let mut game_match = Match::remote((**view).clone(), format!("lan:{peer}"), now_secs());
+            game_match.set_turn(*my_turn);
             let lan = LanGame {
                 peer: peer.clone(),
                 start: Some(view.clone()),
@@ -47,7 +47,7 @@ fn follow(
                 connected: true,
                 ..default()
             };
-            fresh = Some(ActiveGame::lan(session, lan));
+            fresh = Some(ActiveGame::lan(game_match, lan));
             continue;
         }
         // The audit's findings also go to the result screen's record of the game.
@@ -65,9 +65,9 @@ fn follow(
         };
         let Some(g) = g else { continue };
         match e {
-            PeerEvent::Game(event) => match g.session.follow(event) {
-                Ok(a) => announce(g, a, &mut effects),
-                // The session applied it to its own view: this view then is not the session's
+            PeerEvent::Game(event) => match g.game_match.follow(event) {
+                Ok(a) => announce(g, a, *lang, &mut effects),
+                // The network session applied it to its own view: this view then is not the network session's
                 // (a bug, not the network's doing); the next voided move or resume resets it.
                 Err(err) => error!("the LAN board cannot take {event:?}: {err}"),
             },
@@ -75,10 +75,10 @@ fn follow(
                 let back = g
                     .lan_state()
                     .and_then(|l| l.start.as_deref())
-                    .map(|start| rewind(start, &g.session.view, *kept));
+                    .map(|start| rewind(start, &g.game_match.view, *kept));
                 match back {
                     Some(Ok(view)) => {
-                        g.session.rewind(view);
+                        g.game_match.rewind(view);
                         g.hint = None;
                         g.selected = None;
                     }
@@ -87,7 +87,7 @@ fn follow(
                 }
             }
             PeerEvent::Turn(t) => {
-                g.session.set_turn(*t);
+                g.game_match.set_turn(*t);
                 if *t {
                     g.status = None;
                 }
@@ -107,7 +107,7 @@ fn follow(
             PeerEvent::Fault { culprit, reason } => {
                 set(g, |l| l.fault = Some((*culprit, reason.clone())));
             }
-            PeerEvent::Finished(r) => g.session.set_result(*r),
+            PeerEvent::Finished(r) => g.game_match.set_result(*r),
             PeerEvent::Verdict(v) => set(g, |l| l.verdict = Some(v.clone())),
             PeerEvent::Kept(path) => set(g, |l| l.journal = Some(path.clone())),
             PeerEvent::NotKept(err) => warn!("the finished game's log was not kept: {err}"),
@@ -133,18 +133,23 @@ fn set(g: &mut ActiveGame, f: impl FnOnce(&mut LanGame)) {
 }
 
 /// Shows what the peer's move did, and clears what no longer holds once the view moved on.
-fn announce(g: &mut ActiveGame, a: Option<Announcement>, effects: &mut MessageWriter<BoardEffect>) {
+fn announce(
+    g: &mut ActiveGame,
+    a: Option<Callout>,
+    lang: Lang,
+    effects: &mut MessageWriter<BoardEffect>,
+) {
     if let Some(a) = a {
         g.hint = None;
-        if !a.text.is_empty() {
+        if let Some(text) = a.caption(lang) {
             effects.write(BoardEffect {
                 at: a.at,
-                text: a.text,
-                battle: a.battle,
+                text,
+                battle: a.battle(),
             });
         }
     }
-    if g.session.my_turn() {
+    if g.game_match.my_turn() {
         g.status = None;
     }
 }

@@ -44,8 +44,7 @@ pub fn plugin(app: &mut App) {
         .add_message::<LanEvent>()
         .add_message::<LanFound>()
         .add_systems(PreUpdate, forward)
-        .add_systems(PostUpdate, requests)
-        .add_plugins((super::play::plugin, super::multicast::plugin));
+        .add_systems(PostUpdate, requests);
 }
 
 fn forward(

@@ -1,17 +1,17 @@
-//! The game being played: the session, whom it is against, and what the player is doing on the
+//! The game being played: the match, whom it is against, and what the player is doing on the
 //! board (a selected piece, a marker menu, a hint, a confirmation asked).
 
 use bevy::prelude::*;
 use junqi_game::{Move, Point, Seen, Side, ai::Hint, ai::inference::Inference};
 
 use super::{LanGame, Opponent};
-use crate::session::Session;
+use crate::game_match::Match;
 
 /// The game being played.
 #[derive(Resource, Clone, Debug)]
 pub struct ActiveGame {
-    /// The session.
-    pub session: Session,
+    /// The match.
+    pub game_match: Match,
     /// The computer or a LAN peer.
     pub opponent: Opponent,
     /// The selected own piece.
@@ -52,23 +52,23 @@ pub const DEFAULT_UNDOS: u8 = 3;
 
 impl ActiveGame {
     /// A fresh game against the computer at `level`.
-    pub fn new(session: Session, level: u8) -> Self {
-        Self::with(session, Opponent::Ai { level })
+    pub fn new(game_match: Match, level: u8) -> Self {
+        Self::with(game_match, Opponent::Ai { level })
     }
 
     /// A four-player game against the computer at `levels` (by seat).
-    pub fn table(session: Session, levels: [u8; 4]) -> Self {
-        Self::with(session, Opponent::Table { levels })
+    pub fn table(game_match: Match, levels: [u8; 4]) -> Self {
+        Self::with(game_match, Opponent::Table { levels })
     }
 
-    /// A LAN game (the session has no local referee).
-    pub fn lan(session: Session, lan: LanGame) -> Self {
-        Self::with(session, Opponent::Lan(lan))
+    /// A LAN game (the match has no local referee).
+    pub fn lan(game_match: Match, lan: LanGame) -> Self {
+        Self::with(game_match, Opponent::Lan(lan))
     }
 
-    fn with(session: Session, opponent: Opponent) -> Self {
+    fn with(game_match: Match, opponent: Opponent) -> Self {
         Self {
-            session,
+            game_match,
             opponent,
             selected: None,
             marking: None,
@@ -90,13 +90,13 @@ impl ActiveGame {
     /// Shows `text` to the player until the next move is played.
     pub fn say(&mut self, text: impl Into<String>) {
         self.status = Some(text.into());
-        self.status_ply = self.session.plies();
+        self.status_ply = self.game_match.plies();
     }
 
     /// Whether the message was said before the last move, and is to be forgotten: a refusal
     /// answers what the player tried then, not what the board shows now.
     pub fn status_is_stale(&self) -> bool {
-        self.status.is_some() && self.session.plies() != self.status_ply
+        self.status.is_some() && self.game_match.plies() != self.status_ply
     }
 
     /// The LAN game's state, if this is one.
@@ -120,7 +120,7 @@ impl ActiveGame {
         let Some(from) = self.selected else {
             return Vec::new();
         };
-        self.session
+        self.game_match
             .moves_from(from)
             .iter()
             .filter_map(|m| match *m {
@@ -132,7 +132,7 @@ impl ActiveGame {
 
     /// Handles a click on a board point; returns the move to play, if the click makes one.
     pub fn click(&mut self, p: Point) -> Option<Move> {
-        let s = &self.session;
+        let s = &self.game_match;
         let seen = s.view.at(p);
         let me = s.me();
         // Markers may be set on enemy pieces at any time.

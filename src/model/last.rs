@@ -4,14 +4,14 @@ use bevy::prelude::*;
 use junqi_game::{GameResult, Side};
 
 use super::LanGame;
-use crate::session::SavedGame;
+use crate::{game_match::GameFile, profile::WinLossDraw, storage::StoreError};
 
 /// The last finished game, for the result screen and the replay viewer.
 #[derive(Resource, Clone, Debug)]
 pub struct LastGame {
     /// The record (for a LAN game only once the audit has rebuilt it from both sides' opened
     /// setups).
-    pub game: Option<SavedGame>,
+    pub game: Option<GameFile>,
     /// When the game started (seconds since 1970).
     pub started: u64,
     /// The result.
@@ -23,7 +23,7 @@ pub struct LastGame {
     /// The opponent key (`ai-N`, `lan:NAME`).
     pub opponent: String,
     /// Where it was saved (or why it was not).
-    pub saved: Result<std::path::PathBuf, String>,
+    pub saved: Result<std::path::PathBuf, NotSaved>,
     /// The LAN game's state, with the audit's verdict once it is in.
     pub lan: Option<LanGame>,
     /// A four-player game: the result is the team's.
@@ -35,7 +35,16 @@ pub struct LastGame {
 impl LastGame {
     /// Whether the player (or, round a four-player table, the player's team) won.
     pub fn won(&self) -> bool {
-        matches!(self.result, Some(GameResult::Win { winner, .. })
-            if winner == self.me || (self.four && winner.team() == self.me.team()))
+        self.result
+            .is_some_and(|r| WinLossDraw::of(r, self.me, self.four) == WinLossDraw::Win)
     }
+}
+
+/// Why a finished game's record is not saved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotSaved {
+    /// A LAN game: saved once the audit has rebuilt its whole record.
+    AwaitingAudit,
+    /// The file could not be written.
+    Store(StoreError),
 }

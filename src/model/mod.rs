@@ -9,7 +9,7 @@ mod opponent;
 
 pub use active::{ActiveGame, DEFAULT_UNDOS};
 pub use lan::LanGame;
-pub use last::LastGame;
+pub use last::{LastGame, NotSaved};
 pub use opponent::Opponent;
 
 /// Seconds since 1970 (when a game starts, for its record).

@@ -13,10 +13,10 @@ use bevy::{
 };
 use bevy_egui::EguiContexts;
 use junqi_game::ai::{concede, inference::Inference};
-use junqi_game::{Action, ActionError, Mode, Move, PlayerView, Rank, Seen, Side};
+use junqi_game::{Action, ActionError, Move, Seen, Side};
 use junqi_net::peer::PeerCmd;
 
-use super::game_hud::{HudTab, hud};
+use super::game_hud::{GameAction, HudTab, hud, seats_in_order};
 use super::{Navigate, Screen};
 use crate::{
     ai::{self, Thought},
@@ -25,12 +25,12 @@ use crate::{
         Colour, Face, Tile,
     },
     form::Form,
+    game_match::{GameFile, LogEntry, Match, rank_short, seat_key},
     i18n::Lang,
     lan::LanRequest,
-    model::{ActiveGame, LastGame},
+    model::{ActiveGame, LastGame, NotSaved},
     profile::Profile,
     redraw::{self, Redraw, Waker},
-    session::{LogEntry, SavedGame, Session, rank_short, seat_key},
     settings::{PieceColour, Settings},
     storage::{self, DataDir},
 };
@@ -78,44 +78,55 @@ fn exit(
     }
 }
 
-/// Plays a move in the session and announces it on the board; in a LAN game, sends it to the
+/// Plays a move in the match and announces it on the board; in a LAN game, sends it to the
 /// network session (the view follows when it is played).
 fn play(
     game: &mut ActiveGame,
     mv: Move,
+    lang: Lang,
     effects: &mut MessageWriter<BoardEffect>,
     lan: &mut MessageWriter<LanRequest>,
 ) -> bool {
-    if game.session.is_remote() {
-        if !game.session.my_turn() || !game.session.view.legal_moves().contains(&mv) {
+    if game.game_match.is_remote() {
+        if !game.game_match.my_turn() || !game.game_match.view.legal_moves().contains(&mv) {
             return false;
         }
         lan.write(LanRequest::Send(PeerCmd::Play(mv)));
-        game.session.sent_move();
+        game.game_match.sent_move();
         game.hint = None;
         game.selected = None;
         return true;
     }
-    play_local(game, mv, effects)
+    play_local(game, mv, lang, effects)
 }
 
 /// Plays a move through the local referee (the player's or the computer's) and announces it.
-fn play_local(game: &mut ActiveGame, mv: Move, effects: &mut MessageWriter<BoardEffect>) -> bool {
-    match game.session.play(mv) {
-        Some(a) => {
+fn play_local(
+    game: &mut ActiveGame,
+    mv: Move,
+    lang: Lang,
+    effects: &mut MessageWriter<BoardEffect>,
+) -> bool {
+    match game.game_match.play(mv) {
+        Ok(callout) => {
             game.hint = None;
             game.selected = None;
             // Round a four-player table the battle is announced with its seat ([`announce_table`]).
-            if !a.text.is_empty() && !game.session.view.is_team_game() {
+            if let Some(a) = callout.filter(|_| !game.game_match.view.is_team_game())
+                && let Some(text) = a.caption(lang)
+            {
                 effects.write(BoardEffect {
                     at: a.at,
-                    text: a.text,
-                    battle: a.battle,
+                    text,
+                    battle: a.battle(),
                 });
             }
             true
         }
-        None => false,
+        Err(e) => {
+            warn!("the referee refused {mv:?}: {e}");
+            false
+        }
     }
 }
 
@@ -126,11 +137,12 @@ fn input(
     mut long: MessageReader<BoardLongPress>,
     mut effects: MessageWriter<BoardEffect>,
     mut lan: MessageWriter<LanRequest>,
+    lang: Res<Lang>,
 ) {
     // A long press on an enemy piece opens its marker menu.
     for BoardLongPress(p) in long.read() {
-        if let Some(Seen::Piece { side, .. }) = game.session.view.at(*p)
-            && side != game.session.me()
+        if let Some(Seen::Piece { side, .. }) = game.game_match.view.at(*p)
+            && side != game.game_match.me()
         {
             game.selected = None;
             game.marking = Some(*p);
@@ -138,7 +150,7 @@ fn input(
     }
     for BoardClick(p) in clicks.read() {
         if let Some(mv) = game.click(*p) {
-            play(&mut game, mv, &mut effects, &mut lan);
+            play(&mut game, mv, *lang, &mut effects, &mut lan);
         }
     }
     for d in drags.read() {
@@ -146,11 +158,11 @@ fn input(
             from: d.from,
             to: d.to,
         };
-        if game.session.my_turn()
+        if game.game_match.my_turn()
             && game.thinking.is_none()
-            && game.session.moves_from(d.from).contains(&mv)
+            && game.game_match.moves_from(d.from).contains(&mv)
         {
-            play(&mut game, mv, &mut effects, &mut lan);
+            play(&mut game, mv, *lang, &mut effects, &mut lan);
         }
     }
 }
@@ -158,10 +170,10 @@ fn input(
 /// The computer seats other than `offerer` still in answer a standing draw offer in turn order,
 /// each from its own view; `true` if all of them accept.
 fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
-    let me = game.session.me();
-    let answering: Vec<Side> = seats_in_order(&game.session.view)
+    let me = game.game_match.me();
+    let answering: Vec<Side> = seats_in_order(&game.game_match.view)
         .into_iter()
-        .filter(|&s| s != me && s != offerer && game.session.view.is_in(s))
+        .filter(|&s| s != me && s != offerer && game.game_match.view.is_in(s))
         .collect();
     for seat in answering {
         let for_win = game
@@ -169,7 +181,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
             .level(seat)
             .is_some_and(|n| ai::level(n).plays_for_win());
         let yes = game
-            .session
+            .game_match
             .game()
             .is_some_and(|g| concede::answer_draw(&g.view(seat), for_win));
         let answer = if yes {
@@ -177,7 +189,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
         } else {
             Action::DeclineDraw
         };
-        let _ = game.session.act(seat, answer);
+        let _ = game.game_match.act(seat, answer);
         if !yes {
             return false;
         }
@@ -186,7 +198,7 @@ fn answer_draw_for_computers(game: &mut ActiveGame, offerer: Side) -> bool {
 }
 
 fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>, waker: Res<Waker>) {
-    let s = &game.session;
+    let s = &game.game_match;
     // The computer seats move one at a time, in turn order: the side to move, when it is one.
     if let Some(referee) = s.game()
         && let Some(level) = game.opponent.level(referee.turn())
@@ -200,7 +212,7 @@ fn start_ai(mut commands: Commands, mut game: ResMut<ActiveGame>, waker: Res<Wak
         commands.spawn((Thinking { task, hint: false }, DespawnOnExit(Screen::Game)));
         game.thinking = Some(0.0);
     }
-    if game.hint_pending && !game.session.my_turn() {
+    if game.hint_pending && !game.game_match.my_turn() {
         game.hint_pending = false;
     }
 }
@@ -215,6 +227,7 @@ fn poll_ai(
     time: Res<Time>,
     mut effects: MessageWriter<BoardEffect>,
     mut redraw: ResMut<Redraw>,
+    lang: Res<Lang>,
 ) {
     if let Some(t) = game.thinking.as_mut() {
         *t += time.delta_secs();
@@ -235,15 +248,17 @@ fn poll_ai(
         match thought {
             Thought::Turn { concede, mv } => {
                 game.thinking = None;
-                let s = &game.session;
+                let s = &game.game_match;
                 if s.result().is_none() && s.turn() != s.me() {
                     let seat = s.turn();
                     match concede {
-                        Some(Action::Resign) if game.session.act(seat, Action::Resign).is_ok() => {
+                        Some(Action::Resign)
+                            if game.game_match.act(seat, Action::Resign).is_ok() =>
+                        {
                             continue;
                         }
                         Some(Action::OfferDraw)
-                            if game.session.act(seat, Action::OfferDraw).is_ok() =>
+                            if game.game_match.act(seat, Action::OfferDraw).is_ok() =>
                         {
                             // The other computer seats answer at once; the player last, on
                             // the screen; the move waits for the answer.
@@ -256,17 +271,17 @@ fn poll_ai(
                     }
                     match mv {
                         Some(mv) => {
-                            play_local(&mut game, mv, &mut effects);
+                            play_local(&mut game, mv, *lang, &mut effects);
                         }
                         None => {
-                            let side = game.session.turn();
-                            let _ = game.session.act(side, Action::Timeout);
+                            let side = game.game_match.turn();
+                            let _ = game.game_match.act(side, Action::Timeout);
                         }
                     }
                 }
             }
             Thought::Hint(h) => {
-                if game.hint_pending && game.session.my_turn() {
+                if game.hint_pending && game.game_match.my_turn() {
                     game.hint = h;
                 }
                 game.hint_pending = false;
@@ -285,10 +300,10 @@ fn clock(
     if game.ai_offer.is_some() {
         return;
     }
-    if game.session.result().is_none() {
-        redraw.within(redraw::next_second(game.session.clock));
+    if game.game_match.result().is_none() {
+        redraw.within(redraw::next_second(game.game_match.clock));
     }
-    if game.session.tick(time.delta_secs()) {
+    if game.game_match.tick(time.delta_secs()) {
         game.selected = None;
         game.thinking = None;
         game.hint = None;
@@ -308,7 +323,7 @@ fn announce_table(
     mut seen: Local<usize>,
     mut effects: MessageWriter<BoardEffect>,
 ) {
-    let s = &game.session;
+    let s = &game.game_match;
     if game.is_added() || s.log.len() < *seen {
         *seen = s.log.len();
     }
@@ -329,9 +344,9 @@ fn announce_table(
                 format!(
                     "{} {}",
                     lang.t(seat_key(*side, me, true, clockwise)),
-                    crate::session::battle_caption(b)
+                    lang.t(b.caption_key())
                 ),
-                Some(crate::session::BattleKind::of(b)),
+                Some(b.kind()),
             ),
             LogEntry::Out { side, .. } => {
                 let Some(hq) = s.view.board().point(*side, 6, 2) else {
@@ -344,7 +359,7 @@ fn announce_table(
                         lang.t(seat_key(*side, me, true, clockwise)),
                         lang.t("seat.out")
                     ),
-                    Some(crate::session::BattleKind::Flag),
+                    Some(crate::battle::BattleKind::Flag),
                 )
             }
             _ => continue,
@@ -366,24 +381,24 @@ fn finish(
     mut nav: MessageWriter<Navigate>,
     mut redraw: ResMut<Redraw>,
 ) {
-    let Some(result) = game.session.result() else {
+    let Some(result) = game.game_match.result() else {
         return;
     };
     if !game.saved {
         game.saved = true;
-        let saved = game.session.saved();
+        let saved = game.game_match.saved();
         let written = match &saved {
             Some(saved) => save_record(&dir, saved),
-            None => Err("LAN".to_owned()),
+            None => Err(NotSaved::AwaitingAudit),
         };
-        let team = game.session.view.is_team_game();
+        let team = game.game_match.view.is_team_game();
         let (key, outcome, score) = crate::profile::entry(
             result,
-            game.session.me(),
+            game.game_match.me(),
             team,
-            game.session.plies(),
-            game.session.undos,
-            &game.session.opponent,
+            game.game_match.plies(),
+            game.game_match.undos,
+            &game.game_match.opponent,
         );
         profile.record(&key, outcome, score);
         if let Err(e) = profile.save(&dir) {
@@ -391,11 +406,11 @@ fn finish(
         }
         commands.insert_resource(LastGame {
             game: saved,
-            started: game.session.started,
+            started: game.game_match.started,
             result: Some(result),
-            me: game.session.me(),
-            plies: game.session.plies(),
-            opponent: game.session.opponent.clone(),
+            me: game.game_match.me(),
+            plies: game.game_match.plies(),
+            opponent: game.game_match.opponent.clone(),
             saved: written,
             lan: game.lan_state().cloned(),
             four: team,
@@ -413,7 +428,7 @@ fn finish(
 
 /// Saves a game's record in the records folder, never replacing an earlier one (a suffix is
 /// added when the name is taken).
-fn save_record(dir: &DataDir, saved: &SavedGame) -> Result<std::path::PathBuf, String> {
+fn save_record(dir: &DataDir, saved: &GameFile) -> Result<std::path::PathBuf, NotSaved> {
     let mut path = dir.records().join(format!("game-{}.json", saved.started));
     let mut n = 1;
     while path.exists() {
@@ -424,7 +439,7 @@ fn save_record(dir: &DataDir, saved: &SavedGame) -> Result<std::path::PathBuf, S
     }
     storage::save_json(&path, saved)
         .map(|_| path)
-        .map_err(|e| e.to_string())
+        .map_err(NotSaved::Store)
 }
 
 /// A finished LAN game is saved once the audit has rebuilt its whole record (both setups,
@@ -442,7 +457,7 @@ fn save_lan_record(dir: Res<DataDir>, last: Option<ResMut<LastGame>>) {
     else {
         return;
     };
-    let saved = SavedGame {
+    let saved = GameFile {
         version: 1,
         started: last.started,
         opponent: last.opponent.clone(),
@@ -481,9 +496,9 @@ pub fn colour_of(side: Side, me: Side, four: bool, settings: &Settings) -> Colou
     if side == me { mine } else { theirs }
 }
 
-/// What the player sees of a session as a board scene; `full` shows the referee's whole truth
+/// What the player sees of a match as a board scene; `full` shows the referee's whole truth
 /// (finished games in the replay viewer).
-pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
+pub fn scene_of(s: &Match, settings: &Settings, full: bool) -> BoardScene {
     let me = s.me();
     let board = s.view.board();
     let four = s.view.is_team_game();
@@ -568,15 +583,15 @@ pub fn scene_of(s: &Session, settings: &Settings, full: bool) -> BoardScene {
 /// Keeps the inference board up to date with the player's view (only while it is on; the
 /// belief costs a few milliseconds, so once per change of the view, not per frame).
 fn infer(mut game: ResMut<ActiveGame>) {
-    let key = game.session.view.events().len();
+    let key = game.game_match.view.events().len();
     if game.inference.as_ref().is_some_and(|(k, _)| *k != key) {
-        let inf = junqi_game::ai::inference::infer(&game.session.view);
+        let inf = junqi_game::ai::inference::infer(&game.game_match.view);
         game.inference = Some((key, inf));
     }
 }
 
 fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
-    let mut new = scene_of(&game.session, &settings, false);
+    let mut new = scene_of(&game.game_match, &settings, false);
     // 推理: the most likely rank on each hidden piece that carries no marker of the player's.
     if let Some((_, inf)) = &game.inference {
         for (p, tile) in &mut new.pieces {
@@ -599,36 +614,6 @@ fn show(game: Res<ActiveGame>, settings: Res<Settings>, mut scene: ResMut<BoardS
     }
 }
 
-/// Marker choices: the short rank name shown on the enemy tile.
-pub(super) const MARKERS: [Rank; 12] = Rank::ALL;
-
-/// What the game panel's buttons ask for.
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameAction {
-    /// The 认输 button: ask the player to confirm (a resignation cannot be taken back).
-    AskResign,
-    /// 悔棋: take back the player's last move and the computer's replies.
-    Undo,
-    /// Switch the inference board (推理) on or off.
-    Inference,
-    /// 主菜单 during a game: ask first (`true`), or the player thought better of it (`false`).
-    AskLeave(bool),
-    /// The player thought better of it.
-    CancelResign,
-    /// Resign, confirmed (refused in the first moves).
-    Resign,
-    /// Offer a draw; the computer answers at once.
-    OfferDraw,
-    /// Ask for a hint.
-    Hint,
-    /// Put a marker on the enemy piece being marked (`None` clears it).
-    Mark(Option<Rank>),
-    /// Answer the LAN peer's draw offer.
-    AnswerDraw(bool),
-    /// 放大 / 全图: zoom the four-player board in on a phone, or show it whole.
-    Zoom,
-}
-
 fn actions(
     mut commands: Commands,
     mut game: ResMut<ActiveGame>,
@@ -644,7 +629,7 @@ fn actions(
         game.status = None;
     }
     for a in reader.read() {
-        let me = game.session.me();
+        let me = game.game_match.me();
         match *a {
             GameAction::Zoom => {
                 zoom.0 = match zoom.0 {
@@ -656,8 +641,8 @@ fn actions(
             GameAction::AskResign => {
                 // Refused at once in the first moves: asking for an irreversible confirmation
                 // only to refuse it after would be a trap.
-                let n = game.session.rules().resign_after_plies;
-                if game.session.rules().may_resign(game.session.plies()) {
+                let n = game.game_match.rules().resign_after_plies;
+                if game.game_match.rules().may_resign(game.game_match.plies()) {
                     game.confirm_resign = true;
                 } else {
                     game.confirm_resign = false;
@@ -676,7 +661,7 @@ fn actions(
             }
             GameAction::Inference => {
                 // A room rule (the LAN host's, shared with the peer by the game's rules).
-                if !game.session.rules().inference_board {
+                if !game.game_match.rules().inference_board {
                     game.inference = None;
                     continue;
                 }
@@ -687,12 +672,12 @@ fn actions(
                 continue;
             }
             GameAction::Undo => {
-                if game.session.is_remote() {
+                if game.game_match.is_remote() {
                     continue;
                 }
-                if game.session.undos >= u32::from(game.undo_limit) {
+                if game.game_match.undos >= u32::from(game.undo_limit) {
                     game.say(lang.t("game.undo_none").to_owned());
-                } else if game.session.undo() {
+                } else if game.game_match.undo() {
                     game.selected = None;
                     game.hint = None;
                     game.marking = None;
@@ -704,20 +689,20 @@ fn actions(
             }
             _ => {}
         }
-        if game.session.is_remote() {
+        if game.game_match.is_remote() {
             lan_action(&mut game, *a, &mut lan, lang);
             if !matches!(a, GameAction::Hint | GameAction::Mark(_)) {
                 continue;
             }
         }
         match *a {
-            GameAction::Resign => match game.session.act(me, Action::Resign) {
+            GameAction::Resign => match game.game_match.act(me, Action::Resign) {
                 Ok(_) => game.status = None,
                 Err(ActionError::ResignTooEarly(n)) => game.say(resign_early(n, lang)),
                 Err(e) => game.say(e.to_string()),
             },
             GameAction::OfferDraw => {
-                if game.session.act(me, Action::OfferDraw).is_err() {
+                if game.game_match.act(me, Action::OfferDraw).is_err() {
                     continue;
                 }
                 // Each computer seat still in answers, from its own view.
@@ -732,22 +717,23 @@ fn actions(
                 );
             }
             GameAction::Hint => {
-                if game.session.my_turn() && !game.hint_pending {
+                if game.game_match.my_turn() && !game.hint_pending {
                     game.hint_pending = true;
-                    let task = ai::hint(game.session.view.clone(), rand::random(), waker.clone());
+                    let task =
+                        ai::hint(game.game_match.view.clone(), rand::random(), waker.clone());
                     commands.spawn((Thinking { task, hint: true }, DespawnOnExit(Screen::Game)));
                 }
             }
             GameAction::Mark(rank) => {
                 if let Some(p) = game.marking.take()
-                    && let Some(Seen::Piece { id, .. }) = game.session.view.at(p)
+                    && let Some(Seen::Piece { id, .. }) = game.game_match.view.at(p)
                 {
                     match rank {
                         Some(r) => {
-                            game.session.markers.insert(id, rank_short(r, lang));
+                            game.game_match.markers.insert(id, rank_short(r, lang));
                         }
                         None => {
-                            game.session.markers.remove(&id);
+                            game.game_match.markers.remove(&id);
                         }
                     }
                 }
@@ -759,7 +745,7 @@ fn actions(
                     } else {
                         Action::DeclineDraw
                     };
-                    let _ = game.session.act(me, answer);
+                    let _ = game.game_match.act(me, answer);
                 }
             }
             GameAction::AskResign
@@ -789,8 +775,8 @@ fn lan_action(
     };
     match a {
         GameAction::Resign => {
-            let n = game.session.rules().resign_after_plies;
-            if !game.session.rules().may_resign(game.session.plies()) {
+            let n = game.game_match.rules().resign_after_plies;
+            if !game.game_match.rules().may_resign(game.game_match.plies()) {
                 game.say(resign_early(n, lang));
             } else {
                 send(PeerCmd::Resign);
@@ -798,7 +784,7 @@ fn lan_action(
             }
         }
         GameAction::OfferDraw => {
-            if game.session.my_turn() {
+            if game.game_match.my_turn() {
                 send(PeerCmd::OfferDraw);
                 game.say(lang.t("lan.draw_sent").to_owned());
             }
@@ -823,30 +809,6 @@ fn lan_action(
         | GameAction::Zoom
         | GameAction::AskLeave(_) => {}
     }
-}
-
-/// The way a four-player game is played: 四暗, 双明 or 全明.
-pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
-    match (rules.mode, rules.partners_open) {
-        (Mode::Open, _) => "four.open",
-        (_, true) => "four.partners",
-        _ => "four.dark",
-    }
-}
-
-/// The seats of the view's game, the player first, then in turn order.
-pub fn seats_in_order(view: &PlayerView) -> Vec<Side> {
-    let me = view.me();
-    if !view.is_team_game() {
-        return vec![me, me.opponent()];
-    }
-    let clockwise = view.rules().clockwise;
-    let mut out = vec![me];
-    while out.len() < 4 {
-        let last = *out.last().expect("not empty");
-        out.push(last.next(clockwise));
-    }
-    out
 }
 
 #[allow(clippy::too_many_arguments)]

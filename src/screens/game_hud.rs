@@ -3,18 +3,18 @@
 //! it the notices, the actions and tabs (move log, removed pieces, the table). Drawn by [`hud`]
 //! from the game alone, so that a test can lay it out at any size without a window.
 
+use bevy::prelude::Message;
 use bevy_egui::egui;
 use junqi_game::ai::inference::Inference;
-use junqi_game::{Mode, PlayerView, Side};
+use junqi_game::{Mode, PlayerView, Rank, Side};
 
 use super::Screen;
-use super::game::{GameAction, MARKERS, seats_in_order, way_key};
 use crate::model::{ActiveGame, LanGame, Opponent};
 use crate::{
     ai,
     form::Form,
+    game_match::{LogEntry, log_text, rank_short, seat_key},
     i18n::Lang,
-    session::{LogEntry, log_text, rank_short, seat_key},
     theme,
 };
 
@@ -54,7 +54,7 @@ pub fn hud(
 }
 
 fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
-    let s = &g.session;
+    let s = &g.game_match;
     egui::Panel::right("game_panel")
         .exact_size(340.0)
         .resizable(false)
@@ -98,7 +98,7 @@ fn portrait(
     zoomed: bool,
     out: &mut HudOut,
 ) {
-    let s = &g.session;
+    let s = &g.game_match;
     let height = root.available_height();
     egui::Panel::top("game_top")
         .frame(theme::panel(6))
@@ -193,12 +193,12 @@ fn portrait(
 /// The bar above the board: back to the main menu, asking first while the game runs.
 fn leave_bar(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
     ui.horizontal_wrapped(|ui| {
-        let running = g.session.result().is_none();
+        let running = g.game_match.result().is_none();
         if g.confirm_leave && running {
             // A running game is left only on a second, explicit choice.
             ui.colored_label(
                 egui::Color32::from_rgb(240, 170, 80),
-                lang.t(if g.session.is_remote() {
+                lang.t(if g.game_match.is_remote() {
                     "game.leave_lan"
                 } else {
                     "game.leave_local"
@@ -222,7 +222,7 @@ fn leave_bar(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
 
 /// 对局 and the way it is played, against whom.
 fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
-    let s = &g.session;
+    let s = &g.game_match;
     let mode = if s.view.is_team_game() {
         way_key(s.rules())
     } else {
@@ -245,7 +245,7 @@ fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
 
 /// Whose turn it is, large, in green when it is the player's.
 fn turn(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
-    let s = &g.session;
+    let s = &g.game_match;
     let mine = s.my_turn();
     let moving;
     let text = if s.result().is_some() {
@@ -277,7 +277,7 @@ fn turn(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
 
 /// The move clock as a bar, red in its last ten seconds.
 fn clock(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, width: f32) {
-    let s = &g.session;
+    let s = &g.game_match;
     let total = s.rules().move_seconds.max(1) as f32;
     let left = s.clock.max(0.0);
     ui.add(
@@ -294,7 +294,7 @@ fn clock(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, width: f32) {
 
 /// The move number and the timeouts (round a four-player table, the seats).
 fn counts(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
-    let s = &g.session;
+    let s = &g.game_match;
     let me = s.me();
     let max = s.rules().max_timeouts;
     ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
@@ -332,7 +332,7 @@ fn confirm_resign(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOu
 
 /// 认输 求和 提示 推理 悔棋, and 放大 when `zoom` is given (pressed when zoomed in).
 fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, zoom: Option<bool>, out: &mut HudOut) {
-    let s = &g.session;
+    let s = &g.game_match;
     let mine = s.my_turn();
     // Wrapped: five buttons do not fit a panel's width in English.
     ui.horizontal_wrapped(|ui| {
@@ -401,9 +401,9 @@ fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             "{}",
             lang.t(seat_key(
                 seat,
-                g.session.me(),
-                g.session.view.is_team_game(),
-                g.session.rules().clockwise,
+                g.game_match.me(),
+                g.game_match.view.is_team_game(),
+                g.game_match.rules().clockwise,
             )),
         )),
         None if g.lan_state().is_some_and(|l| l.draw_offered) => {
@@ -441,7 +441,7 @@ fn markers(ui: &mut egui::Ui, lang: Lang, out: &mut HudOut) {
 
 /// Removed pieces, a line an army.
 fn removed(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
-    let s = &g.session;
+    let s = &g.game_match;
     let me = s.me();
     ui.label(egui::RichText::new(lang.t("game.captured")).strong());
     for side in seats_in_order(&s.view) {
@@ -548,7 +548,7 @@ fn picked_odds(g: &ActiveGame, inf: &Inference, lang: Lang) -> Option<String> {
 /// 推理: for the enemy piece being marked, the ranks it may be, most likely first; for each
 /// other army, how many of each rank it still has on the board.
 fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) {
-    let s = &g.session;
+    let s = &g.game_match;
     ui.separator();
     ui.label(egui::RichText::new(lang.t("game.inference")).strong());
     match picked_odds(g, inf, lang) {
@@ -588,7 +588,7 @@ fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) 
 /// Four-player games: one row a seat in turn order, the player first: its colour, how the
 /// player calls it, who plays it, its timeouts, and whether it moves now or is out.
 fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
-    let s = &g.session;
+    let s = &g.game_match;
     let me = s.me();
     let max = s.rules().max_timeouts;
     ui.weak(lang.t("seat.header"));
@@ -634,4 +634,58 @@ fn level_name(level: u8, lang: Lang) -> &'static str {
     } else {
         l.en_name()
     }
+}
+
+/// Marker choices: the short rank name shown on the enemy tile.
+const MARKERS: [Rank; 12] = Rank::ALL;
+
+/// What the game panel's buttons ask for.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameAction {
+    /// The 认输 button: ask the player to confirm (a resignation cannot be taken back).
+    AskResign,
+    /// 悔棋: take back the player's last move and the computer's replies.
+    Undo,
+    /// Switch the inference board (推理) on or off.
+    Inference,
+    /// 主菜单 during a game: ask first (`true`), or the player thought better of it (`false`).
+    AskLeave(bool),
+    /// The player thought better of it.
+    CancelResign,
+    /// Resign, confirmed (refused in the first moves).
+    Resign,
+    /// Offer a draw; the computer answers at once.
+    OfferDraw,
+    /// Ask for a hint.
+    Hint,
+    /// Put a marker on the enemy piece being marked (`None` clears it).
+    Mark(Option<Rank>),
+    /// Answer the LAN peer's draw offer.
+    AnswerDraw(bool),
+    /// 放大 / 全图: zoom the four-player board in on a phone, or show it whole.
+    Zoom,
+}
+
+/// The way a four-player game is played: 四暗, 双明 or 全明.
+pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
+    match (rules.mode, rules.partners_open) {
+        (Mode::Open, _) => "four.open",
+        (_, true) => "four.partners",
+        _ => "four.dark",
+    }
+}
+
+/// The seats of the view's game, the player first, then in turn order.
+pub fn seats_in_order(view: &PlayerView) -> Vec<Side> {
+    let me = view.me();
+    if !view.is_team_game() {
+        return vec![me, me.opponent()];
+    }
+    let clockwise = view.rules().clockwise;
+    let mut out = vec![me];
+    while out.len() < 4 {
+        let last = *out.last().expect("not empty");
+        out.push(last.next(clockwise));
+    }
+    out
 }

@@ -6,14 +6,14 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{GameResult, Side};
 
-use crate::model::{LanGame, LastGame};
+use crate::model::{LanGame, LastGame, NotSaved};
 
 use super::{Navigate, Screen, replay::ReplayState, review::ReviewState};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{Match, reason_key},
     i18n::Lang,
-    session::{Session, reason_key},
     settings::Settings,
     theme,
 };
@@ -43,7 +43,7 @@ fn show_board(
         return;
     }
     *shown = Some(saved.started);
-    if let Ok(s) = Session::from_saved(saved, None) {
+    if let Ok(s) = Match::from_saved(saved, None) {
         *scene = super::game::scene_of(&s, &settings, true);
     }
 }
@@ -156,9 +156,9 @@ fn ui(
                             .unwrap_or_default();
                         ui.weak(format!("{}：{name}", lang.t("over.saved")));
                     }
-                    (Err(_), None) => {}
-                    (Err(e), Some(_)) => {
-                        ui.colored_label(theme::palette::WARN, e);
+                    (Err(NotSaved::AwaitingAudit), _) => {}
+                    (Err(NotSaved::Store(e)), _) => {
+                        ui.colored_label(theme::palette::WARN, e.message(lang));
                     }
                 };
                 ui.add_space(if portrait { 8.0 } else { 24.0 });

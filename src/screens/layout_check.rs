@@ -158,18 +158,18 @@ fn crowded(mut g: ActiveGame) -> ActiveGame {
     g.confirm_resign = true;
     g.status = Some("不能认输：开局 20 步之内".into());
     g.marking = g
-        .session
+        .game_match
         .view
         .pieces()
-        .find(|k| k.side != g.session.me() && k.at.is_some())
+        .find(|k| k.side != g.game_match.me() && k.at.is_some())
         .and_then(|k| k.at);
     g
 }
 
 #[test]
 fn the_game_screen_fits_every_size_in_both_languages() {
-    let two = crowded(ActiveGame::new(demo::demo_session(Some(40), 5), 3));
-    let (four, options) = demo::demo_four_session(demo::FourDemo::Partners, 24, 5);
+    let two = crowded(ActiveGame::new(demo::demo_match(Some(40), 5), 3));
+    let (four, options) = demo::demo_four_match(demo::FourDemo::Partners, 24, 5);
     let four = crowded(ActiveGame::table(four, options.levels));
     for (name, g) in [("two-player game", &two), ("four-player game", &four)] {
         for lang in [Lang::Zh, Lang::En] {

@@ -3,6 +3,7 @@
 //! LAN plugin ([`crate::lan`]) for what it needs and follows its reports up to the start of play;
 //! the game screen takes over from there.
 
+#[cfg(feature = "dev")]
 use std::sync::{Mutex, mpsc};
 
 use bevy::prelude::*;
@@ -14,7 +15,7 @@ use std::time::Instant;
 
 use super::{
     Navigate, Screen,
-    setup::{LanSetup, SetupState},
+    setup::{LanArranging, SetupState},
 };
 use crate::{
     i18n::Lang,
@@ -88,7 +89,8 @@ pub struct LobbyState {
     pub peer_ready: bool,
     /// An unfinished LAN game saved by an earlier run (after a crash, say): offered to resume.
     pub unfinished: Option<Unfinished>,
-    /// Discoveries fed by a test or a demo instead of the LAN plugin's browser.
+    /// Discoveries fed by a test instead of the LAN plugin's browser (feature `dev`).
+    #[cfg(feature = "dev")]
     feed: Option<Mutex<mpsc::Receiver<Discovery>>>,
 }
 
@@ -103,15 +105,26 @@ impl Default for LobbyState {
             unfinished: None,
             peer_ready: false,
             ended: None,
+            #[cfg(feature = "dev")]
             feed: None,
         }
     }
 }
 
 impl LobbyState {
-    /// Takes discoveries from `rx` instead of mDNS (tests, demos).
+    /// Takes discoveries from `rx` instead of mDNS (tests; feature `dev`).
+    #[cfg(feature = "dev")]
     pub fn set_feed(&mut self, rx: mpsc::Receiver<Discovery>) {
         self.feed = Some(Mutex::new(rx));
+    }
+
+    /// Whether discoveries come from a test's feed instead of mDNS (never without `dev`).
+    fn fed(&self) -> bool {
+        #[cfg(feature = "dev")]
+        let fed = self.feed.is_some();
+        #[cfg(not(feature = "dev"))]
+        let fed = false;
+        fed
     }
 
     /// Whether a LAN session is being set up and play has not begun.
@@ -177,7 +190,7 @@ fn leave(
 }
 
 fn start_browsing(lobby: Res<LobbyState>, mut lan: MessageWriter<LanRequest>) {
-    if lobby.feed.is_none() {
+    if !lobby.fed() {
         lan.write(LanRequest::Browse(true));
     }
 }
@@ -197,7 +210,7 @@ fn find_unfinished(mut lobby: ResMut<LobbyState>, dir: Res<DataDir>, link: Optio
 }
 
 fn stop_browsing(mut lobby: ResMut<LobbyState>, mut lan: MessageWriter<LanRequest>) {
-    if lobby.feed.is_none() {
+    if !lobby.fed() {
         lan.write(LanRequest::Browse(false));
         lobby.hosts = Lobby::new();
     }
@@ -212,7 +225,10 @@ fn discover(
     mut redraw: ResMut<crate::redraw::Redraw>,
 ) {
     redraw.within(BROWSE_POLL);
+    // Without `dev` no test feed adds to it.
+    #[cfg_attr(not(feature = "dev"), allow(unused_mut))]
     let mut all: Vec<Discovery> = found.read().map(|LanFound(d)| d.clone()).collect();
+    #[cfg(feature = "dev")]
     if let Some(rx) = &lobby.feed {
         all.extend(rx.lock().expect("not poisoned").try_iter());
     }
@@ -303,7 +319,7 @@ fn actions(
                     host,
                 } = lobby.phase.clone()
                 {
-                    let mut l = LanSetup::new(code.clone(), peer.clone(), host);
+                    let mut l = LanArranging::new(code.clone(), peer.clone(), host);
                     l.peer_ready = lobby.peer_ready;
                     setup.arrange(l, rules, *lang);
                     lobby.phase = LobbyPhase::Arranging { code, peer };

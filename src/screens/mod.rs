@@ -13,6 +13,7 @@ pub mod rules;
 pub mod rules_text;
 pub mod settings;
 pub mod setup;
+pub mod stepping;
 pub mod title;
 
 use bevy::{ecs::schedule::ScheduleConfigs, ecs::system::ScheduleSystem, prelude::*};

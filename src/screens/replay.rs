@@ -4,16 +4,24 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::{Navigate, Screen, game::scene_of, review::ReviewState};
+use junqi_game::SetupError;
+
+use super::{
+    Navigate, Screen,
+    game::scene_of,
+    review::ReviewState,
+    stepping::{autoplay_step, format_time, ply_of, ply_steps, step_buttons, until_next_step},
+};
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{GameFile, Match, reason_key, record_error_text},
     i18n::Lang,
-    profile::{Outcome, outcome_of},
+    lan::ExportError,
+    profile::WinLossDraw,
     redraw::Redraw,
-    session::{SavedGame, Session, reason_key},
     settings::Settings,
-    storage::{self, DataDir},
+    storage::{self, DataDir, StoreError},
     theme,
 };
 
@@ -27,27 +35,27 @@ pub struct ReplayEntry {
     /// The opponent key (as the profile's: `ai-N`, `four:…`, `lan:NAME`).
     pub opponent: String,
     /// The player's outcome, if the game ended.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<WinLossDraw>,
 }
 
 impl ReplayEntry {
     /// The entry of the record `rec` saved as `name`.
-    pub fn of(name: &str, rec: &SavedGame) -> Self {
+    pub fn of(name: &str, rec: &GameFile) -> Self {
         let team = rec.opponent.starts_with("four:");
         Self {
             name: name.to_owned(),
             started: rec.started,
             opponent: rec.opponent.clone(),
-            outcome: rec.result.map(|r| outcome_of(r, rec.me, team)),
+            outcome: rec.result.map(|r| WinLossDraw::of(r, rec.me, team)),
         }
     }
 
     /// The list's text: the date, then the opponent and the outcome.
     pub fn label(&self, lang: Lang) -> String {
         let outcome = lang.t(match self.outcome {
-            Some(Outcome::Win) => "profile.wins",
-            Some(Outcome::Loss) => "profile.losses",
-            Some(Outcome::Draw) => "profile.draws",
+            Some(WinLossDraw::Win) => "profile.wins",
+            Some(WinLossDraw::Loss) => "profile.losses",
+            Some(WinLossDraw::Draw) => "profile.draws",
             None => "replay.unfinished",
         });
         format!(
@@ -64,7 +72,7 @@ pub struct ReplayState {
     /// The saved games that can be read, newest first.
     pub files: Vec<ReplayEntry>,
     /// The open game.
-    pub record: Option<SavedGame>,
+    pub record: Option<GameFile>,
     /// How many turns are applied.
     pub step: usize,
     /// Show every piece.
@@ -73,19 +81,40 @@ pub struct ReplayState {
     pub playing: bool,
     /// Seconds since the last auto-play step.
     pub timer: f32,
-    /// A load problem.
-    pub error: Option<String>,
+    /// Why the record last chosen did not open.
+    pub error: Option<OpenError>,
+    /// The records found damaged (and moved aside) when the list was made.
+    pub damaged: Vec<StoreError>,
     /// The open record's file name (without `.json`).
     pub name: Option<String>,
     /// Whether the open record is a LAN game with its signed log kept (it can be exported).
     pub auditable: bool,
     /// The last audit export: the file written, or why it failed.
-    pub export: Option<Result<std::path::PathBuf, String>>,
+    pub export: Option<Result<std::path::PathBuf, ExportError>>,
+}
+
+/// Why a saved game could not be opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpenError {
+    /// The file could not be read (missing, unreadable, or damaged and moved aside).
+    Store(StoreError),
+    /// The file reads, but its record does not replay.
+    Replay(SetupError),
+}
+
+impl OpenError {
+    /// What the player reads, in `lang`.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            OpenError::Store(e) => e.message(lang),
+            OpenError::Replay(e) => record_error_text(e, lang),
+        }
+    }
 }
 
 impl ReplayState {
     /// Opens a record at its start.
-    pub fn open(&mut self, record: SavedGame) {
+    pub fn open(&mut self, record: GameFile) {
         self.record = Some(record);
         self.step = 0;
         self.playing = false;
@@ -96,23 +125,20 @@ impl ReplayState {
     }
 
     /// Lists the saved games of `dir`'s records folder, newest first. A record that cannot be
-    /// read is moved aside (kept, never overwritten) and reported in [`Self::error`], so the
+    /// read is moved aside (kept, never overwritten) and reported in [`Self::damaged`], so the
     /// list offers only games that open.
-    pub fn list(&mut self, dir: &DataDir, lang: Lang) {
+    pub fn list(&mut self, dir: &DataDir) {
         self.files.clear();
-        let mut damaged = Vec::new();
+        self.damaged.clear();
         for name in storage::list_names(&dir.records()).into_iter().rev() {
             let path = dir.records().join(format!("{name}.json"));
-            match storage::load_or_move_aside::<SavedGame>(&path) {
+            match storage::load_or_move_aside::<GameFile>(&path) {
                 Ok(rec) => self.files.push(ReplayEntry::of(&name, &rec)),
                 Err(e) => {
                     warn!("{e}");
-                    damaged.push(e.message(lang));
+                    self.damaged.push(e);
                 }
             }
-        }
-        if !damaged.is_empty() {
-            self.error = Some(damaged.join("\n"));
         }
     }
 
@@ -120,40 +146,43 @@ impl ReplayState {
     /// open leaves the list (a damaged one is moved aside, so it is not offered again).
     ///
     /// # Errors
-    /// The file is missing or damaged, or its record does not replay: what the player reads.
-    pub fn open_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
-        let opened = self.read_file(dir, name, lang);
+    /// The file is missing or damaged, or its record does not replay.
+    pub fn open_file(&mut self, dir: &DataDir, name: &str) -> Result<(), OpenError> {
+        let opened = self.read_file(dir, name);
         if opened.is_err() {
             self.files.retain(|e| e.name != name);
         }
         opened
     }
 
-    fn read_file(&mut self, dir: &DataDir, name: &str, lang: Lang) -> Result<(), String> {
+    fn read_file(&mut self, dir: &DataDir, name: &str) -> Result<(), OpenError> {
         let path = dir.records().join(format!("{name}.json"));
-        let rec = storage::load_or_move_aside::<SavedGame>(&path).map_err(|e| {
-            warn!("{e}");
-            e.message(lang)
-        })?;
-        if Session::from_saved(&rec, None).is_err() {
-            return Err(lang.t("err.corrupt").to_owned());
-        }
+        let rec = storage::load_or_move_aside::<GameFile>(&path).map_err(OpenError::Store)?;
+        Match::from_saved(&rec, None).map_err(OpenError::Replay)?;
         self.open(rec);
         self.name = Some(name.to_owned());
         self.auditable = crate::lan::record_journal(&path).exists();
         Ok(())
     }
 
+    /// What the player reads about files that did not open, in `lang`.
+    pub fn problems(&self, lang: Lang) -> Vec<String> {
+        let damaged = self.damaged.iter().map(|e| e.message(lang));
+        damaged
+            .chain(self.error.iter().map(|e| e.message(lang)))
+            .collect()
+    }
+
     /// Exports the open record's signed log for a third party's audit.
     pub fn export_for_audit(&mut self, dir: &DataDir) {
         let Some(name) = &self.name else { return };
         let record = dir.records().join(format!("{name}.json"));
-        self.export = Some(crate::lan::export_for_audit(dir, &record).map_err(|e| e.to_string()));
+        self.export = Some(crate::lan::export_for_audit(dir, &record));
     }
 
-    /// The session after `step` actions.
-    pub fn session(&self) -> Option<Session> {
-        Session::from_saved(self.record.as_ref()?, Some(self.step)).ok()
+    /// The match after `step` actions.
+    pub fn game_match(&self) -> Option<Match> {
+        Match::from_saved(self.record.as_ref()?, Some(self.step)).ok()
     }
 
     /// Number of turns in the open record.
@@ -180,9 +209,9 @@ pub(super) fn plugin(app: &mut App) {
     super::add_ui(app, Screen::Replay, ui);
 }
 
-fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>, lang: Res<Lang>) {
+fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>) {
     state.error = None;
-    state.list(&dir, *lang);
+    state.list(&dir);
 }
 
 fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>, mut redraw: ResMut<Redraw>) {
@@ -200,129 +229,21 @@ fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>, mut redraw: ResMut<
         n,
     );
     if s.playing {
-        redraw.within(super::replay::until_next_step(s.timer));
+        redraw.within(until_next_step(s.timer));
     }
-}
-
-/// Seconds between two steps of 播放.
-const STEP_SECS: f32 = 0.8;
-
-/// The time until 播放's next step, `timer` seconds after the last.
-pub(super) fn until_next_step(timer: f32) -> std::time::Duration {
-    std::time::Duration::from_secs_f32((STEP_SECS - timer).max(0.0) + 0.01)
-}
-
-/// 播放: one step every [`STEP_SECS`] while `playing`, stopping at the end (`n` steps).
-pub(super) fn autoplay_step(
-    step: &mut usize,
-    playing: &mut bool,
-    timer: &mut f32,
-    dt: f32,
-    n: usize,
-) {
-    if !*playing {
-        return;
-    }
-    *timer += dt;
-    if *timer > STEP_SECS {
-        *timer = 0.0;
-        if *step < n {
-            *step += 1;
-        } else {
-            *playing = false;
-        }
-    }
-}
-
-/// For a record's `actions`, how many are applied after each ply: entry `p` is the position
-/// right after the `p`-th move or timeout (the log's move numbers; a draw offer, its answer or
-/// a resignation is no ply), entry 0 the start; the last ply's entry is the record's end, so
-/// that a resignation or an agreed draw after it is shown there.
-pub fn ply_steps(actions: &[(junqi_game::Side, junqi_game::Action)]) -> Vec<usize> {
-    use junqi_game::Action;
-    let mut steps = vec![0];
-    for (i, (_, a)) in actions.iter().enumerate() {
-        if matches!(a, Action::Move(_) | Action::Timeout) {
-            steps.push(i + 1);
-        }
-    }
-    if let Some(last) = steps.last_mut()
-        && *last != 0
-    {
-        *last = actions.len();
-    }
-    steps
-}
-
-/// The ply shown after `step` actions: the last entry of `steps` at or before it.
-pub fn ply_of(steps: &[usize], step: usize) -> usize {
-    steps.partition_point(|&s| s <= step).saturating_sub(1)
-}
-
-/// 开始 上一步 播放/暂停 下一步 结尾, over `n` steps.
-pub(super) fn step_buttons(
-    ui: &mut egui::Ui,
-    step: &mut usize,
-    playing: &mut bool,
-    n: usize,
-    lang: Lang,
-) {
-    ui.horizontal_wrapped(|ui| {
-        if ui.button(lang.t("replay.first")).clicked() {
-            *step = 0;
-        }
-        if ui.button(lang.t("replay.prev")).clicked() {
-            *step = step.saturating_sub(1);
-        }
-        let play = if *playing {
-            "replay.pause"
-        } else {
-            "replay.play"
-        };
-        if ui.button(lang.t(play)).clicked() {
-            *playing = !*playing;
-        }
-        if ui.button(lang.t("replay.next")).clicked() {
-            *step = (*step + 1).min(n);
-        }
-        if ui.button(lang.t("replay.last")).clicked() {
-            *step = n;
-        }
-    });
 }
 
 fn show(state: Res<ReplayState>, settings: Res<Settings>, mut scene: ResMut<BoardScene>) {
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    let new = match state.session() {
+    let new = match state.game_match() {
         Some(s) => scene_of(&s, &settings, state.full),
         None => BoardScene::default(),
     };
     if *scene != new {
         *scene = new;
     }
-}
-
-/// A date and time (UTC) from seconds since 1970.
-pub fn format_time(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil from days (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60
-    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -399,7 +320,7 @@ pub fn replay_panels(
                     .show_ui(ui, |ui| file_list(ui, state, dir, lang));
                 // A place of its own height: the board stays put when a file fails to open.
                 theme::message_slot(ui, "replay_error", 2.0, |ui| {
-                    if let Some(e) = &state.error {
+                    for e in state.problems(lang) {
                         ui.colored_label(theme::palette::WARN, e);
                     }
                 });
@@ -409,7 +330,7 @@ pub fn replay_panels(
             .show(&mut root, |ui| {
                 controls(ui, state, dir, lang);
                 review_button(ui, state, &mut out, lang);
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     let h = (height * 0.15).max(90.0);
                     ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
                         ui.set_min_height(h);
@@ -426,7 +347,7 @@ pub fn replay_panels(
                 header(ui, &mut out);
                 ui.separator();
                 theme::message_slot(ui, "replay_error", 3.0, |ui| {
-                    if let Some(e) = &state.error {
+                    for e in state.problems(lang) {
                         ui.colored_label(theme::palette::WARN, e);
                     }
                 });
@@ -440,7 +361,7 @@ pub fn replay_panels(
                 controls(ui, state, dir, lang);
                 review_button(ui, state, &mut out, lang);
                 ui.separator();
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });
@@ -471,7 +392,7 @@ fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: La
     for entry in state.files.clone() {
         let open = state.name.as_deref() == Some(entry.name.as_str());
         if ui.selectable_label(open, entry.label(lang)).clicked() {
-            state.error = state.open_file(dir, &entry.name, lang).err();
+            state.error = state.open_file(dir, &entry.name).err();
         }
     }
 }
@@ -514,7 +435,12 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
     }
     match &state.export {
         Some(Ok(path)) => {
-            ui.label(format!("{}：{}", lang.t("replay.exported"), path.display()));
+            ui.label(format!(
+                "{}{}{}",
+                lang.t("replay.exported"),
+                lang.colon(),
+                path.display()
+            ));
             ui.label(lang.t("replay.audit_cmd"));
             let cmd = format!("junqi-audit {}", path.display());
             ui.add(egui::Label::new(egui::RichText::new(cmd).monospace()).selectable(true));
@@ -522,7 +448,12 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
         Some(Err(e)) => {
             ui.colored_label(
                 theme::palette::WARN,
-                format!("{}：{e}", lang.t("replay.export_failed")),
+                format!(
+                    "{}{}{}",
+                    lang.t("replay.export_failed"),
+                    lang.colon(),
+                    e.message(lang)
+                ),
             );
         }
         None => {}
@@ -542,7 +473,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         let dir = DataDir(root.clone());
         std::fs::create_dir_all(dir.records()).unwrap();
-        let saved = crate::demo::demo_session(None, 11)
+        let saved = crate::demo::demo_match(None, 11)
             .saved()
             .expect("a local game");
         storage::save_json(&dir.records().join("game-1700000000.json"), &saved).unwrap();
@@ -550,14 +481,14 @@ mod tests {
         std::fs::write(dir.records().join("game-1700000200.json"), "{ damaged").unwrap();
 
         let mut state = ReplayState::default();
-        state.list(&dir, Lang::Zh);
+        state.list(&dir);
         let names: Vec<&str> = state.files.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(
             names,
             ["game-1700000100", "game-1700000000"],
             "newest first"
         );
-        let error = state.error.clone().expect("the damaged record is reported");
+        let error = state.problems(Lang::Zh).join("\n");
         assert!(error.contains("损坏") && error.contains("game-1700000200.damaged-1.json"));
         assert!(
             !error.contains(&*root.to_string_lossy()),
@@ -579,25 +510,18 @@ mod tests {
         assert!(state.files[0].label(Lang::En).contains("Computer"));
 
         std::fs::remove_file(dir.records().join("game-1700000100.json")).unwrap();
-        let err = state
-            .open_file(&dir, "game-1700000100", Lang::En)
-            .unwrap_err();
-        assert_eq!(err, Lang::En.t("err.missing"));
+        let err = state.open_file(&dir, "game-1700000100").unwrap_err();
+        let err = err.message(Lang::En);
+        assert!(err.starts_with(Lang::En.t("err.missing")), "{err}");
         let names: Vec<&str> = state.files.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["game-1700000000"]);
-        state.open_file(&dir, "game-1700000000", Lang::Zh).unwrap();
+        state.open_file(&dir, "game-1700000000").unwrap();
         assert_eq!(state.len(), saved.record.actions.len());
 
         // Listed again, nothing damaged is left to report.
         state.error = None;
-        state.list(&dir, Lang::Zh);
-        assert_eq!(state.error, None);
+        state.list(&dir);
+        assert!(state.problems(Lang::Zh).is_empty());
         let _ = std::fs::remove_dir_all(&root);
-    }
-
-    #[test]
-    fn formats_dates() {
-        assert_eq!(format_time(0), "1970-01-01 00:00");
-        assert_eq!(format_time(1_764_513_000), "2025-11-30 14:30");
     }
 }

@@ -15,28 +15,28 @@ use bevy::{
 };
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{
-    Move, Side,
+    Move, SetupError, Side,
     ai::review::{MoveReview, Review, ReviewParams, review},
 };
 
 use super::{
     Navigate, Screen,
     game::{colour_of, scene_of},
-    replay::format_time,
+    stepping::format_time,
 };
 use crate::{
     board::{BoardArea, BoardScene},
     form::Form,
+    game_match::{GameFile, Match, reason_key, record_error_text, seat_key},
     i18n::Lang,
     redraw::Redraw,
-    session::{SavedGame, Session, reason_key, seat_key},
     settings::Settings,
     theme,
 };
 
 /// The review being computed.
 struct Job {
-    task: Task<Result<Review, String>>,
+    task: Task<Result<Review, SetupError>>,
     /// Actions reviewed so far (written by the task).
     done: Arc<AtomicUsize>,
 }
@@ -45,7 +45,7 @@ struct Job {
 #[derive(Resource, Default)]
 pub struct ReviewState {
     /// The record under review.
-    pub record: Option<SavedGame>,
+    pub record: Option<GameFile>,
     /// How many actions are applied on the board.
     pub step: usize,
     /// Where 返回 goes.
@@ -55,7 +55,7 @@ pub struct ReviewState {
     /// Seconds since the last auto-play step.
     pub timer: f32,
     /// The finished review, or why it failed.
-    pub review: Option<Result<Review, String>>,
+    pub review: Option<Result<Review, SetupError>>,
     job: Option<Job>,
     /// The record's board and whether it is a four-player team game (for names and colours).
     table: Option<(&'static junqi_game::Board, bool)>,
@@ -64,7 +64,7 @@ pub struct ReviewState {
 impl ReviewState {
     /// Opens `saved` for review at its start; 返回 leads to `back`. The review of the same
     /// record is kept (not computed again).
-    pub fn open(&mut self, saved: SavedGame, back: Screen) {
+    pub fn open(&mut self, saved: GameFile, back: Screen) {
         let same = self
             .record
             .as_ref()
@@ -104,19 +104,20 @@ impl ReviewState {
         self.len() == 0
     }
 
-    /// The session after `step` actions.
-    pub fn session(&self) -> Option<Session> {
-        Session::from_saved(self.record.as_ref()?, Some(self.step)).ok()
+    /// The match after `step` actions.
+    pub fn game_match(&self) -> Option<Match> {
+        Match::from_saved(self.record.as_ref()?, Some(self.step)).ok()
     }
 
-    /// The actions applied after each ply (see [`super::replay::ply_steps`]).
+    /// The actions applied after each ply (see [`super::stepping::ply_steps`]).
     pub fn ply_steps(&self) -> Vec<usize> {
-        super::replay::ply_steps(self.record.as_ref().map_or(&[], |r| &r.record.actions))
+        let actions = self.record.as_ref().map(|r| r.record.actions.as_slice());
+        super::stepping::ply_steps(actions.unwrap_or_default())
     }
 
     /// The move number the log gives the move of action `action`.
     pub fn ply_of_action(&self, action: usize) -> usize {
-        super::replay::ply_of(&self.ply_steps(), action + 1)
+        super::stepping::ply_of(&self.ply_steps(), action + 1)
     }
 
     /// The computed review.
@@ -169,7 +170,6 @@ fn start(mut state: ResMut<ReviewState>) {
             saved.started,
             &|d, _| counter.store(d, Ordering::Relaxed),
         )
-        .map_err(|e| e.to_string())
     });
     state.job = Some(Job { task, done });
 }
@@ -194,7 +194,7 @@ fn autoplay(mut state: ResMut<ReviewState>, time: Res<Time>, mut redraw: ResMut<
     }
     let n = state.len();
     let s = &mut *state;
-    super::replay::autoplay_step(
+    super::stepping::autoplay_step(
         &mut s.step,
         &mut s.playing,
         &mut s.timer,
@@ -202,7 +202,7 @@ fn autoplay(mut state: ResMut<ReviewState>, time: Res<Time>, mut redraw: ResMut<
         n,
     );
     if s.playing {
-        redraw.within(super::replay::until_next_step(s.timer));
+        redraw.within(super::stepping::until_next_step(s.timer));
     }
 }
 
@@ -212,7 +212,7 @@ fn show(state: Res<ReviewState>, settings: Res<Settings>, mut scene: ResMut<Boar
     if !state.is_changed() && !settings.is_changed() {
         return;
     }
-    let mut new = match state.session() {
+    let mut new = match state.game_match() {
         Some(s) => scene_of(&s, &settings, true),
         None => BoardScene::default(),
     };
@@ -338,7 +338,7 @@ pub fn review_panels(
                 ui.separator();
                 theme::message_slot(ui, "review_current", 3.0, |ui| current_ui(ui, state, lang));
                 ui.separator();
-                if let Some(s) = state.session() {
+                if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });
@@ -380,7 +380,11 @@ fn curve_ui(
     if let Some(e) = failed {
         ui.colored_label(
             theme::palette::WARN,
-            format!("{}：{e}", lang.t("review.failed")),
+            format!(
+                "{}：{}",
+                lang.t("review.failed"),
+                record_error_text(&e, lang)
+            ),
         );
         return;
     }
@@ -488,14 +492,14 @@ fn curve_ui(
 fn controls(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang) {
     let steps = state.ply_steps();
     let n = steps.len() - 1;
-    let mut ply = super::replay::ply_of(&steps, state.step);
+    let mut ply = super::stepping::ply_of(&steps, state.step);
     let before = ply;
     ui.horizontal(|ui| {
         ui.label(format!("{ply} / {n}"));
         ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(80.0);
         ui.add(egui::Slider::new(&mut ply, 0..=n).show_value(false));
     });
-    super::replay::step_buttons(ui, &mut ply, &mut state.playing, n, lang);
+    super::stepping::step_buttons(ui, &mut ply, &mut state.playing, n, lang);
     if ply != before {
         state.step = steps[ply];
     }

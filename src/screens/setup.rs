@@ -1,8 +1,9 @@
-//! 布阵: the new-game options (mode, level, rule options, who starts) and the player's layout:
-//! click two pieces (or drag one onto another) to swap them, classic presets, random, mirror,
-//! named layouts saved in the data directory, and 出征. In a LAN game each player arranges its
-//! own army here after the pairing ([`SetupState::lan`]): the host's rules are shown, not
-//! editable, and 布好了 (ready) commits the layout; play begins once both players are ready.
+//! The setup screen (布阵): the new-game options ([`MatchOptions`]: mode, level, rule options,
+//! who starts) and the player's layout: click two pieces (or drag one onto another) to swap
+//! them, classic presets, random, mirror, named layouts saved in the data directory, and 出征.
+//! In a LAN game each player arranges its own army here after the pairing
+//! ([`SetupState::lan`]): the host's rules are shown, not editable, and 布好了 (ready) commits
+//! the layout; play begins once both players are ready.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -18,9 +19,9 @@ use crate::{
     ai,
     board::{BoardArea, BoardClick, BoardDrag, BoardScene, Colour, Face, Tile},
     form::Form,
+    game_match::Match,
     i18n::Lang,
     model::{ActiveGame, DEFAULT_UNDOS, now_secs},
-    session::Session,
     settings::{PieceColour, Settings},
     storage::{self, DataDir, StoreError},
     theme,
@@ -58,7 +59,7 @@ pub enum Table {
 /// The new-game options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct GameOptions {
+pub struct MatchOptions {
     /// Every rule option.
     pub rules: Rules,
     /// Computer level 1…4 (新手, 熟练, 高手, 大师).
@@ -75,7 +76,7 @@ pub struct GameOptions {
     pub undos: u8,
 }
 
-impl Default for GameOptions {
+impl Default for MatchOptions {
     fn default() -> Self {
         Self {
             rules: Rules::default(),
@@ -89,7 +90,7 @@ impl Default for GameOptions {
     }
 }
 
-impl GameOptions {
+impl MatchOptions {
     /// Switches to `table` with its default rules (RULES.md §9 for four players: 30 s, 70 quiet
     /// plies, the last-pieces rule), keeping the way to play where the table has it.
     pub fn set_table(&mut self, table: Table) {
@@ -143,7 +144,7 @@ pub struct SetupState {
     /// The player's layout.
     pub layout: Layout,
     /// The options.
-    pub options: GameOptions,
+    pub options: MatchOptions,
     /// The first point clicked of a swap, as (row, col).
     pub selected: Option<(u8, u8)>,
     /// Points the last refusal concerns.
@@ -159,12 +160,12 @@ pub struct SetupState {
     /// The options are for hosting a LAN game (from the lobby): 出征 hosts it.
     pub lan_host: bool,
     /// A LAN game's players are arranging their armies (after the pairing).
-    pub lan: Option<LanSetup>,
+    pub lan: Option<LanArranging>,
 }
 
-/// A LAN game's setup: the player arranges its army under the host's rules, then is ready.
+/// A LAN game's arranging step: the player arranges its army under the host's rules, then is ready.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LanSetup {
+pub struct LanArranging {
     /// The pairing code both screens showed.
     pub code: String,
     /// The peer's name.
@@ -175,12 +176,12 @@ pub struct LanSetup {
     pub ready: bool,
     /// The peer is ready.
     pub peer_ready: bool,
-    /// The player's own options, back once the LAN setup is over.
-    own: Option<GameOptions>,
+    /// The player's own options, back once the LAN arranging is over.
+    own: Option<MatchOptions>,
 }
 
-impl LanSetup {
-    /// A setup after the pairing code `code` with `peer`.
+impl LanArranging {
+    /// The arranging step after the pairing code `code` with `peer`.
     pub fn new(code: String, peer: String, host: bool) -> Self {
         Self {
             code,
@@ -197,7 +198,7 @@ impl Default for SetupState {
     fn default() -> Self {
         Self {
             layout: DEFAULT_LAYOUT.parse().expect("the default layout parses"),
-            options: GameOptions::default(),
+            options: MatchOptions::default(),
             selected: None,
             warn: Vec::new(),
             message: None,
@@ -267,7 +268,7 @@ fn exit(mut scene: ResMut<BoardScene>) {
 }
 
 /// The player's half's (row, col) of a board point, if it is on the player's half.
-fn own_rc(p: Point, o: &GameOptions) -> Option<(u8, u8)> {
+fn own_rc(p: Point, o: &MatchOptions) -> Option<(u8, u8)> {
     let info = o.board().info(p);
     (info.half == Some(o.my_side())).then_some((info.row, info.col))
 }
@@ -326,7 +327,7 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
     }
 }
 
-fn problem_point(p: &LayoutProblem, o: &GameOptions) -> Option<Point> {
+fn problem_point(p: &LayoutProblem, o: &MatchOptions) -> Option<Point> {
     use LayoutProblem::*;
     let (row, col) = match *p {
         PieceInCamp { row, col, .. }
@@ -343,7 +344,7 @@ impl SetupState {
     /// A LAN game's setup begins: the host's `rules` on the classic board (the player's own
     /// options come back afterwards, [`SetupState::leave_lan`]); the layout is checked against
     /// them.
-    pub fn arrange(&mut self, mut lan: LanSetup, rules: Rules, lang: Lang) {
+    pub fn arrange(&mut self, mut lan: LanArranging, rules: Rules, lang: Lang) {
         lan.own = Some(self.options.clone());
         self.options.table = Table::Two;
         self.options.rules = rules;
@@ -454,9 +455,9 @@ fn clicks(
 }
 
 /// Starts a game against the computer from the options and the player's layout (South).
-pub fn new_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Session> {
+pub fn new_match(options: &MatchOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Match> {
     if options.table == Table::Four {
-        return new_four_session(options, mine, rng);
+        return new_four_match(options, mine, rng);
     }
     let rules = options.rules;
     let first = match options.first {
@@ -476,7 +477,7 @@ pub fn new_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> 
         let north = Ai::new(ai::level(options.level), rng.random()).choose_layout(&rules);
         Game::new(rules, *mine, north, first).ok()?
     };
-    Some(Session::new(
+    Some(Match::new(
         game,
         Side::South,
         format!("ai-{}", options.level),
@@ -486,7 +487,7 @@ pub fn new_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> 
 
 /// A four-player game: the player in `options.seat` with its layout, each other seat's layout
 /// chosen by the computer at that seat's level.
-fn new_four_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Session> {
+fn new_four_match(options: &MatchOptions, mine: &Layout, rng: &mut impl Rng) -> Option<Match> {
     let rules = options.rules;
     let me = options.seat;
     let clockwise = rules.clockwise;
@@ -503,12 +504,12 @@ fn new_four_session(options: &GameOptions, mine: &Layout, rng: &mut impl Rng) ->
         }
     });
     let game = Game::new_four(rules, layouts, first).ok()?;
-    Some(Session::new(game, me, four_key(options), now_secs()))
+    Some(Match::new(game, me, four_key(options), now_secs()))
 }
 
 /// The profile's name for a four-player table: the levels of the partner, the next and the
 /// previous seat (`four:3-2-2`).
-pub fn four_key(options: &GameOptions) -> String {
+pub fn four_key(options: &MatchOptions) -> String {
     let me = options.seat;
     let clockwise = options.rules.clockwise;
     let level = |s: Side| options.levels[s.index()];
@@ -608,12 +609,12 @@ fn actions(
                     state.message = Some((lang.t("setup.lan.waiting").to_owned(), false));
                     continue;
                 }
-                match new_session(&state.options, &state.layout, &mut rand::rng()) {
-                    Some(session) => {
+                match new_match(&state.options, &state.layout, &mut rand::rng()) {
+                    Some(game_match) => {
                         let mut game = if state.options.table == Table::Four {
-                            ActiveGame::table(session, state.options.levels)
+                            ActiveGame::table(game_match, state.options.levels)
                         } else {
-                            ActiveGame::new(session, state.options.level)
+                            ActiveGame::new(game_match, state.options.level)
                         };
                         game.undo_limit = state.options.undos;
                         commands.insert_resource(game);
@@ -877,7 +878,7 @@ fn back_button(ui: &mut egui::Ui, lang: Lang, out: &mut SetupOut) {
 
 /// The options: editable for a game against the computer or a LAN game about to be hosted
 /// (then only what applies to it); in a LAN game's setup the host's rules, shown, not editable.
-fn lan_options_ui(ui: &mut egui::Ui, opts: &mut GameOptions, lang: Lang, state: &SetupState) {
+fn lan_options_ui(ui: &mut egui::Ui, opts: &mut MatchOptions, lang: Lang, state: &SetupState) {
     match &state.lan {
         Some(l) => {
             ui.strong(lang.t(if l.host {
@@ -1035,7 +1036,7 @@ fn level_text(n: u8, lang: Lang) -> &'static str {
 }
 
 /// The options form (also used by the LAN host screen, `lan`: two-player tables only).
-pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool) {
+pub fn options_ui(ui: &mut egui::Ui, o: &mut MatchOptions, lang: Lang, lan: bool) {
     if !lan {
         ui.strong(lang.t("opt.table"));
         ui.horizontal_wrapped(|ui| {
@@ -1166,7 +1167,7 @@ pub fn options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang, lan: bool)
 
 /// Four players: the way to play, the QQ preset, the player's seat and each computer seat's
 /// level, named as players name them (下家, 对家, 上家).
-fn four_options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
+fn four_options_ui(ui: &mut egui::Ui, o: &mut MatchOptions, lang: Lang) {
     ui.strong(lang.t("opt.mode"));
     ui.horizontal_wrapped(|ui| {
         let r = &mut o.rules;
@@ -1206,7 +1207,7 @@ fn four_options_ui(ui: &mut egui::Ui, o: &mut GameOptions, lang: Lang) {
                 me.next(clockwise),
                 me.next(clockwise).partner(),
             ] {
-                ui.label(lang.t(crate::session::seat_key(side, me, true, clockwise)));
+                ui.label(lang.t(crate::game_match::seat_key(side, me, true, clockwise)));
                 egui::ComboBox::from_id_salt(("seat_level", side.index()))
                     .selected_text(level_text(o.levels[side.index()], lang))
                     .show_ui(ui, |ui| {

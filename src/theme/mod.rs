@@ -248,7 +248,7 @@ pub fn page(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::{BattleSeen, battle_caption};
+    use crate::{battle::BattleSeen, i18n::Lang};
     use egui::{FontFamily, epaint::text::Fonts};
     use junqi_game::{Outcome, Rank};
 
@@ -309,12 +309,15 @@ mod tests {
                 (None, Some(Rank::Landmine), false),
                 (None, None, true),
             ] {
-                labels.push(battle_caption(&BattleSeen {
+                let seen = BattleSeen {
                     attacker,
                     defender,
                     outcome,
                     flag_captured,
-                }));
+                };
+                for lang in [Lang::Zh, Lang::En] {
+                    labels.push(lang.t(seen.caption_key()).to_owned());
+                }
             }
         }
         let lacking: String = labels

@@ -1,9 +1,9 @@
-//! A game in progress as the player sees it, on top of the player's [`PlayerView`]: the move
+//! A match: a game in progress as the player sees it, on top of the player's [`PlayerView`]: the move
 //! clock, the log as the player saw it, removed pieces, private markers, and the saved record
-//! ([`SavedGame`]). Against the computer the engine's [`Game`] is the referee
+//! ([`GameFile`]). Against the computer the engine's [`Game`] is the referee
 //! ([`Referee::Local`]); in a LAN game no one holds the enemy's pieces
 //! ([`Referee::Remote`]): the view is the one the network session (`junqi_net`) builds from the
-//! public events, and [`Session::update_view`] follows it.
+//! public events, and [`Match::update_view`] follows it.
 //!
 //! Plain Rust (no Bevy systems): the game screen drives it, the tests call it directly.
 
@@ -15,11 +15,14 @@ use junqi_game::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::Lang;
+use crate::{
+    battle::{BattleKind, BattleSeen},
+    i18n::Lang,
+};
 
-/// A saved game: the engine's record plus who played it and when.
+/// A game file (a saved game): the engine's record plus who played it and when.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SavedGame {
+pub struct GameFile {
     /// Format version.
     pub version: u32,
     /// Seconds since 1970 when the game started.
@@ -28,59 +31,13 @@ pub struct SavedGame {
     pub opponent: String,
     /// The player's side.
     pub me: Side,
-    /// The engine's record (rules, setup, every action).
+    /// The engine's record (rules, starting layouts, every action).
     pub record: Record,
     /// The result, if the game ended.
     pub result: Option<GameResult>,
     /// Moves the player took back (悔棋); such a game counts apart in the profile.
     #[serde(default)]
     pub undos: u32,
-}
-
-/// What one side saw of a battle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BattleSeen {
-    /// The attacker's rank if the viewer knows it.
-    pub attacker: Option<Rank>,
-    /// The defender's rank if the viewer knows it.
-    pub defender: Option<Rank>,
-    /// Who survived.
-    pub outcome: Outcome,
-    /// A flag fell.
-    pub flag_captured: bool,
-}
-
-/// What kind of battle a player saw: decides its sound and its effect on the board (a flag
-/// first, then a bomb, then a mine, as the caption says it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BattleKind {
-    /// A flag fell.
-    Flag,
-    /// A bomb went off.
-    Bomb,
-    /// A landmine: dug out by an engineer, or it stopped the attacker.
-    Mine,
-    /// Both pieces removed.
-    Trade,
-    /// One piece took the other.
-    Capture,
-}
-
-impl BattleKind {
-    /// The kind of `seen`.
-    pub fn of(seen: &BattleSeen) -> Self {
-        if seen.flag_captured {
-            BattleKind::Flag
-        } else if seen.attacker == Some(Rank::Bomb) || seen.defender == Some(Rank::Bomb) {
-            BattleKind::Bomb
-        } else if seen.defender == Some(Rank::Landmine) {
-            BattleKind::Mine
-        } else if seen.outcome == Outcome::BothRemoved {
-            BattleKind::Trade
-        } else {
-            BattleKind::Capture
-        }
-    }
 }
 
 /// One line of the move log.
@@ -158,15 +115,44 @@ impl LogEntry {
     }
 }
 
-/// The referee's announcement of one move, for the board effect.
+/// What the referee calls out for one move, for the board effect: where, and what happened
+/// there (the engine announces only a battle's result; this is what the player saw).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Announcement {
+pub struct Callout {
     /// Where it happened.
     pub at: Point,
-    /// The caption ("吃！", "同归于尽"…), empty for a quiet move.
-    pub text: String,
-    /// The battle's kind, if it was one.
-    pub battle: Option<BattleKind>,
+    /// What happened there.
+    pub called: Called,
+}
+
+/// What a [`Callout`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Called {
+    /// A quiet move (no caption).
+    Moved,
+    /// A battle, as the player saw it (the same as its log line).
+    Battle(BattleSeen),
+    /// A piece turned over (a flip, or a void attack on a face-down piece).
+    Flipped(Rank),
+}
+
+impl Callout {
+    /// The battle's kind, for its effect on the board.
+    pub fn battle(&self) -> Option<BattleKind> {
+        match self.called {
+            Called::Battle(seen) => Some(seen.kind()),
+            Called::Moved | Called::Flipped(_) => None,
+        }
+    }
+
+    /// The caption in `lang` ("吃！", "同归于尽", the rank turned over…); `None` for a quiet move.
+    pub fn caption(&self, lang: Lang) -> Option<String> {
+        match self.called {
+            Called::Moved => None,
+            Called::Battle(seen) => Some(lang.t(seen.caption_key()).to_owned()),
+            Called::Flipped(rank) => Some(rank_name(Some(rank), lang).to_owned()),
+        }
+    }
 }
 
 /// Who holds the whole truth of a game.
@@ -190,7 +176,7 @@ pub struct Remote {
 
 /// A game in progress (or replayed) as the player sees it.
 #[derive(Clone, Debug)]
-pub struct Session {
+pub struct Match {
     /// The referee.
     pub referee: Referee,
     /// The player's knowledge.
@@ -211,8 +197,8 @@ pub struct Session {
     pub undos: u32,
 }
 
-impl Session {
-    /// A session for `me` from a game that has not started.
+impl Match {
+    /// A match for `me` from a game that has not started.
     pub fn new(game: Game, me: Side, opponent: String, started: u64) -> Self {
         let view = game.view(me);
         let mut s = Self {
@@ -282,7 +268,7 @@ impl Session {
 
     /// LAN: follows the network session's new view; the events it adds go to the log and the
     /// removed pieces, and the last one is announced as against the computer.
-    pub fn update_view(&mut self, view: PlayerView, my_turn: bool) -> Option<Announcement> {
+    pub fn update_view(&mut self, view: PlayerView, my_turn: bool) -> Option<Callout> {
         let old = self.view.events().len();
         let events: Vec<Event> = view.events().get(old..).unwrap_or_default().to_vec();
         let before = std::mem::replace(&mut self.view, view);
@@ -292,20 +278,20 @@ impl Session {
                 r.result = self.view.result();
             }
         }
-        self.absorb_with(&before, &events);
+        let callout = self.absorb_with(&before, &events);
         if before.ply() != self.view.ply()
             || events.iter().any(|e| matches!(e, Event::TimedOut { .. }))
         {
             self.clock = self.rules().move_seconds as f32;
         }
-        announce(&events)
+        callout
     }
 
     /// LAN: applies one public event of the network session to the player's view.
     ///
     /// # Errors
     /// An event the view cannot take (the view is then unchanged).
-    pub fn follow(&mut self, event: &Event) -> Result<Option<Announcement>, junqi_game::ViewError> {
+    pub fn follow(&mut self, event: &Event) -> Result<Option<Callout>, junqi_game::ViewError> {
         let mut view = self.view.clone();
         view.apply(event)?;
         let my_turn = matches!(&self.referee, Referee::Remote(r) if r.my_turn);
@@ -346,11 +332,11 @@ impl Session {
     }
 
     /// A saved game replayed up to `upto` actions (all when `None`).
-    pub fn from_saved(saved: &SavedGame, upto: Option<usize>) -> Result<Self, SetupError> {
+    pub fn from_saved(saved: &GameFile, upto: Option<usize>) -> Result<Self, SetupError> {
         let mut fresh = saved.record.clone();
         fresh.actions.clear();
         let start = Game::replay(&fresh, None)?;
-        let mut s = Session::new(start, saved.me, saved.opponent.clone(), saved.started);
+        let mut s = Match::new(start, saved.me, saved.opponent.clone(), saved.started);
         let n = upto
             .unwrap_or(saved.record.actions.len())
             .min(saved.record.actions.len());
@@ -385,7 +371,7 @@ impl Session {
         let Some(saved) = self.saved() else {
             return false;
         };
-        let Ok(mut back) = Session::from_saved(&saved, Some(at)) else {
+        let Ok(mut back) = Match::from_saved(&saved, Some(at)) else {
             return false;
         };
         back.markers = std::mem::take(&mut self.markers);
@@ -394,10 +380,10 @@ impl Session {
         true
     }
 
-    /// What is saved (`None` for a LAN game: the enemy's setup is not known).
-    pub fn saved(&self) -> Option<SavedGame> {
+    /// What is saved (`None` for a LAN game: the enemy's layout is not known).
+    pub fn saved(&self) -> Option<GameFile> {
         let game = self.game()?;
-        Some(SavedGame {
+        Some(GameFile {
             version: 1,
             started: self.started,
             opponent: self.opponent.clone(),
@@ -446,7 +432,19 @@ impl Session {
 
     /// Applies an action by `side` through the local referee; the log, removed pieces, clock and
     /// view follow. In a LAN game the network session acts instead (refused here).
+    ///
+    /// # Errors
+    /// The engine's refusal (the match is then unchanged).
     pub fn act(&mut self, side: Side, action: Action) -> Result<Vec<Event>, ActionError> {
+        self.act_called(side, action).map(|(events, _)| events)
+    }
+
+    /// [`Match::act`], with what the referee calls out for it.
+    fn act_called(
+        &mut self,
+        side: Side,
+        action: Action,
+    ) -> Result<(Vec<Event>, Option<Callout>), ActionError> {
         let me = self.me();
         let Referee::Local(game) = &mut self.referee else {
             return Err(ActionError::GameOver);
@@ -455,29 +453,37 @@ impl Session {
         let table = game.apply_table(side, action)?;
         self.view = game.view(me);
         let mut events = Vec::with_capacity(table.len());
+        let mut all = Vec::with_capacity(table.len());
+        let mut callout = None;
         for e in table {
             match e {
-                TableEvent::Event(e) => events.push(e),
+                TableEvent::Event(e) => {
+                    events.push(e);
+                    all.push(e);
+                }
                 TableEvent::PlayerOut { side, reason } => {
-                    self.absorb_with(&before, &events);
+                    callout = self.absorb_with(&before, &events).or(callout);
                     events.clear();
                     self.log.push(LogEntry::Out { side, reason });
                 }
                 TableEvent::DrawAccepted { .. } => {}
             }
         }
-        self.absorb_with(&before, &events);
+        callout = self.absorb_with(&before, &events).or(callout);
         if matches!(action, Action::Move(_) | Action::Timeout) {
             self.clock = self.rules().move_seconds as f32;
         }
-        Ok(events)
+        Ok((all, callout))
     }
 
-    /// Plays a move for the side to move; returns the announcement, or `None` if refused.
-    pub fn play(&mut self, mv: Move) -> Option<Announcement> {
+    /// Plays a move for the side to move; returns what the referee calls out for it.
+    ///
+    /// # Errors
+    /// The engine's refusal of the move (the match is then unchanged).
+    pub fn play(&mut self, mv: Move) -> Result<Option<Callout>, ActionError> {
         let side = self.turn();
-        let events = self.act(side, Action::Move(mv)).ok()?;
-        announce(&events)
+        self.act_called(side, Action::Move(mv))
+            .map(|(_, callout)| callout)
     }
 
     /// Advances the move clock by `dt` seconds; at zero the side to move times out. Returns
@@ -505,9 +511,11 @@ impl Session {
     }
 
     /// Adds log lines and removed pieces for `events`, reading ranks the player knew from
-    /// `before` (the view before the action) and the events' public ranks.
-    fn absorb_with(&mut self, before: &PlayerView, events: &[Event]) {
-        let me = self.me();
+    /// `before` (the view before the action) and the events' public ranks; returns what the
+    /// referee calls out for them (the last battle or flip, else the first move), from the same
+    /// reading as the log.
+    fn absorb_with(&mut self, before: &PlayerView, events: &[Event]) -> Option<Callout> {
+        let mut callout: Option<Callout> = None;
         let known = |p: Point| match before.at(p) {
             Some(Seen::Piece { rank, .. }) => rank,
             _ => None,
@@ -520,14 +528,20 @@ impl Session {
         for e in events {
             let ply = before.ply() + 1;
             match *e {
-                Event::Moved { side, from, to } => self.log.push(LogEntry::Move {
-                    ply,
-                    side,
-                    from,
-                    to,
-                    rank: known(from),
-                    battle: None,
-                }),
+                Event::Moved { side, from, to } => {
+                    callout.get_or_insert(Callout {
+                        at: to,
+                        called: Called::Moved,
+                    });
+                    self.log.push(LogEntry::Move {
+                        ply,
+                        side,
+                        from,
+                        to,
+                        rank: known(from),
+                        battle: None,
+                    });
+                }
                 Event::Battle {
                     side,
                     from,
@@ -557,18 +571,36 @@ impl Session {
                         rank: seen.attacker,
                         battle: Some(seen),
                     });
+                    callout = Some(Callout {
+                        at: to,
+                        called: Called::Battle(seen),
+                    });
                 }
                 Event::Flipped {
-                    side, owner, rank, ..
-                }
-                | Event::VoidAttack {
-                    side, owner, rank, ..
-                } => self.log.push(LogEntry::Flip {
-                    ply,
                     side,
                     owner,
                     rank,
-                }),
+                    at,
+                    ..
+                }
+                | Event::VoidAttack {
+                    side,
+                    owner,
+                    rank,
+                    to: at,
+                    ..
+                } => {
+                    callout = Some(Callout {
+                        at,
+                        called: Called::Flipped(rank),
+                    });
+                    self.log.push(LogEntry::Flip {
+                        ply,
+                        side,
+                        owner,
+                        rank,
+                    });
+                }
                 Event::FlagRevealed { side, .. } => self.log.push(LogEntry::FlagShown { side }),
                 Event::TimedOut { side, count } => self.log.push(LogEntry::Timeout { side, count }),
                 Event::DrawOffered { side } => self.log.push(LogEntry::DrawOffered { side }),
@@ -576,74 +608,7 @@ impl Session {
                 Event::Revealed { .. } | Event::GameOver { .. } => {}
             }
         }
-        let _ = me;
-    }
-}
-
-/// The announcement of a move's events (the last battle, flip or quiet move).
-fn announce(events: &[Event]) -> Option<Announcement> {
-    let mut ann = None;
-    for e in events {
-        match *e {
-            Event::Moved { to, .. } => {
-                ann.get_or_insert(Announcement {
-                    at: to,
-                    text: String::new(),
-                    battle: None,
-                });
-            }
-            Event::Battle {
-                to,
-                announcement,
-                attacker_rank,
-                defender_rank,
-                ..
-            } => {
-                let seen = BattleSeen {
-                    attacker: attacker_rank,
-                    defender: defender_rank,
-                    outcome: announcement.outcome,
-                    flag_captured: announcement.flag_captured,
-                };
-                ann = Some(Announcement {
-                    at: to,
-                    text: battle_caption(&seen),
-                    battle: Some(BattleKind::of(&seen)),
-                });
-            }
-            Event::Flipped { at, rank, .. } => {
-                ann = Some(Announcement {
-                    at,
-                    text: rank.zh_name().to_owned(),
-                    battle: None,
-                });
-            }
-            Event::VoidAttack { to, rank, .. } => {
-                ann = Some(Announcement {
-                    at: to,
-                    text: rank.zh_name().to_owned(),
-                    battle: None,
-                });
-            }
-            _ => {}
-        }
-    }
-    ann
-}
-
-/// The caption of a battle as a referee announces it.
-pub fn battle_caption(seen: &BattleSeen) -> String {
-    if seen.flag_captured {
-        return "夺旗！".to_owned();
-    }
-    if seen.attacker == Some(Rank::Bomb) || seen.defender == Some(Rank::Bomb) {
-        return "炸！".to_owned();
-    }
-    match seen.outcome {
-        Outcome::AttackerWins => "吃！".to_owned(),
-        Outcome::DefenderWins if seen.defender == Some(Rank::Landmine) => "踩雷！".to_owned(),
-        Outcome::DefenderWins => "碰！".to_owned(),
-        Outcome::BothRemoved => "同归于尽".to_owned(),
+        callout
     }
 }
 
@@ -764,12 +729,27 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
     }
 }
 
+/// What a player reads when a saved record does not replay.
+pub fn record_error_text(e: &SetupError, lang: Lang) -> String {
+    match e {
+        SetupError::Layout { .. } => lang.t("err.record_layout").to_owned(),
+        SetupError::BadArrangement | SetupError::WrongMode => {
+            lang.t("err.record_opening").to_owned()
+        }
+        SetupError::Action { index, .. } => lang
+            .t("err.record_action")
+            .replace("{}", &(index + 1).to_string()),
+    }
+}
+
 /// The i18n key of a result's reason.
 pub fn reason_key(result: &GameResult) -> &'static str {
     match result {
         GameResult::Win { reason, .. } => match reason {
             WinReason::FlagCaptured => "reason.flag",
-            WinReason::NoLegalMove | WinReason::NoMovablePieces => "reason.no_moves",
+            WinReason::NoLegalMove => "reason.no_moves",
+            // Not "no legal move": in a flip game the loser may still turn pieces over.
+            WinReason::NoMovablePieces => "reason.no_pieces",
             WinReason::Timeouts => "reason.timeouts",
             WinReason::Resignation => "reason.resign",
             WinReason::Forfeit => "reason.forfeit",
@@ -779,5 +759,122 @@ pub fn reason_key(result: &GameResult) -> &'static str {
             DrawReason::QuietMoves => "reason.quiet",
             DrawReason::Agreed => "reason.agreed",
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use junqi_game::{Mode, Rules};
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+
+    /// Plays `m` to its end (or `limit` plies) with moves drawn by `rng`, a piece's step or
+    /// attack `steps` times out of ten when there is one (else any move); returns every callout.
+    fn play_out(m: &mut Match, rng: &mut StdRng, limit: u16, steps: u32) -> Vec<Callout> {
+        let mut callouts = Vec::new();
+        while m.result().is_none() && m.plies() < limit {
+            let view = m.game().expect("a local game").view(m.turn());
+            let all = view.legal_moves();
+            let stepping: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|m| matches!(m, Move::Step { .. }))
+                .collect();
+            let moves = if !stepping.is_empty() && rng.random_ratio(steps, 10) {
+                &stepping[..]
+            } else {
+                &all[..]
+            };
+            let mv = moves[rng.random_range(0..moves.len())];
+            let log = m.log.len();
+            let callout = m.play(mv).expect("a legal move is taken");
+            // What the board calls out is what the log says of the same move.
+            let last_battle = m.log[log..].iter().rev().find_map(|e| match e {
+                LogEntry::Move {
+                    battle: Some(b), ..
+                } => Some(*b),
+                _ => None,
+            });
+            if let Some(Callout {
+                called: Called::Battle(seen),
+                ..
+            }) = callout
+            {
+                assert_eq!(Some(seen), last_battle, "{mv:?}");
+            } else {
+                assert_eq!(last_battle, None, "a battle without its callout: {mv:?}");
+            }
+            callouts.extend(callout);
+        }
+        callouts
+    }
+
+    /// The board's caption, its effect and the sound all read the battle as the log does: the
+    /// ranks the player knew, not only the public ones (in a dark game the player's own bomb is
+    /// a bomb, though the referee does not say so).
+    #[test]
+    fn the_callout_reads_the_battle_as_the_log_does() {
+        let layouts = junqi_game::classic_layouts();
+        let mut own_bombs = 0;
+        for seed in 0..8 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let (south, north) = (
+                seed as usize % layouts.len(),
+                (seed as usize + 1) % layouts.len(),
+            );
+            let game = Game::new(
+                Rules::for_mode(Mode::Dark),
+                layouts[south].layout,
+                layouts[north].layout,
+                Side::South,
+            )
+            .expect("the classic layouts are legal");
+            let mut m = Match::new(game, Side::South, "ai-1".into(), 0);
+            for c in play_out(&mut m, &mut rng, 600, 9) {
+                if let Called::Battle(seen) = c.called
+                    && seen.kind() == BattleKind::Bomb
+                {
+                    own_bombs += 1;
+                    assert_eq!(c.battle(), Some(BattleKind::Bomb));
+                    assert_eq!(c.caption(Lang::Zh).as_deref(), Some("炸！"));
+                }
+            }
+        }
+        assert!(own_bombs > 0, "no bomb went off in the games played");
+    }
+
+    /// The reason a result is given for is true of the final position: "no legal move" only
+    /// when the loser had none, "no movable piece" only when it had none. In a flip game won
+    /// because the other side has no movable piece, that side may still turn pieces over: it
+    /// is not "no legal move".
+    #[test]
+    fn a_flip_game_won_on_immobility_gives_the_engines_reason() {
+        let mut immobile_but_could_flip = 0;
+        // Players who fight rather than turn pieces over: games end with pieces still face down.
+        for seed in 0..60 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let game = Game::new_flip_shuffled(Rules::for_mode(Mode::Flip), Side::South, &mut rng);
+            let mut m = Match::new(game, Side::South, "ai-1".into(), 0);
+            play_out(&mut m, &mut rng, 2000, 9);
+            let Some(result @ GameResult::Win { winner, .. }) = m.result() else {
+                continue;
+            };
+            let loser = winner.opponent();
+            let pos = m.game().expect("a local game").position();
+            match reason_key(&result) {
+                "reason.no_moves" => assert!(!pos.has_legal_move(loser), "seed {seed}"),
+                "reason.no_pieces" => {
+                    assert!(!pos.has_movable_piece(loser), "seed {seed}");
+                    if pos.has_legal_move(loser) {
+                        immobile_but_could_flip += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(
+            immobile_but_could_flip > 0,
+            "no flip game ended with a side out of movable pieces but with pieces to turn over"
+        );
     }
 }
