@@ -418,8 +418,8 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
         if let Some(r) = &rec.result {
             ui.label(lang.t(reason_key(r)));
         }
-        ui.label(format!("{ply} / {plies}"));
     });
+    ui.label(format!("{ply} / {plies}"));
     // Across the panel: a finger finds it and moves it in fine steps.
     ui.spacing_mut().slider_width = ui.available_width() - 8.0;
     ui.add(egui::Slider::new(&mut ply, 0..=plies).show_value(false));
