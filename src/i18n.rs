@@ -317,6 +317,21 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("over.team_win", "我方与对家获胜", "Your team wins"),
     ("over.team_loss", "我方与对家失利", "Your team loses"),
     ("over.score", "积分", "Score"),
+    (
+        "over.unscored_undo",
+        "（悔过棋的对局不计分）",
+        " (a game with takebacks is not scored)",
+    ),
+    (
+        "over.unscored_quick",
+        "（开局后步数不多即获胜，不计分）",
+        " (a quick win is not scored)",
+    ),
+    (
+        "over.unscored_draw",
+        "（和棋不计分）",
+        " (a draw is not scored)",
+    ),
     ("four.dark", "四暗", "All hidden"),
     ("four.partners", "双明", "Partners open"),
     ("four.open", "全明", "All open"),
@@ -329,6 +344,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("game.draw_declined", "拒绝和棋", "declines the draw"),
     ("log.draw_offered", "提议和棋", "offers a draw"),
+    ("log.draw_offered_you", "提议和棋", "offer a draw"),
+    ("log.draw_declined_you", "拒绝和棋", "decline the draw"),
     (
         "game.draw_accepted",
         "对方同意和棋",
@@ -341,8 +358,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     (
         "game.flip_hint",
-        "点击背面朝上的棋子翻开它",
-        "Click a face-down piece to flip it",
+        "翻棋不用布阵：棋子背面朝上随机摆放，开局后轮到你时点击一枚翻开它",
+        "A flip game needs no setup: the pieces start face down in a random order; once the game begins, click one on your turn to flip it",
     ),
     ("game.move", "第 {} 步", "Move {}"),
     (

@@ -136,7 +136,7 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
         SessionError::AlreadyOffered => "refused.offered",
     };
     match e {
-        SessionError::BadLayout(why) => format!("{}：{why}", lang.t(key)),
+        SessionError::BadLayout(why) => format!("{}{}{why}", lang.t(key), lang.colon()),
         _ => lang.t(key).to_owned(),
     }
 }
@@ -151,7 +151,12 @@ pub fn peer_error_text(e: &PeerError, lang: Lang) -> (String, Option<String>) {
         PeerError::Restore(why) => ("peer.restore", Some(why.clone())),
         PeerError::Session(e) => {
             return (
-                format!("{}：{}", lang.t("peer.session"), refusal_text(e, lang)),
+                format!(
+                    "{}{}{}",
+                    lang.t("peer.session"),
+                    lang.colon(),
+                    refusal_text(e, lang)
+                ),
                 None,
             );
         }

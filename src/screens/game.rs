@@ -415,6 +415,7 @@ fn finish(
             lan: game.lan_state().cloned(),
             four: team,
             score,
+            undos: game.game_match.undos,
         });
     }
     let t = game.ended.get_or_insert(0.0);
@@ -661,7 +662,7 @@ fn actions(
             }
             GameAction::Inference => {
                 // A room rule (the LAN host's, shared with the peer by the game's rules).
-                if !game.game_match.rules().inference_board {
+                if !game.game_match.rules().inference_applies() {
                     game.inference = None;
                     continue;
                 }

@@ -163,7 +163,11 @@ fn portrait(
                             .as_ref()
                             .and_then(|(_, inf)| picked_odds(g, inf, lang))
                         {
-                            ui.label(format!("{}：{line}", lang.t("game.inference")));
+                            ui.label(format!(
+                                "{}{}{line}",
+                                lang.t("game.inference"),
+                                lang.colon()
+                            ));
                         }
                         markers(ui, lang, out);
                         return;
@@ -302,8 +306,9 @@ fn counts(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
         seats_table(ui, g, lang);
     } else {
         ui.label(format!(
-            "{}：{} {}/{max} · {} {}/{max}",
+            "{}{}{} {}/{max} · {} {}/{max}",
             lang.t("game.timeouts"),
+            lang.colon(),
             lang.t("game.you"),
             s.view.timeouts(me),
             lang.t("game.enemy"),
@@ -349,16 +354,17 @@ fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, zoom: Option<bool>, ou
         if hint.clicked() {
             out.actions.push(GameAction::Hint);
         }
-        // A button like its neighbours, shown pressed while the board is on.
-        let allowed = s.rules().inference_board;
-        if ui
-            .add_enabled(
-                allowed,
-                egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()),
-            )
-            .on_hover_text(lang.t("game.inference_tip"))
-            .on_disabled_hover_text(lang.t("opt.no_inference"))
-            .clicked()
+        // A button like its neighbours, shown pressed while the board is on; none in an open
+        // game, where every piece is seen.
+        if s.rules().mode != Mode::Open
+            && ui
+                .add_enabled(
+                    s.rules().inference_applies(),
+                    egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()),
+                )
+                .on_hover_text(lang.t("game.inference_tip"))
+                .on_disabled_hover_text(lang.t("opt.no_inference"))
+                .clicked()
         {
             out.actions.push(GameAction::Inference);
         }
@@ -452,13 +458,14 @@ fn removed(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
             .map(|(_, r)| r.map(|r| rank_short(r, lang)).unwrap_or_else(|| "?".into()))
             .collect();
         ui.label(format!(
-            "{}：{}",
+            "{}{}{}",
             lang.t(seat_key(
                 side,
                 me,
                 s.view.is_team_game(),
                 s.rules().clockwise
             )),
+            lang.colon(),
             if names.is_empty() {
                 "—".to_owned()
             } else {
@@ -525,10 +532,10 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
         let (kind, detail) = crate::lan_text::fault_text(reason, lang);
         ui.colored_label(
             egui::Color32::from_rgb(230, 90, 70),
-            format!("{}：{who} {kind}", lang.t("lan.fault")),
+            format!("{}{}{who} {kind}", lang.t("lan.fault"), lang.colon()),
         );
         if let Some(d) = detail {
-            ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+            ui.weak(format!("{}{}{d}", lang.t("lan.detail"), lang.colon()));
         }
     }
 }
@@ -576,8 +583,9 @@ fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) 
             .collect();
         ui.label(
             egui::RichText::new(format!(
-                "{}：{}",
+                "{}{}{}",
                 lang.t(seat_key(rem.side, me, four, clockwise)),
+                lang.colon(),
                 parts.join(" ")
             ))
             .size(14.0),

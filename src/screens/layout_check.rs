@@ -335,7 +335,7 @@ fn a_message_appearing_moves_nothing_a_player_points_at() {
         mv: junqi_game::Move::Flip {
             at: junqi_game::Point(0),
         },
-        zh: "提示：先走工兵，探明对方的地雷".into(),
+        zh: "提示：先走工兵，找出对方的地雷".into(),
         en: "Hint: move an engineer first to find the enemy's landmines".into(),
     });
     busy.ai_offer = Some(busy.game_match.me().opponent());

@@ -381,8 +381,9 @@ fn curve_ui(
         ui.colored_label(
             theme::palette::WARN,
             format!(
-                "{}：{}",
+                "{}{}{}",
                 lang.t("review.failed"),
+                lang.colon(),
                 record_error_text(&e, lang)
             ),
         );

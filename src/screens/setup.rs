@@ -399,7 +399,12 @@ impl SetupState {
                     .collect();
                 let reasons: Vec<String> = new.iter().map(|p| problem_text(p, lang)).collect();
                 self.message = Some((
-                    format!("{}：{}", lang.t("setup.refused"), reasons.join("；")),
+                    format!(
+                        "{}{}{}",
+                        lang.t("setup.refused"),
+                        lang.colon(),
+                        reasons.join("；")
+                    ),
                     true,
                 ));
                 false
@@ -566,14 +571,17 @@ fn actions(
                 state.message = Some(match save_layout(&dir, name, &state.layout) {
                     Ok(n) => {
                         state.saved = storage::list_names(&dir.layouts());
-                        (format!("{}：{n}", lang.t("setup.saved")), false)
+                        (
+                            format!("{}{}{n}", lang.t("setup.saved"), lang.colon()),
+                            false,
+                        )
                     }
                     Err(e) => (e.message(lang), true),
                 });
             }
             SetupAction::Load(name) => match load_layout(&dir, name) {
                 Ok(l) => {
-                    let note = format!("{}：{}", lang.t("setup.loaded"), l.name);
+                    let note = format!("{}{}{}", lang.t("setup.loaded"), lang.colon(), l.name);
                     state.set_layout(l.layout, lang, note);
                 }
                 Err(e) => {
