@@ -39,6 +39,7 @@ pub mod storage;
 pub mod suspend;
 pub mod theme;
 pub mod version;
+pub mod window_fit;
 pub mod window_icon;
 
 use bevy::prelude::*;
@@ -46,8 +47,8 @@ use bevy::prelude::*;
 /// The full app: window, rendering, egui, every screen.
 pub struct AppPlugin;
 
-/// The window's size: 1280 × 800, or `JUNQI_WINDOW=WxH` (e.g. `720x1600` to look at a phone
-/// held upright).
+/// The window's size: 1280 × 800 (made smaller on a smaller screen: [`window_fit`]), or
+/// `JUNQI_WINDOW=WxH` (e.g. `720x1600` to look at a phone held upright).
 fn window_size() -> (u32, u32) {
     std::env::var("JUNQI_WINDOW")
         .ok()
@@ -87,6 +88,7 @@ impl Plugin for AppPlugin {
             theme::plugin,
             LogicPlugin,
             window_icon::plugin,
+            window_fit::plugin,
             redraw::winit_plugin,
         ));
         if sound {
