@@ -249,7 +249,16 @@ pub(super) fn plugin(app: &mut App) {
     super::add_ui(app, Screen::Setup, ui);
 }
 
-fn enter(mut state: ResMut<SetupState>, dir: Res<DataDir>, settings: Res<Settings>) {
+fn enter(
+    mut state: ResMut<SetupState>,
+    dir: Res<DataDir>,
+    settings: Res<Settings>,
+    mut recalled: Local<bool>,
+) {
+    // The first time the screen opens: the player's last choices, if any.
+    if !std::mem::replace(&mut *recalled, true) && state.lan.is_none() && !state.lan_host {
+        super::setup_memory::recall(&dir, &mut state);
+    }
     // LAN games are two-player games on the classic board.
     if state.lan_host {
         state.options.set_table(Table::Two);
@@ -625,6 +634,9 @@ fn actions(
                             ActiveGame::new(game_match, state.options.level)
                         };
                         game.undo_limit = state.options.undos;
+                        if let Err(e) = super::setup_memory::remember(&dir, &state) {
+                            warn!("{e}");
+                        }
                         commands.insert_resource(game);
                         nav.write(Navigate(Screen::Game));
                     }
