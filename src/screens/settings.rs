@@ -95,18 +95,42 @@ pub fn settings_page(
         row(ui, lang.t("settings.default_clock"), &mut |ui| {
             ui.add(egui::Slider::new(&mut edited.clock_secs, 10..=300).step_by(5.0));
         });
-        row(ui, lang.t("opt.nicknames"), &mut |ui| {
-            ui.checkbox(&mut edited.nicknames, "");
-        });
-        row(ui, lang.t("opt.coordinates"), &mut |ui| {
-            ui.checkbox(&mut edited.coordinates, "");
-        });
-        row(ui, lang.t("settings.sound"), &mut |ui| {
-            ui.checkbox(&mut edited.sound, "");
-        });
-        row(ui, lang.t("settings.animations"), &mut |ui| {
-            ui.checkbox(&mut edited.animations, "");
-        });
+        if narrow {
+            // A switch with its name beside it, as a phone shows one.
+            ui.checkbox(&mut edited.nicknames, lang.t("opt.nicknames"));
+            ui.add_space(8.0);
+        } else {
+            row(ui, lang.t("opt.nicknames"), &mut |ui| {
+                ui.checkbox(&mut edited.nicknames, "");
+            });
+        }
+        if narrow {
+            // A switch with its name beside it, as a phone shows one.
+            ui.checkbox(&mut edited.coordinates, lang.t("opt.coordinates"));
+            ui.add_space(8.0);
+        } else {
+            row(ui, lang.t("opt.coordinates"), &mut |ui| {
+                ui.checkbox(&mut edited.coordinates, "");
+            });
+        }
+        if narrow {
+            // A switch with its name beside it, as a phone shows one.
+            ui.checkbox(&mut edited.sound, lang.t("settings.sound"));
+            ui.add_space(8.0);
+        } else {
+            row(ui, lang.t("settings.sound"), &mut |ui| {
+                ui.checkbox(&mut edited.sound, "");
+            });
+        }
+        if narrow {
+            // A switch with its name beside it, as a phone shows one.
+            ui.checkbox(&mut edited.animations, lang.t("settings.animations"));
+            ui.add_space(8.0);
+        } else {
+            row(ui, lang.t("settings.animations"), &mut |ui| {
+                ui.checkbox(&mut edited.animations, "");
+            });
+        }
         row(ui, lang.t("settings.about"), &mut |ui| {
             ui.label(format!("{} {}", lang.t("app.title"), version::VERSION));
         });
