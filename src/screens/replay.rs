@@ -319,7 +319,7 @@ pub fn replay_panels(
                     .width(ui.available_width() - 16.0)
                     .show_ui(ui, |ui| file_list(ui, state, dir, lang));
                 // A place of its own height: the board stays put when a file fails to open.
-                theme::message_slot(ui, "replay_error", 2.0, |ui| {
+                theme::message_slot(ui, "replay_error", 1.0, |ui| {
                     for e in state.problems(lang) {
                         ui.colored_label(theme::palette::WARN, e);
                     }
