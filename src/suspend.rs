@@ -20,6 +20,10 @@ const VERSION: u32 = 1;
 /// Seconds of the move clock between two writes of a running game.
 const CLOCK_STEP: f32 = 5.0;
 
+/// What the last write saw: the game (when it started), its actions, whether it ended, the
+/// clock in [`CLOCK_STEP`]s and the number of markers.
+type Written = (u64, usize, bool, i32, usize);
+
 /// Who the player faced, enough to start the computer seats again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Computer {
@@ -162,7 +166,7 @@ fn keep(
     game: Option<Res<ActiveGame>>,
     screen: Res<State<Screen>>,
     mut life: MessageReader<AppLifecycle>,
-    mut last: Local<Option<(u64, usize, bool, i32, usize)>>,
+    mut last: Local<Option<Written>>,
 ) {
     let suspending = life
         .read()

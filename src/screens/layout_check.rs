@@ -354,8 +354,10 @@ fn a_message_appearing_moves_nothing_a_player_points_at() {
                 &run(&busy),
             );
             let setup = |message: Option<(String, bool)>| {
-                let mut state = SetupState::default();
-                state.message = message;
+                let mut state = SetupState {
+                    message,
+                    ..Default::default()
+                };
                 let mut tab = SetupTab::Layout;
                 let (_, board, drawn) = lay_out(size, |ctx, form| {
                     setup_panels(ctx, &mut state, lang, form, &mut tab).board
