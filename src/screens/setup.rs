@@ -256,8 +256,16 @@ fn enter(
     mut recalled: Local<bool>,
 ) {
     // The first time the screen opens: the player's last choices, if any.
-    if !std::mem::replace(&mut *recalled, true) && state.lan.is_none() && !state.lan_host {
-        super::setup_memory::recall(&dir, &mut state);
+    if !std::mem::replace(&mut *recalled, true)
+        && state.lan.is_none()
+        && !state.lan_host
+        && let Some(last) = super::setup_memory::recall::<MatchOptions>(&dir)
+    {
+        state.options = last.options;
+        // A layout that no longer passes the rules (they changed) is left for the default.
+        if last.layout.validate(&state.options.rules).is_ok() {
+            state.layout = last.layout;
+        }
     }
     // LAN games are two-player games on the classic board.
     if state.lan_host {
@@ -634,7 +642,9 @@ fn actions(
                             ActiveGame::new(game_match, state.options.level)
                         };
                         game.undo_limit = state.options.undos;
-                        if let Err(e) = super::setup_memory::remember(&dir, &state) {
+                        let kept =
+                            super::setup_memory::remember(&dir, &state.options, state.layout);
+                        if let Err(e) = kept {
                             warn!("{e}");
                         }
                         commands.insert_resource(game);
