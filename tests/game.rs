@@ -484,3 +484,37 @@ fn the_inference_board_stays_closed_when_the_rules_forbid_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// 认输 in the first 20 moves is refused at once, with no confirmation asked first, and the
+/// refusal goes at the next move instead of staying on screen.
+#[test]
+fn resigning_early_is_refused_at_once_and_the_refusal_goes_with_the_next_move() {
+    let dir = temp_dir("resign-early");
+    let mut app = app_with_step(&dir, 50);
+    start_game(&mut app);
+    app.world_mut().write_message(GameAction::AskResign);
+    app.update();
+    {
+        let g = app.world().resource::<ActiveGame>();
+        assert!(
+            !g.confirm_resign,
+            "no confirmation for a resignation that is refused"
+        );
+        let said = g.status.clone().unwrap_or_default();
+        assert!(said.contains("20"), "{said}");
+        assert!(g.game_match.result().is_none());
+    }
+    let (from, to) = game_move(&app);
+    app.world_mut().write_message(BoardClick(from));
+    app.update();
+    app.world_mut().write_message(BoardClick(to));
+    app.update();
+    app.update();
+    assert_eq!(ply(&app), 1);
+    assert_eq!(
+        app.world().resource::<ActiveGame>().status,
+        None,
+        "the refusal stayed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
