@@ -9,7 +9,8 @@
 //!   the player's clock crossing [`WARN_SECS`]. Nothing is written while the sound is switched
 //!   off in the settings.
 //! - [`playback_plugin`] (in [`crate::AppPlugin`] only, next to Bevy's audio) plays each
-//!   [`PlaySound`]. Without a sound device Bevy logs one warning and plays nothing.
+//!   [`PlaySound`]. A machine with no sound output ([`output_present`]) gets neither it nor
+//!   Bevy's audio, and plays silently.
 
 use bevy::prelude::*;
 
@@ -181,6 +182,32 @@ pub fn playback_plugin(app: &mut App) {
         .add_systems(Update, play.run_if(resource_exists::<SoundBank>));
 }
 
+/// Whether the machine can play sound at all. On Linux a machine without a sound card (a
+/// server, a container, a virtual machine) and without a sound server makes ALSA print eight
+/// lines of errors when the audio output is opened; the app then leaves Bevy's audio out and
+/// plays silently, as it would anyway. Elsewhere the system decides (true).
+pub fn output_present() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let cards = std::fs::read_to_string("/proc/asound/cards").unwrap_or_default();
+        linux_output_present(&cards, |name| std::env::var_os(name))
+    }
+    #[cfg(not(target_os = "linux"))]
+    true
+}
+
+/// [`output_present`] on Linux, from `/proc/asound/cards` and the environment: a sound card,
+/// or a PulseAudio or PipeWire server (which may play over the network or a socket).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn linux_output_present(cards: &str, env: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let has_card = !cards.trim().is_empty() && !cards.contains("no soundcards");
+    let server_socket = env("XDG_RUNTIME_DIR").is_some_and(|dir| {
+        let dir = std::path::Path::new(&dir);
+        dir.join("pulse/native").exists() || dir.join("pipewire-0").exists()
+    });
+    has_card || env("PULSE_SERVER").is_some() || server_socket
+}
+
 fn load_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {
     let bank = Sound::ALL
         .into_iter()
@@ -204,6 +231,25 @@ fn play(mut commands: Commands, mut requests: MessageReader<PlaySound>, bank: Re
 
 #[cfg(test)]
 mod tests {
+
+    /// A card or a sound server means sound; neither (a headless machine) means none.
+    #[test]
+    fn sound_output_from_cards_and_servers() {
+        let none = |_: &str| None;
+        assert!(!linux_output_present("", none));
+        assert!(!linux_output_present("--- no soundcards ---\n", none));
+        let card = " 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n";
+        assert!(linux_output_present(card, none));
+        let pulse = |name: &str| (name == "PULSE_SERVER").then(|| "tcp:host".into());
+        assert!(linux_output_present("", pulse));
+        let tmp = std::env::temp_dir().join(format!("junqi-sound-{}", std::process::id()));
+        std::fs::create_dir_all(&tmp).unwrap();
+        let runtime = |name: &str| (name == "XDG_RUNTIME_DIR").then(|| tmp.clone().into());
+        assert!(!linux_output_present("", runtime));
+        std::fs::write(tmp.join("pipewire-0"), b"").unwrap();
+        assert!(linux_output_present("", runtime));
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
     use super::*;
     use crate::demo::demo_match;
     use junqi_game::Rank;

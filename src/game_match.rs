@@ -702,8 +702,9 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
                 rank.zh_name()
             ),
             Lang::En => format!(
-                "{ply}. {} flips {}: {}",
+                "{ply}. {} {} {}: {}",
                 who(*side),
+                if *side == me { "flip" } else { "flips" },
                 who(*owner),
                 rank.en_name()
             ),
@@ -711,10 +712,22 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
         LogEntry::Timeout { side, count } => {
             format!("{} {} ({count})", who(*side), lang.t("game.timeouts"))
         }
-        LogEntry::FlagShown { side } => format!("{}: {}", who(*side), lang.t("game.flag_revealed")),
+        LogEntry::FlagShown { side } => format!(
+            "{}{}{}",
+            who(*side),
+            lang.colon(),
+            lang.t("game.flag_revealed")
+        ),
         // Sentences, like the move lines: "对方 拒绝和棋", "Opponent declines the draw".
+        // English verbs agree with "You" (the other seats are third persons).
+        LogEntry::DrawOffered { side } if lang == Lang::En && *side == me => {
+            format!("{} {}", who(*side), lang.t("log.draw_offered_you"))
+        }
         LogEntry::DrawOffered { side } => {
             format!("{} {}", who(*side), lang.t("log.draw_offered"))
+        }
+        LogEntry::DrawDeclined { side } if lang == Lang::En && *side == me => {
+            format!("{} {}", who(*side), lang.t("log.draw_declined_you"))
         }
         LogEntry::DrawDeclined { side } => {
             format!("{} {}", who(*side), lang.t("game.draw_declined"))

@@ -22,6 +22,14 @@ impl Lang {
         }
     }
 
+    /// The colon between a label and its value: full-width in Chinese, `": "` in English.
+    pub fn colon(self) -> &'static str {
+        match self {
+            Lang::Zh => "：",
+            Lang::En => ": ",
+        }
+    }
+
     /// Looks up `key` in this language (the key itself if it is missing).
     pub fn t(self, key: &'static str) -> &'static str {
         t(self, key)
@@ -50,8 +58,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("app.title", "军棋", "Junqi"),
     (
         "app.subtitle",
-        "陆战棋 · 两人对战",
-        "Land Battle Chess · two players",
+        "陆战棋 · 两人对战 · 四国大战",
+        "Land Battle Chess · two or four players",
     ),
     ("menu.resume", "继续上局", "Resume game"),
     (
@@ -234,7 +242,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     (
         "game.resign_confirm",
         "确定认输？认输后本局判负，不能撤回",
-        "Resign? The game is lost and this cannot be taken back",
+        "Resign? You lose, and it cannot be undone",
     ),
     ("game.resign_yes", "确定认输", "Resign"),
     ("game.resign_no", "继续下棋", "Keep playing"),
@@ -309,6 +317,21 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("over.team_win", "我方与对家获胜", "Your team wins"),
     ("over.team_loss", "我方与对家失利", "Your team loses"),
     ("over.score", "积分", "Score"),
+    (
+        "over.unscored_undo",
+        "（悔过棋的对局不计分）",
+        " (a game with takebacks is not scored)",
+    ),
+    (
+        "over.unscored_quick",
+        "（开局后步数不多即获胜，不计分）",
+        " (a quick win is not scored)",
+    ),
+    (
+        "over.unscored_draw",
+        "（和棋不计分）",
+        " (a draw is not scored)",
+    ),
     ("four.dark", "四暗", "All hidden"),
     ("four.partners", "双明", "Partners open"),
     ("four.open", "全明", "All open"),
@@ -321,6 +344,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("game.draw_declined", "拒绝和棋", "declines the draw"),
     ("log.draw_offered", "提议和棋", "offers a draw"),
+    ("log.draw_offered_you", "提议和棋", "offer a draw"),
+    ("log.draw_declined_you", "拒绝和棋", "decline the draw"),
     (
         "game.draw_accepted",
         "对方同意和棋",
@@ -328,13 +353,13 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     (
         "game.resign_early",
-        "前 20 步不能认输",
-        "You cannot resign in the first 20 moves",
+        "前 {} 步不能认输",
+        "You cannot resign in the first {} moves",
     ),
     (
         "game.flip_hint",
-        "点击背面朝上的棋子翻开它",
-        "Click a face-down piece to flip it",
+        "翻棋不用布阵：棋子背面朝上随机摆放，开局后轮到你时点击一枚翻开它",
+        "A flip game needs no setup: the pieces start face down in a random order; once the game begins, click one on your turn to flip it",
     ),
     ("game.move", "第 {} 步", "Move {}"),
     (
@@ -742,6 +767,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("review.ai", "电脑会走", "Computer"),
     ("review.flip", "翻开 {}", "flip {}"),
     ("replay.none", "还没有保存的棋谱", "No saved games yet"),
+    ("replay.pick", "选一局棋谱回放", "Choose a game to replay"),
+    ("replay.unfinished", "未下完", "Unfinished"),
     ("replay.first", "开始", "Start"),
     ("replay.export", "导出审计文件", "Export for audit"),
     ("replay.exported", "已导出", "Exported to"),
@@ -804,8 +831,18 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("err.missing", "文件不存在", "The file does not exist"),
     (
         "err.moved_aside",
-        "文件已损坏，原文件已保留为",
-        "The file was damaged; it is kept as",
+        "文件已损坏，已另存为 {}",
+        "The file was damaged and is kept as {}",
+    ),
+    (
+        "err.settings_damaged",
+        "设置文件已损坏，已改用默认设置；原文件另存为 {}",
+        "The settings file was damaged: the default settings are used, the old file is kept as {}",
+    ),
+    (
+        "err.profile_damaged",
+        "战绩文件已损坏，原文件另存为 {}",
+        "The profile file was damaged and is kept as {}",
     ),
     ("err.io", "读写文件失败", "Could not read or write the file"),
     (

@@ -142,7 +142,11 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
                 .iter()
                 .map(|p| crate::screens::setup::problem_text(p, lang))
                 .collect();
-            format!("{}：{}", lang.t(key), problems.join("；"))
+            let sep = match lang {
+                Lang::Zh => "；",
+                Lang::En => "; ",
+            };
+            format!("{}{}{}", lang.t(key), lang.colon(), problems.join(sep))
         }
         _ => lang.t(key).to_owned(),
     }
@@ -158,7 +162,12 @@ pub fn peer_error_text(e: &PeerError, lang: Lang) -> (String, Option<String>) {
         PeerError::Restore(why) => ("peer.restore", Some(why.to_string())),
         PeerError::Session(e) => {
             return (
-                format!("{}：{}", lang.t("peer.session"), refusal_text(e, lang)),
+                format!(
+                    "{}{}{}",
+                    lang.t("peer.session"),
+                    lang.colon(),
+                    refusal_text(e, lang)
+                ),
                 None,
             );
         }

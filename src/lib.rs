@@ -29,6 +29,7 @@ pub mod game_text;
 pub mod i18n;
 pub mod lan;
 pub mod lan_text;
+pub mod log_filter;
 pub mod model;
 pub mod nav;
 pub mod profile;
@@ -39,6 +40,7 @@ pub mod storage;
 pub mod suspend;
 pub mod theme;
 pub mod version;
+pub mod window_fit;
 pub mod window_icon;
 
 use bevy::prelude::*;
@@ -46,8 +48,8 @@ use bevy::prelude::*;
 /// The full app: window, rendering, egui, every screen.
 pub struct AppPlugin;
 
-/// The window's size: 1280 × 800, or `JUNQI_WINDOW=WxH` (e.g. `720x1600` to look at a phone
-/// held upright).
+/// The window's size: 1280 × 800 (made smaller on a smaller screen: [`window_fit`]), or
+/// `JUNQI_WINDOW=WxH` (e.g. `720x1600` to look at a phone held upright).
 fn window_size() -> (u32, u32) {
     std::env::var("JUNQI_WINDOW")
         .ok()
@@ -61,8 +63,14 @@ fn window_size() -> (u32, u32) {
 
 impl Plugin for AppPlugin {
     fn build(&self, app: &mut App) {
+        let sound = audio::output_present();
+        let mut plugins = DefaultPlugins.build();
+        if !sound {
+            plugins = plugins.disable::<bevy::audio::AudioPlugin>();
+        }
         app.add_plugins(
-            DefaultPlugins
+            plugins
+                .set(log_filter::log_plugin())
                 .set(WindowPlugin {
                     primary_window: Some(Window {
                         title: "军棋 Junqi".into(),
@@ -81,9 +89,12 @@ impl Plugin for AppPlugin {
             theme::plugin,
             LogicPlugin,
             window_icon::plugin,
-            audio::playback_plugin,
+            window_fit::plugin,
             redraw::winit_plugin,
         ));
+        if sound {
+            app.add_plugins(audio::playback_plugin);
+        }
         #[cfg(feature = "dev")]
         app.add_plugins((demo::plugin, diag::plugin));
     }

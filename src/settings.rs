@@ -97,9 +97,16 @@ impl Default for Settings {
 #[derive(Message, Clone, Debug)]
 pub struct SaveSettings;
 
-/// The last settings load/save problem, shown on the settings screen.
+/// What the player should hear of the settings file: shown on the settings screen, and a load
+/// problem on the title screen too.
 #[derive(Resource, Default, Debug)]
-pub struct SettingsStatus(pub Option<String>);
+pub struct SettingsStatus {
+    /// The settings file could not be read at start (a damaged one is moved aside; the
+    /// defaults are in use).
+    pub loaded: Option<storage::StoreError>,
+    /// The last save: done, or why it failed.
+    pub saved: Option<Result<(), storage::StoreError>>,
+}
 
 /// Loads settings at startup; keeps [`Lang`] in step with [`Settings::lang`]; saves on request.
 pub(super) fn plugin(app: &mut App) {
@@ -115,7 +122,7 @@ fn load_settings(mut commands: Commands, dir: Res<DataDir>, mut status: ResMut<S
         Err(storage::StoreError::Missing(_)) => Settings::default(),
         Err(e) => {
             warn!("{e}");
-            status.0 = Some(e.message(Lang::Zh));
+            status.loaded = Some(e);
             Settings::default()
         }
     };
@@ -148,8 +155,9 @@ fn save_settings(
     if reader.read().count() == 0 {
         return;
     }
-    status.0 = Some(match storage::save_json(&dir.settings_file(), &*settings) {
-        Ok(()) => settings.lang.t("settings.saved").to_owned(),
-        Err(e) => e.message(settings.lang),
-    });
+    let saved = storage::save_json(&dir.settings_file(), &*settings);
+    if let Err(e) = &saved {
+        warn!("{e}");
+    }
+    status.saved = Some(saved);
 }

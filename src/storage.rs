@@ -115,16 +115,35 @@ impl StoreError {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         };
+        let colon = lang.colon();
         match self {
-            StoreError::Missing(p) => format!("{}: {}", lang.t("err.missing"), name(p)),
+            StoreError::Missing(p) => format!("{}{colon}{}", lang.t("err.missing"), name(p)),
             StoreError::Corrupt { path, .. } => {
-                format!("{}: {}", lang.t("err.corrupt"), name(path))
+                format!("{}{colon}{}", lang.t("err.corrupt"), name(path))
             }
-            StoreError::Io { path, .. } => format!("{}: {}", lang.t("err.io"), name(path)),
-            StoreError::BadName(n) => format!("{}: \"{n}\"", lang.t("err.name")),
+            StoreError::Io { path, .. } => format!("{}{colon}{}", lang.t("err.io"), name(path)),
+            StoreError::BadName(n) => format!("{}{colon}\"{n}\"", lang.t("err.name")),
+            StoreError::MovedAside { to, .. } => lang.t("err.moved_aside").replace("{}", &name(to)),
+        }
+    }
+
+    /// The notice for a file the app could not read at start, which it replaced (the settings,
+    /// the profile): `key`'s text with the damaged copy's file name, or [`Self::message`] when
+    /// the file was not moved aside.
+    pub fn notice(&self, key: &'static str, lang: Lang) -> String {
+        match self.kept_as() {
+            Some(name) => lang.t(key).replace("{}", &name),
+            None => self.message(lang),
+        }
+    }
+
+    /// The file name (not the path) a damaged file was kept under.
+    pub fn kept_as(&self) -> Option<String> {
+        match self {
             StoreError::MovedAside { to, .. } => {
-                format!("{}: {}", lang.t("err.moved_aside"), name(to))
+                Some(to.file_name()?.to_string_lossy().into_owned())
             }
+            _ => None,
         }
     }
 }

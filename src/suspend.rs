@@ -17,6 +17,13 @@ use crate::{
 /// The file's format version.
 const VERSION: u32 = 1;
 
+/// Seconds of the move clock between two writes of a running game.
+const CLOCK_STEP: f32 = 5.0;
+
+/// What the last write saw: the game (when it started), its actions, whether it ended, the
+/// clock in [`CLOCK_STEP`]s and the number of markers.
+type Written = (u64, usize, bool, i32, usize);
+
 /// Who the player faced, enough to start the computer seats again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Computer {
@@ -45,6 +52,9 @@ pub struct SuspendedGame {
     pub clock: f32,
     /// Takebacks allowed in the game.
     pub undo_limit: u8,
+    /// The player's private markers on enemy pieces (older files have none).
+    #[serde(default)]
+    pub markers: Vec<(junqi_game::PieceId, String)>,
 }
 
 impl SuspendedGame {
@@ -64,6 +74,16 @@ impl SuspendedGame {
             computer,
             clock: g.game_match.clock,
             undo_limit: g.undo_limit,
+            markers: {
+                let mut m: Vec<_> = g
+                    .game_match
+                    .markers
+                    .iter()
+                    .map(|(id, label)| (*id, label.clone()))
+                    .collect();
+                m.sort();
+                m
+            },
         })
     }
 
@@ -78,6 +98,7 @@ impl SuspendedGame {
             Computer::Table { levels } => ActiveGame::table(game_match, levels),
         };
         g.undo_limit = self.undo_limit;
+        g.game_match.markers = self.markers.iter().cloned().collect();
         Ok(g)
     }
 }
@@ -145,7 +166,7 @@ fn keep(
     game: Option<Res<ActiveGame>>,
     screen: Res<State<Screen>>,
     mut life: MessageReader<AppLifecycle>,
-    mut last: Local<Option<(u64, usize, bool)>>,
+    mut last: Local<Option<Written>>,
 ) {
     let suspending = life
         .read()
@@ -154,10 +175,14 @@ fn keep(
         return;
     };
     let actions = g.game_match.game().map_or(0, |r| r.record().actions.len());
+    // Also every few seconds of the clock, and when a marker is set: a game killed between two
+    // moves comes back with its clock where it stood and its markers.
     let now = (
         g.game_match.started,
         actions,
         g.game_match.result().is_some(),
+        (g.game_match.clock / CLOCK_STEP).ceil() as i32,
+        g.game_match.markers.len(),
     );
     if suspending || *last != Some(now) {
         *last = Some(now);

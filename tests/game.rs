@@ -178,6 +178,12 @@ fn refused_swap_shows_the_reason_and_keeps_the_layout() {
     let (msg, is_error) = state.message.clone().unwrap();
     assert!(is_error);
     assert!(msg.contains("军旗只能放在大本营"), "{msg}");
+    // The point as the player counts it, not a bare code like "12：".
+    assert!(
+        msg.contains("第 1 行第 1 列") || msg.contains("第 6 行第 2 列"),
+        "{msg}"
+    );
+    assert!(!msg.contains("12：") && !msg.contains("62："), "{msg}");
     assert!(!state.warn.is_empty());
     // Nothing may stand in a camp.
     assert!(!state.try_swap((1, 1), (2, 2), junqi::i18n::Lang::En));
@@ -187,7 +193,7 @@ fn refused_swap_shows_the_reason_and_keeps_the_layout() {
             .clone()
             .unwrap()
             .0
-            .contains("camps start empty")
+            .contains("Camps start empty (row 2, column 2)")
     );
     // A legal swap happens.
     assert!(state.try_swap((1, 1), (1, 2), junqi::i18n::Lang::Zh));
@@ -475,6 +481,40 @@ fn the_inference_board_stays_closed_when_the_rules_forbid_it() {
     assert_eq!(
         junqi_net::discovery::rules_summary(&options.rules),
         "dark 60s no-inference"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 认输 in the first 20 moves is refused at once, with no confirmation asked first, and the
+/// refusal goes at the next move instead of staying on screen.
+#[test]
+fn resigning_early_is_refused_at_once_and_the_refusal_goes_with_the_next_move() {
+    let dir = temp_dir("resign-early");
+    let mut app = app_with_step(&dir, 50);
+    start_game(&mut app);
+    app.world_mut().write_message(GameAction::AskResign);
+    app.update();
+    {
+        let g = app.world().resource::<ActiveGame>();
+        assert!(
+            !g.confirm_resign,
+            "no confirmation for a resignation that is refused"
+        );
+        let said = g.status.clone().unwrap_or_default();
+        assert!(said.contains("20"), "{said}");
+        assert!(g.game_match.result().is_none());
+    }
+    let (from, to) = game_move(&app);
+    app.world_mut().write_message(BoardClick(from));
+    app.update();
+    app.world_mut().write_message(BoardClick(to));
+    app.update();
+    app.update();
+    assert_eq!(ply(&app), 1);
+    assert_eq!(
+        app.world().resource::<ActiveGame>().status,
+        None,
+        "the refusal stayed"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -178,3 +178,74 @@ fn leaving_the_review_while_it_is_computed_stops_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The review counts moves as the log numbers them: a draw offer and its refusal between two
+/// moves is no move, so the review's 第 N 手 of every move is the log's number for it, and its
+/// slider ends at the game's last move number.
+#[test]
+fn the_reviews_move_numbers_are_the_logs() {
+    use junqi::game_match::{LogEntry, Match};
+    let layouts = classic_layouts();
+    let mut game = Game::new(
+        Rules::default(),
+        layouts[0].layout,
+        layouts[3].layout,
+        Side::South,
+    )
+    .unwrap();
+    let mut players: [Box<dyn Player>; 2] = [
+        Box::new(GreedyPlayer::new(3)),
+        Box::new(GreedyPlayer::new(4)),
+    ];
+    for ply in 0..30 {
+        if game.result().is_some() {
+            break;
+        }
+        let side = game.turn();
+        if ply % 7 == 3 {
+            game.apply(side, Action::OfferDraw).unwrap();
+            game.apply(side.opponent(), Action::DeclineDraw).unwrap();
+        }
+        let action = players[side.index()].act(&game.view(side), &|| false);
+        game.apply(side, action).unwrap();
+    }
+    let record = game.record().clone();
+    let saved = GameFile {
+        version: 1,
+        started: 1,
+        opponent: "ai-1".into(),
+        me: Side::South,
+        record: record.clone(),
+        result: game.result(),
+        undos: 0,
+    };
+    let log = Match::from_saved(&saved, None).unwrap().log;
+    let log_plies: Vec<usize> = log
+        .iter()
+        .filter_map(|e| match e {
+            LogEntry::Move { ply, .. } | LogEntry::Flip { ply, .. } => Some(usize::from(*ply)),
+            _ => None,
+        })
+        .collect();
+    let mut state = ReviewState::default();
+    state.open(saved, Screen::Replay);
+    let review_plies: Vec<usize> = record
+        .actions
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, a))| matches!(a, Action::Move(_)))
+        .map(|(i, _)| state.ply_of_action(i))
+        .collect();
+    assert!(
+        record.actions.len() > review_plies.len(),
+        "draw offers in the record"
+    );
+    assert_eq!(review_plies, log_plies);
+    let steps = state.ply_steps();
+    assert_eq!(
+        steps.len() - 1,
+        *log_plies.last().unwrap(),
+        "the slider's end"
+    );
+    assert_eq!(*steps.last().unwrap(), record.actions.len());
+}

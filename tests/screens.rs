@@ -75,7 +75,16 @@ fn corrupt_settings_and_profile_are_reported_not_fatal_and_moved_aside() {
     app.update();
     assert_eq!(*app.world().resource::<Settings>(), Settings::default());
     let status = app.world().resource::<junqi::settings::SettingsStatus>();
-    assert!(status.0.as_deref().unwrap_or("").contains("损坏"));
+    let notice = status
+        .loaded
+        .as_ref()
+        .map(|e| e.notice("err.settings_damaged", Lang::Zh))
+        .unwrap_or_default();
+    assert!(notice.contains("损坏") && notice.contains("settings.damaged-1.json"));
+    assert!(
+        !notice.contains(&*dir.to_string_lossy()),
+        "no path: {notice}"
+    );
     assert!(
         app.world()
             .resource::<junqi::profile::ProfileStatus>()

@@ -124,3 +124,48 @@ fn a_game_left_through_the_menu_is_not_offered_and_a_damaged_file_is_moved_aside
     assert!(dir.join("unfinished.damaged-1.json").exists(), "kept aside");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game killed between two moves (no life-cycle message, no exit: `kill -9`) comes back with
+/// its clock within a few seconds of where it stood, not from the last move, and with the
+/// player's markers.
+#[test]
+fn a_killed_game_comes_back_with_its_clock_and_markers() {
+    let dir = temp_dir("killed");
+    let mut first = game_under_way(&dir);
+    let enemy = {
+        let g = game(&first);
+        let me = g.game_match.me();
+        g.game_match
+            .view
+            .pieces()
+            .find(|k| k.side != me && k.at.is_some())
+            .map(|k| k.id)
+            .expect("an enemy piece")
+    };
+    {
+        let mut g = first.world_mut().resource_mut::<ActiveGame>();
+        g.game_match.markers.insert(enemy, "炸".into());
+        g.game_match.clock = 31.0;
+    }
+    first.update();
+    first.update();
+    // Killed: dropped without any message.
+    drop(first);
+
+    let mut next = app(&dir);
+    next.world_mut().write_message(ResumeGame);
+    next.update();
+    next.update();
+    assert_eq!(screen(&next), Screen::Game);
+    let g = game(&next);
+    assert_eq!(
+        g.game_match.markers.get(&enemy).map(String::as_str),
+        Some("炸")
+    );
+    assert!(
+        g.game_match.clock <= 36.0,
+        "the clock restarted from the last move: {}",
+        g.game_match.clock
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

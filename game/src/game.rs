@@ -410,7 +410,7 @@ impl Game {
                 }
             }
             Action::Resign => {
-                if self.position.ply() < self.record.rules.resign_after_plies {
+                if !self.record.rules.may_resign(self.position.ply()) {
                     return Err(ActionError::ResignTooEarly(
                         self.record.rules.resign_after_plies,
                     ));

@@ -166,6 +166,21 @@ impl Rules {
         timeouts > self.max_timeouts
     }
 
+    /// Whether an inference board (what each hidden enemy piece may be) has anything to infer:
+    /// the room allows it and the mode hides pieces (an open game shows every piece).
+    #[inline]
+    pub fn inference_applies(&self) -> bool {
+        self.inference_board && self.mode != Mode::Open
+    }
+
+    /// Whether a side may resign after `ply` plies: not before
+    /// [`Rules::resign_after_plies`]. The one test, for the referee's games, four-player tables
+    /// and the app's 认输 button.
+    #[inline]
+    pub fn may_resign(&self, ply: u16) -> bool {
+        ply >= self.resign_after_plies
+    }
+
     /// Whether a piece of this rank turns corners on the railway.
     #[inline]
     pub fn rail_runner(&self, rank: Rank) -> bool {

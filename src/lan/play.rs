@@ -102,7 +102,7 @@ fn follow(
             }
             PeerEvent::DrawOffered => set(g, |l| l.draw_offered = true),
             PeerEvent::Refused(err) => {
-                g.status = Some(crate::lan_text::refusal_text(err, *lang));
+                g.say(crate::lan_text::refusal_text(err, *lang));
             }
             PeerEvent::Fault { culprit, reason } => {
                 set(g, |l| l.fault = Some((*culprit, reason.clone())));

@@ -22,8 +22,11 @@ pub struct ActiveGame {
     pub hint: Option<Hint>,
     /// A hint is being computed.
     pub hint_pending: bool,
-    /// A message for the player (refused resign…).
+    /// A message for the player (a refused resignation, a refused move, a draw declined…),
+    /// shown until the next move: set it with [`ActiveGame::say`].
     pub status: Option<String>,
+    /// The ply [`Self::status`] was said at.
+    pub status_ply: u16,
     /// Seconds since the computer started thinking.
     pub thinking: Option<f32>,
     /// Seconds since the game ended (the board stays a moment before the result screen).
@@ -72,6 +75,7 @@ impl ActiveGame {
             hint: None,
             hint_pending: false,
             status: None,
+            status_ply: 0,
             thinking: None,
             ended: None,
             saved: false,
@@ -81,6 +85,18 @@ impl ActiveGame {
             inference: None,
             ai_offer: None,
         }
+    }
+
+    /// Shows `text` to the player until the next move is played.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.status = Some(text.into());
+        self.status_ply = self.game_match.plies();
+    }
+
+    /// Whether the message was said before the last move, and is to be forgotten: a refusal
+    /// answers what the player tried then, not what the board shows now.
+    pub fn status_is_stale(&self) -> bool {
+        self.status.is_some() && self.game_match.plies() != self.status_ply
     }
 
     /// The LAN game's state, if this is one.

@@ -30,9 +30,27 @@ pub struct LastGame {
     pub four: bool,
     /// The room score the game earned the player (RULES.md §8).
     pub score: i8,
+    /// Moves the player took back (悔棋): such a game is not scored.
+    pub undos: u32,
 }
 
 impl LastGame {
+    /// Why the game scored nothing, as an i18n key (none when it scored, or when a loss or a
+    /// win says enough): takebacks, a quick win (RULES.md §8), a draw.
+    pub fn unscored_key(&self) -> Option<&'static str> {
+        if self.score != 0 {
+            return None;
+        }
+        if self.undos > 0 {
+            return Some("over.unscored_undo");
+        }
+        match self.result.map(|r| WinLossDraw::of(r, self.me, self.four)) {
+            Some(WinLossDraw::Win) => Some("over.unscored_quick"),
+            Some(WinLossDraw::Draw) => Some("over.unscored_draw"),
+            Some(WinLossDraw::Loss) | None => None,
+        }
+    }
+
     /// Whether the player (or, round a four-player table, the player's team) won.
     pub fn won(&self) -> bool {
         self.result

@@ -415,6 +415,7 @@ fn finish(
             lan: game.lan_state().cloned(),
             four: team,
             score,
+            undos: game.game_match.undos,
         });
     }
     let t = game.ended.get_or_insert(0.0);
@@ -624,6 +625,10 @@ fn actions(
     waker: Res<Waker>,
 ) {
     let lang = *lang;
+    // Read-only test first: the game is marked changed (and redrawn) only when it is.
+    if game.status_is_stale() {
+        game.status = None;
+    }
     for a in reader.read() {
         let me = game.game_match.me();
         match *a {
@@ -634,8 +639,20 @@ fn actions(
                 };
                 continue;
             }
-            GameAction::AskResign | GameAction::CancelResign => {
-                game.confirm_resign = *a == GameAction::AskResign;
+            GameAction::AskResign => {
+                // Refused at once in the first moves: asking for an irreversible confirmation
+                // only to refuse it after would be a trap.
+                let n = game.game_match.rules().resign_after_plies;
+                if game.game_match.rules().may_resign(game.game_match.plies()) {
+                    game.confirm_resign = true;
+                } else {
+                    game.confirm_resign = false;
+                    game.say(resign_early(n, lang));
+                }
+                continue;
+            }
+            GameAction::CancelResign => {
+                game.confirm_resign = false;
                 continue;
             }
             GameAction::Resign => game.confirm_resign = false,
@@ -645,7 +662,7 @@ fn actions(
             }
             GameAction::Inference => {
                 // A room rule (the LAN host's, shared with the peer by the game's rules).
-                if !game.game_match.rules().inference_board {
+                if !game.game_match.rules().inference_applies() {
                     game.inference = None;
                     continue;
                 }
@@ -660,14 +677,14 @@ fn actions(
                     continue;
                 }
                 if game.game_match.undos >= u32::from(game.undo_limit) {
-                    game.status = Some(lang.t("game.undo_none").to_owned());
+                    game.say(lang.t("game.undo_none").to_owned());
                 } else if game.game_match.undo() {
                     game.selected = None;
                     game.hint = None;
                     game.marking = None;
                     game.status = None;
                 } else {
-                    game.status = Some(lang.t("game.undo_refused").to_owned());
+                    game.say(lang.t("game.undo_refused").to_owned());
                 }
                 continue;
             }
@@ -680,20 +697,18 @@ fn actions(
             }
         }
         match *a {
-            GameAction::Resign => {
-                game.status = game
-                    .game_match
-                    .act(me, Action::Resign)
-                    .err()
-                    .map(|e| action_error_text(&e, lang));
-            }
+            GameAction::Resign => match game.game_match.act(me, Action::Resign) {
+                Ok(_) => game.status = None,
+                Err(ActionError::ResignTooEarly(n)) => game.say(resign_early(n, lang)),
+                Err(e) => game.say(action_error_text(&e, lang)),
+            },
             GameAction::OfferDraw => {
                 if game.game_match.act(me, Action::OfferDraw).is_err() {
                     continue;
                 }
                 // Each computer seat still in answers, from its own view.
                 let accept = answer_draw_for_computers(&mut game, me);
-                game.status = Some(
+                game.say(
                     lang.t(if accept {
                         "game.draw_accepted"
                     } else {
@@ -744,6 +759,11 @@ fn actions(
     }
 }
 
+/// Why 认输 is refused in the first `n` plies.
+fn resign_early(n: u16, lang: Lang) -> String {
+    lang.t("game.resign_early").replace("{}", &n.to_string())
+}
+
 /// Resign, draw offers and answers in a LAN game go to the network session.
 fn lan_action(
     game: &mut ActiveGame,
@@ -757,8 +777,8 @@ fn lan_action(
     match a {
         GameAction::Resign => {
             let n = game.game_match.rules().resign_after_plies;
-            if game.game_match.plies() < n {
-                game.status = Some(lang.t("game.resign_early").replace("20", &n.to_string()));
+            if !game.game_match.rules().may_resign(game.game_match.plies()) {
+                game.say(resign_early(n, lang));
             } else {
                 send(PeerCmd::Resign);
                 game.status = None;
@@ -767,7 +787,7 @@ fn lan_action(
         GameAction::OfferDraw => {
             if game.game_match.my_turn() {
                 send(PeerCmd::OfferDraw);
-                game.status = Some(lang.t("lan.draw_sent").to_owned());
+                game.say(lang.t("lan.draw_sent").to_owned());
             }
         }
         GameAction::AnswerDraw(yes) => {

@@ -67,9 +67,11 @@ fn wide(root: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             turn(ui, g, lang);
             clock(ui, g, lang, 310.0);
             counts(ui, g, lang);
-            confirm_resign(ui, g, lang, out);
             buttons(ui, g, lang, None, out);
-            notices(ui, g, lang, out);
+            theme::message_slot(ui, "game_messages", 3.0, |ui| {
+                confirm_resign(ui, g, lang, out);
+                notices(ui, g, lang, out);
+            });
             if g.marking.is_some() {
                 ui.separator();
                 markers(ui, lang, out);
@@ -117,14 +119,14 @@ fn portrait(
     egui::Panel::bottom("game_bottom")
         .frame(theme::panel(6))
         .show(root, |ui| {
-            notices(ui, g, lang, out);
-            if g.confirm_resign {
+            // Messages in a place of their own height: the board and the buttons stay put.
+            theme::message_slot(ui, "game_messages", 2.0, |ui| {
                 confirm_resign(ui, g, lang, out);
-            } else {
-                // On a phone the four-player board's points are about 25 dp apart: 放大.
-                let zoom = (s.view.board().sides().len() == 4).then_some(zoomed);
-                buttons(ui, g, lang, zoom, out);
-            }
+                notices(ui, g, lang, out);
+            });
+            // On a phone the four-player board's points are about 25 dp apart: 放大.
+            let zoom = (s.view.board().sides().len() == 4).then_some(zoomed);
+            buttons(ui, g, lang, zoom, out);
             if out.actions.contains(&GameAction::Inference) && g.inference.is_none() {
                 *tab = HudTab::Table;
             }
@@ -161,7 +163,11 @@ fn portrait(
                             .as_ref()
                             .and_then(|(_, inf)| picked_odds(g, inf, lang))
                         {
-                            ui.label(format!("{}：{line}", lang.t("game.inference")));
+                            ui.label(format!(
+                                "{}{}{line}",
+                                lang.t("game.inference"),
+                                lang.colon()
+                            ));
                         }
                         markers(ui, lang, out);
                         return;
@@ -300,8 +306,9 @@ fn counts(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
         seats_table(ui, g, lang);
     } else {
         ui.label(format!(
-            "{}：{} {}/{max} · {} {}/{max}",
+            "{}{}{} {}/{max} · {} {}/{max}",
             lang.t("game.timeouts"),
+            lang.colon(),
             lang.t("game.you"),
             s.view.timeouts(me),
             lang.t("game.enemy"),
@@ -347,16 +354,17 @@ fn buttons(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, zoom: Option<bool>, ou
         if hint.clicked() {
             out.actions.push(GameAction::Hint);
         }
-        // A button like its neighbours, shown pressed while the board is on.
-        let allowed = s.rules().inference_board;
-        if ui
-            .add_enabled(
-                allowed,
-                egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()),
-            )
-            .on_hover_text(lang.t("game.inference_tip"))
-            .on_disabled_hover_text(lang.t("opt.no_inference"))
-            .clicked()
+        // A button like its neighbours, shown pressed while the board is on; none in an open
+        // game, where every piece is seen.
+        if s.rules().mode != Mode::Open
+            && ui
+                .add_enabled(
+                    s.rules().inference_applies(),
+                    egui::Button::new(lang.t("game.inference")).selected(g.inference.is_some()),
+                )
+                .on_hover_text(lang.t("game.inference_tip"))
+                .on_disabled_hover_text(lang.t("opt.no_inference"))
+                .clicked()
         {
             out.actions.push(GameAction::Inference);
         }
@@ -450,13 +458,14 @@ fn removed(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
             .map(|(_, r)| r.map(|r| rank_short(r, lang)).unwrap_or_else(|| "?".into()))
             .collect();
         ui.label(format!(
-            "{}：{}",
+            "{}{}{}",
             lang.t(seat_key(
                 side,
                 me,
                 s.view.is_team_game(),
                 s.rules().clockwise
             )),
+            lang.colon(),
             if names.is_empty() {
                 "—".to_owned()
             } else {
@@ -523,10 +532,10 @@ fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
         let (kind, detail) = crate::lan_text::fault_text(reason, lang);
         ui.colored_label(
             egui::Color32::from_rgb(230, 90, 70),
-            format!("{}：{who} {kind}", lang.t("lan.fault")),
+            format!("{}{}{who} {kind}", lang.t("lan.fault"), lang.colon()),
         );
         if let Some(d) = detail {
-            ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+            ui.weak(format!("{}{}{d}", lang.t("lan.detail"), lang.colon()));
         }
     }
 }
@@ -574,8 +583,9 @@ fn inference_ui(ui: &mut egui::Ui, g: &ActiveGame, inf: &Inference, lang: Lang) 
             .collect();
         ui.label(
             egui::RichText::new(format!(
-                "{}：{}",
+                "{}{}{}",
                 lang.t(seat_key(rem.side, me, four, clockwise)),
+                lang.colon(),
                 parts.join(" ")
             ))
             .size(14.0),

@@ -142,7 +142,9 @@ fn ui(
                         .unwrap_or_default();
                     ui.label(egui::RichText::new(why).size(26.0));
                 }
-                ui.label(format!("{} {:+}", lang.t("over.score"), last.score));
+                // "积分 +0" says why: takebacks, a quick win or a draw score nothing.
+                let why = last.unscored_key().map(|k| lang.t(k)).unwrap_or_default();
+                ui.label(format!("{} {:+}{why}", lang.t("over.score"), last.score));
                 ui.label(lang.t("game.move").replace("{}", &last.plies.to_string()));
                 if let Some(lan) = &last.lan {
                     verdict_ui(ui, lan, last.me, lang);
@@ -154,7 +156,7 @@ fn ui(
                             .file_name()
                             .map(|n| n.to_string_lossy())
                             .unwrap_or_default();
-                        ui.weak(format!("{}：{name}", lang.t("over.saved")));
+                        ui.weak(format!("{}{}{name}", lang.t("over.saved"), lang.colon()));
                     }
                     (Err(NotSaved::AwaitingAudit), _) => {}
                     (Err(NotSaved::Store(e)), _) => {
@@ -226,7 +228,7 @@ fn verdict_ui(ui: &mut egui::Ui, lan: &LanGame, me: Side, lang: Lang) {
                 _ => lang.t("game.enemy"),
             };
             ui.label(
-                egui::RichText::new(format!("{}：{who}", lang.t("lan.cheat")))
+                egui::RichText::new(format!("{}{}{who}", lang.t("lan.cheat"), lang.colon()))
                     .size(24.0)
                     .color(egui::Color32::from_rgb(230, 90, 70)),
             );
@@ -234,11 +236,16 @@ fn verdict_ui(ui: &mut egui::Ui, lan: &LanGame, me: Side, lang: Lang) {
                 let (kind, detail) = crate::lan_text::fault_text(reason, lang);
                 ui.label(egui::RichText::new(kind).size(20.0));
                 if let Some(d) = detail {
-                    ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+                    ui.weak(format!("{}{}{d}", lang.t("lan.detail"), lang.colon()));
                 }
             }
             if !v.evidence.is_empty() {
-                ui.weak(format!("{}：{}", lang.t("lan.evidence"), v.evidence));
+                ui.weak(format!(
+                    "{}{}{}",
+                    lang.t("lan.evidence"),
+                    lang.colon(),
+                    v.evidence
+                ));
             }
         }
     }

@@ -1,6 +1,7 @@
-//! Layout tests: the game and setup screens' panels laid out by egui at the phone, phone
-//! landscape and desktop sizes, without a window, and every piece of text and every widget
-//! checked against the window, the other texts and the board's area.
+//! Layout tests: the screens' panels (game, setup, title, settings, profile, replay, review)
+//! laid out by egui at the phone, phone landscape and desktop sizes, without a window, and
+//! every piece of text and every widget checked against the window, the other texts and the
+//! board's area; and a message appearing on a screen moves nothing a player points at.
 
 use bevy_egui::egui::{self, Pos2, Rect, Shape, epaint::ClippedShape};
 use junqi_game::Side;
@@ -18,11 +19,13 @@ const SIZES: [(f32, f32); 4] = [
     (1280.0, 800.0),
 ];
 
-/// A shape as drawn: its bounds, what of it the clip leaves visible, and its text if any.
+/// A shape as drawn: its bounds, what of it the clip leaves visible, and its text and colour if
+/// any.
 struct Drawn {
     bounds: Rect,
     visible: Rect,
     text: Option<String>,
+    colour: Option<egui::Color32>,
 }
 
 fn flatten(shape: &Shape, clip: Rect, out: &mut Vec<Drawn>) {
@@ -34,14 +37,21 @@ fn flatten(shape: &Shape, clip: Rect, out: &mut Vec<Drawn>) {
             if !bounds.is_positive() {
                 return;
             }
-            let text = match s {
-                Shape::Text(t) => Some(t.galley.text().to_owned()),
-                _ => None,
+            let (text, colour) = match s {
+                Shape::Text(t) => {
+                    let section = t.galley.job.sections.first().map(|s| s.format.color);
+                    let colour = section
+                        .filter(|c| *c != egui::Color32::PLACEHOLDER)
+                        .unwrap_or(t.fallback_color);
+                    (Some(t.galley.text().to_owned()), Some(colour))
+                }
+                _ => (None, None),
             };
             out.push(Drawn {
                 bounds,
                 visible: bounds.intersect(clip),
                 text,
+                colour,
             });
         }
     }
@@ -81,6 +91,17 @@ fn lay_out(
 /// Everything inside the window; no text cut at its sides by a panel or overlapping another; the
 /// board's area a fair share of the window and clear of every text.
 fn check(what: &str, size: (f32, f32), screen: Rect, board: Rect, drawn: &[Drawn]) {
+    check_texts(what, size, screen, drawn, board);
+    check_board(what, size, screen, board);
+}
+
+/// A page without a board (title, settings, profile): everything inside the window, no text
+/// cut at its sides or overlapping another.
+fn check_page(what: &str, size: (f32, f32), screen: Rect, drawn: &[Drawn]) {
+    check_texts(what, size, screen, drawn, Rect::NOTHING);
+}
+
+fn check_texts(what: &str, size: (f32, f32), screen: Rect, drawn: &[Drawn], board: Rect) {
     let tol = 0.5;
     let inside = |r: Rect| {
         r.min.x >= screen.min.x - tol
@@ -136,6 +157,16 @@ fn check(what: &str, size: (f32, f32), screen: Rect, board: Rect, drawn: &[Drawn
             );
         }
     }
+}
+
+fn check_board(what: &str, size: (f32, f32), screen: Rect, board: Rect) {
+    let tol = 0.5;
+    let inside = |r: Rect| {
+        r.min.x >= screen.min.x - tol
+            && r.min.y >= screen.min.y - tol
+            && r.max.x <= screen.max.x + tol
+            && r.max.y <= screen.max.y + tol
+    };
     assert!(
         inside(board),
         "{what} at {size:?}: board {board:?} outside {screen:?}"
@@ -255,4 +286,240 @@ fn the_check_sees_overlaps_cuts_and_a_squeezed_board() {
     assert!(!attempt(|ui| {
         ui.add_space(800.0);
     }));
+}
+
+/// The same texts at the same places: what a player points at in `calm` has not moved in
+/// `busy` (the same screen with messages shown), and the board has kept its place and size.
+/// A text whose wording changed (a counter) is not compared.
+fn nothing_moved(what: &str, calm: &(Rect, Vec<Drawn>), busy: &(Rect, Vec<Drawn>)) {
+    let close = |a: Rect, b: Rect| (a.min - b.min).length() < 0.5 && (a.max - b.max).length() < 0.5;
+    assert!(
+        calm.0 == Rect::NOTHING || close(calm.0, busy.0),
+        "{what}: the board moved from {:?} to {:?}",
+        calm.0,
+        busy.0
+    );
+    let mut compared = 0;
+    for d in calm.1.iter().filter(|d| d.visible.is_positive()) {
+        let Some(text) = d.text.as_deref().filter(|t| !t.trim().is_empty()) else {
+            continue;
+        };
+        let same: Vec<&Drawn> = busy
+            .1
+            .iter()
+            .filter(|b| b.text.as_deref() == Some(text))
+            .collect();
+        if same.is_empty() {
+            continue;
+        }
+        compared += 1;
+        assert!(
+            same.iter().any(|b| close(b.bounds, d.bounds)),
+            "{what}: {text:?} moved from {:?} to {:?}",
+            d.bounds,
+            same.iter().map(|b| b.bounds).collect::<Vec<_>>()
+        );
+    }
+    assert!(compared > 5, "{what}: only {compared} texts compared");
+}
+
+/// A message appearing (a hint, a refusal, a confirmation, a draw offer; the setup's refusal;
+/// a damaged record; the review's move) moves neither the board nor a control, at any size.
+#[test]
+fn a_message_appearing_moves_nothing_a_player_points_at() {
+    let calm = ActiveGame::new(demo::demo_match(Some(40), 5), 3);
+    let mut busy = calm.clone();
+    busy.say("前 20 步不能认输".to_owned());
+    busy.confirm_resign = true;
+    busy.hint = Some(junqi_game::ai::Hint {
+        mv: junqi_game::Move::Flip {
+            at: junqi_game::Point(0),
+        },
+        zh: "提示：先走工兵，找出对方的地雷".into(),
+        en: "Hint: move an engineer first to find the enemy's landmines".into(),
+    });
+    busy.ai_offer = Some(busy.game_match.me().opponent());
+    for lang in [Lang::Zh, Lang::En] {
+        for size in SIZES {
+            let run = |g: &ActiveGame| {
+                let mut tab = HudTab::Log;
+                let (_, board, drawn) = lay_out(size, |ctx, form| {
+                    hud(ctx, g, lang, form, &mut tab, false).board
+                });
+                (board, drawn)
+            };
+            nothing_moved(
+                &format!("game ({lang:?}) at {size:?}"),
+                &run(&calm),
+                &run(&busy),
+            );
+            let setup = |message: Option<(String, bool)>| {
+                let mut state = SetupState {
+                    message,
+                    ..Default::default()
+                };
+                let mut tab = SetupTab::Layout;
+                let (_, board, drawn) = lay_out(size, |ctx, form| {
+                    setup_panels(ctx, &mut state, lang, form, &mut tab).board
+                });
+                (board, drawn)
+            };
+            let refusal = "不能交换：炸弹不能放在第一行（第 1 行第 3 列）；地雷只能放在最后两行（第 2 行第 1 列）";
+            nothing_moved(
+                &format!("setup ({lang:?}) at {size:?}"),
+                &setup(None),
+                &setup(Some((refusal.into(), true))),
+            );
+        }
+    }
+}
+
+/// A finished demo game as the app saves it.
+fn finished() -> crate::game_match::GameFile {
+    demo::demo_match(None, 11).saved().expect("a local game")
+}
+
+/// The title (with 继续上局 and two damaged-file notices), settings (with a damaged file and a
+/// save), profile, replay and review screens fit every size in both languages: nothing cut or
+/// overlapping, 退出 and every board colour in view, the notices in the warning colour.
+#[test]
+fn the_other_screens_fit_every_size_in_both_languages() {
+    use super::title::{TitleView, title_panels};
+    use crate::settings::{Settings, SettingsStatus};
+    use crate::storage::StoreError;
+    let damaged = |name: &str| StoreError::MovedAside {
+        to: std::path::PathBuf::from(format!("/data/junqi/{name}.damaged-1.json")),
+        detail: "EOF while parsing".into(),
+    };
+    let root = std::env::temp_dir().join(format!("junqi-layout-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = crate::storage::DataDir(root.clone());
+    std::fs::create_dir_all(dir.records()).unwrap();
+    let game = finished();
+    for i in 0..12 {
+        let path = dir.records().join(format!("game-17000000{i:02}.json"));
+        crate::storage::save_json(&path, &game).unwrap();
+    }
+    std::fs::write(dir.records().join("game-1700000099.json"), "{").unwrap();
+    let mut profile = crate::profile::Profile::default();
+    for (key, outcome) in [
+        ("ai-1", crate::profile::WinLossDraw::Win),
+        ("ai-4", crate::profile::WinLossDraw::Loss),
+        ("four:4-2-2", crate::profile::WinLossDraw::Draw),
+        ("lan:xiaozhang-pc", crate::profile::WinLossDraw::Win),
+    ] {
+        profile.record(key, outcome, 1);
+    }
+    for lang in [Lang::Zh, Lang::En] {
+        let notices = vec![
+            damaged("settings").notice("err.settings_damaged", lang),
+            damaged("profile").notice("err.profile_damaged", lang),
+        ];
+        for size in SIZES {
+            // Title.
+            let view = TitleView {
+                resumable: Some(8),
+                notices: notices.clone(),
+            };
+            let (screen, _, drawn) = lay_out(size, |ctx, _| {
+                title_panels(ctx, &view, lang);
+                Rect::NOTHING
+            });
+            let what = format!("title ({lang:?}) at {size:?}");
+            check_page(&what, size, screen, &drawn);
+            let quit = drawn
+                .iter()
+                .find(|d| d.text.as_deref() == Some(lang.t("menu.quit")))
+                .unwrap_or_else(|| panic!("{what}: no 退出"));
+            assert!(
+                quit.visible.height() >= quit.bounds.height() - 0.5,
+                "{what}: 退出 cut off at {:?}",
+                quit.visible
+            );
+            for n in &notices {
+                let d = drawn
+                    .iter()
+                    .find(|d| d.text.as_deref() == Some(n.as_str()))
+                    .unwrap_or_else(|| panic!("{what}: {n} not shown"));
+                assert_eq!(d.colour, Some(theme::palette::WARN), "{what}: {n}");
+            }
+
+            // Settings.
+            let status = SettingsStatus {
+                loaded: Some(damaged("settings")),
+                saved: Some(Ok(())),
+            };
+            let mut settings = Settings::default();
+            let (screen, _, drawn) = lay_out(size, |ctx, _| {
+                super::settings::settings_page(ctx, &mut settings, &status, lang);
+                Rect::NOTHING
+            });
+            let what = format!("settings ({lang:?}) at {size:?}");
+            check_page(&what, size, screen, &drawn);
+            for t in crate::settings::BoardTheme::ALL {
+                let name = lang.t(t.key());
+                let d = drawn
+                    .iter()
+                    .find(|d| d.text.as_deref() == Some(name))
+                    .unwrap_or_else(|| panic!("{what}: {name} not drawn"));
+                assert!(
+                    d.visible.width() >= d.bounds.width() - 0.5 && d.visible.is_positive(),
+                    "{what}: {name} out of reach at {:?}",
+                    d.bounds
+                );
+            }
+            let notice = &notices[0];
+            let d = drawn
+                .iter()
+                .find(|d| d.text.as_deref() == Some(notice.as_str()))
+                .unwrap_or_else(|| panic!("{what}: the damaged file is not reported"));
+            assert_eq!(d.colour, Some(theme::palette::WARN), "{what}: not green");
+
+            // Profile.
+            let status = crate::profile::ProfileStatus(Some(damaged("profile")), Some(3));
+            let (screen, _, drawn) = lay_out(size, |ctx, _| {
+                super::profile::profile_page(ctx, &profile, &status, lang);
+                Rect::NOTHING
+            });
+            check_page(
+                &format!("profile ({lang:?}) at {size:?}"),
+                size,
+                screen,
+                &drawn,
+            );
+
+            // Replay, a record open at its middle.
+            let mut state = super::replay::ReplayState::default();
+            state.list(&dir);
+            state.open_file(&dir, "game-1700000003").unwrap();
+            state.step = state.len() / 2;
+            let (screen, board, drawn) = lay_out(size, |ctx, form| {
+                super::replay::replay_panels(ctx, &mut state, &dir, lang, form).board
+            });
+            check(
+                &format!("replay ({lang:?}) at {size:?}"),
+                size,
+                screen,
+                board,
+                &drawn,
+            );
+
+            // Review, at a move in the middle.
+            let mut review = super::review::ReviewState::default();
+            review.open(game.clone(), super::Screen::Replay);
+            review.step = review.len() / 2;
+            let settings = Settings::default();
+            let (screen, board, drawn) = lay_out(size, |ctx, form| {
+                super::review::review_panels(ctx, &mut review, &settings, lang, form).board
+            });
+            check(
+                &format!("review ({lang:?}) at {size:?}"),
+                size,
+                screen,
+                board,
+                &drawn,
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }

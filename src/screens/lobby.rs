@@ -571,20 +571,20 @@ fn ui(
             let (kind, detail) = crate::lan_text::fault_text(reason, lang);
             ui.colored_label(
                 theme::palette::WARN,
-                format!("{}：{kind}", lang.t("lobby.ended")),
+                format!("{}{}{kind}", lang.t("lobby.ended"), lang.colon()),
             );
             if let Some(d) = detail {
-                ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+                ui.weak(format!("{}{}{d}", lang.t("lan.detail"), lang.colon()));
             }
         }
         if let Some(e) = &lobby.error {
             let (what, detail) = crate::lan_text::peer_error_text(e, lang);
             ui.colored_label(
                 theme::palette::WARN,
-                format!("{}：{what}", lang.t("lobby.error")),
+                format!("{}{}{what}", lang.t("lobby.error"), lang.colon()),
             );
             if let Some(d) = detail {
-                ui.weak(format!("{}：{d}", lang.t("lan.detail")));
+                ui.weak(format!("{}{}{d}", lang.t("lan.detail"), lang.colon()));
             }
         }
     });

@@ -13,6 +13,7 @@ pub mod rules;
 pub mod rules_text;
 pub mod settings;
 pub mod setup;
+pub mod setup_memory;
 pub mod stepping;
 pub mod title;
 

@@ -49,10 +49,25 @@ fn ui(
     mut nav: MessageWriter<Navigate>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
-    let back = theme::page(ctx, lang.t("menu.back"), lang.t("profile.title"), |ui| {
+    if profile_page(ctx, &profile, &status, *lang) {
+        nav.write(Navigate(Screen::Title));
+    }
+    Ok(())
+}
+
+/// Lays out the profile page (also used by the layout tests); returns whether 返回 was pressed.
+pub fn profile_page(
+    ctx: &egui::Context,
+    profile: &Profile,
+    status: &ProfileStatus,
+    lang: Lang,
+) -> bool {
+    theme::page(ctx, lang.t("menu.back"), lang.t("profile.title"), |ui| {
         if let Some(err) = &status.0 {
-            ui.colored_label(theme::palette::WARN, err.message(lang));
+            ui.colored_label(
+                theme::palette::WARN,
+                err.notice("err.profile_damaged", lang),
+            );
         }
         if let Some(n) = status.1 {
             ui.colored_label(
@@ -86,39 +101,57 @@ fn ui(
             );
         }
         ui.add_space(16.0);
+        // On a phone the opponent comes last, where its name may wrap: the numbers keep their
+        // columns in the window's width.
+        let narrow = ui.available_width() < 640.0;
         egui::Grid::new("profile_grid")
             .striped(true)
             .num_columns(5)
-            .spacing([28.0, 8.0])
+            .spacing([if narrow { 14.0 } else { 28.0 }, 8.0])
             .show(ui, |ui| {
-                for key in [
-                    "profile.vs",
-                    "profile.games",
-                    "profile.wins",
-                    "profile.losses",
-                    "profile.draws",
-                ] {
-                    ui.strong(lang.t(key));
-                }
-                ui.end_row();
+                let row = |ui: &mut egui::Ui, who: egui::RichText, cells: [egui::RichText; 4]| {
+                    if !narrow {
+                        ui.label(who.clone());
+                    }
+                    for c in cells {
+                        ui.label(c);
+                    }
+                    if narrow {
+                        ui.add(egui::Label::new(who).wrap());
+                    }
+                    ui.end_row();
+                };
+                let strong = |t: &str| egui::RichText::new(t).strong();
+                row(
+                    ui,
+                    strong(lang.t("profile.vs")),
+                    [
+                        "profile.games",
+                        "profile.wins",
+                        "profile.losses",
+                        "profile.draws",
+                    ]
+                    .map(|k| strong(lang.t(k))),
+                );
                 let mut total = crate::profile::Tally::default();
                 for (who, t) in &profile.opponents {
-                    ui.label(opponent_label(who, lang));
-                    ui.label((t.wins + t.losses + t.draws).to_string());
-                    ui.label(t.wins.to_string());
-                    ui.label(t.losses.to_string());
-                    ui.label(t.draws.to_string());
-                    ui.end_row();
+                    let counts = [t.wins + t.losses + t.draws, t.wins, t.losses, t.draws];
+                    row(
+                        ui,
+                        egui::RichText::new(opponent_label(who, lang)),
+                        counts.map(|n| egui::RichText::new(n.to_string())),
+                    );
                     total.wins += t.wins;
                     total.losses += t.losses;
                     total.draws += t.draws;
                 }
-                ui.strong("Σ");
-                ui.strong((total.wins + total.losses + total.draws).to_string());
-                ui.strong(total.wins.to_string());
-                ui.strong(total.losses.to_string());
-                ui.strong(total.draws.to_string());
-                ui.end_row();
+                let counts = [
+                    total.wins + total.losses + total.draws,
+                    total.wins,
+                    total.losses,
+                    total.draws,
+                ];
+                row(ui, strong("Σ"), counts.map(|n| strong(&n.to_string())));
             });
         ui.add_space(16.0);
         egui::CollapsingHeader::new(lang.t("profile.level"))
@@ -134,9 +167,5 @@ fn ui(
                     });
                 }
             });
-    });
-    if back {
-        nav.write(Navigate(Screen::Title));
-    }
-    Ok(())
+    })
 }

@@ -10,7 +10,7 @@ use super::{
     Navigate, Screen,
     game::scene_of,
     review::ReviewState,
-    stepping::{autoplay_step, format_time, step_buttons, until_next_step},
+    stepping::{autoplay_step, format_time, ply_of, ply_steps, step_buttons, until_next_step},
 };
 use crate::{
     board::{BoardArea, BoardScene},
@@ -18,17 +18,59 @@ use crate::{
     game_match::{GameFile, Match, reason_key, record_error_text},
     i18n::Lang,
     lan::ExportError,
+    profile::WinLossDraw,
     redraw::Redraw,
     settings::Settings,
     storage::{self, DataDir, StoreError},
     theme,
 };
 
+/// A saved game in the replay list: its file and what the list says of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayEntry {
+    /// The file name without `.json`.
+    pub name: String,
+    /// When the game started (seconds since 1970).
+    pub started: u64,
+    /// The opponent key (as the profile's: `ai-N`, `four:…`, `lan:NAME`).
+    pub opponent: String,
+    /// The player's outcome, if the game ended.
+    pub outcome: Option<WinLossDraw>,
+}
+
+impl ReplayEntry {
+    /// The entry of the record `rec` saved as `name`.
+    pub fn of(name: &str, rec: &GameFile) -> Self {
+        let team = rec.opponent.starts_with("four:");
+        Self {
+            name: name.to_owned(),
+            started: rec.started,
+            opponent: rec.opponent.clone(),
+            outcome: rec.result.map(|r| WinLossDraw::of(r, rec.me, team)),
+        }
+    }
+
+    /// The list's text: the date, then the opponent and the outcome.
+    pub fn label(&self, lang: Lang) -> String {
+        let outcome = lang.t(match self.outcome {
+            Some(WinLossDraw::Win) => "profile.wins",
+            Some(WinLossDraw::Loss) => "profile.losses",
+            Some(WinLossDraw::Draw) => "profile.draws",
+            None => "replay.unfinished",
+        });
+        format!(
+            "{}\n{} · {outcome}",
+            format_time(self.started),
+            super::profile::opponent_label(&self.opponent, lang)
+        )
+    }
+}
+
 /// The replay viewer's state.
 #[derive(Resource, Default, Clone, Debug)]
 pub struct ReplayState {
-    /// Saved games (file names without `.json`), newest first.
-    pub files: Vec<String>,
+    /// The saved games that can be read, newest first.
+    pub files: Vec<ReplayEntry>,
     /// The open game.
     pub record: Option<GameFile>,
     /// How many turns are applied.
@@ -39,8 +81,10 @@ pub struct ReplayState {
     pub playing: bool,
     /// Seconds since the last auto-play step.
     pub timer: f32,
-    /// A load problem.
+    /// Why the record last chosen did not open.
     pub error: Option<OpenError>,
+    /// The records found damaged (and moved aside) when the list was made.
+    pub damaged: Vec<StoreError>,
     /// The open record's file name (without `.json`).
     pub name: Option<String>,
     /// Whether the open record is a LAN game with its signed log kept (it can be exported).
@@ -80,19 +124,53 @@ impl ReplayState {
         self.export = None;
     }
 
-    /// Opens the record saved as `name` in `dir`'s records folder.
+    /// Lists the saved games of `dir`'s records folder, newest first. A record that cannot be
+    /// read is moved aside (kept, never overwritten) and reported in [`Self::damaged`], so the
+    /// list offers only games that open.
+    pub fn list(&mut self, dir: &DataDir) {
+        self.files.clear();
+        self.damaged.clear();
+        for name in storage::list_names(&dir.records()).into_iter().rev() {
+            let path = dir.records().join(format!("{name}.json"));
+            match storage::load_or_move_aside::<GameFile>(&path) {
+                Ok(rec) => self.files.push(ReplayEntry::of(&name, &rec)),
+                Err(e) => {
+                    warn!("{e}");
+                    self.damaged.push(e);
+                }
+            }
+        }
+    }
+
+    /// Opens the record saved as `name` in `dir`'s records folder. A record that does not
+    /// open leaves the list (a damaged one is moved aside, so it is not offered again).
     ///
     /// # Errors
     /// The file is missing or damaged, or its record does not replay.
     pub fn open_file(&mut self, dir: &DataDir, name: &str) -> Result<(), OpenError> {
+        let opened = self.read_file(dir, name);
+        if opened.is_err() {
+            self.files.retain(|e| e.name != name);
+        }
+        opened
+    }
+
+    fn read_file(&mut self, dir: &DataDir, name: &str) -> Result<(), OpenError> {
         let path = dir.records().join(format!("{name}.json"));
-        // A damaged record is moved aside (and reported), so it is not offered again.
         let rec = storage::load_or_move_aside::<GameFile>(&path).map_err(OpenError::Store)?;
         Match::from_saved(&rec, None).map_err(OpenError::Replay)?;
         self.open(rec);
         self.name = Some(name.to_owned());
         self.auditable = crate::lan::record_journal(&path).exists();
         Ok(())
+    }
+
+    /// What the player reads about files that did not open, in `lang`.
+    pub fn problems(&self, lang: Lang) -> Vec<String> {
+        let damaged = self.damaged.iter().map(|e| e.message(lang));
+        damaged
+            .chain(self.error.iter().map(|e| e.message(lang)))
+            .collect()
     }
 
     /// Exports the open record's signed log for a third party's audit.
@@ -132,9 +210,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn enter(mut state: ResMut<ReplayState>, dir: Res<DataDir>) {
-    let mut files = storage::list_names(&dir.records());
-    files.reverse();
-    state.files = files;
+    state.error = None;
+    state.list(&dir);
 }
 
 fn autoplay(mut state: ResMut<ReplayState>, time: Res<Time>, mut redraw: ResMut<Redraw>) {
@@ -181,42 +258,78 @@ fn ui(
     mut nav: MessageWriter<Navigate>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
+    let out = replay_panels(ctx, &mut state, &dir, *lang, *form);
+    area.0 = Some(crate::form::board_area(out.board, ctx));
+    if out.actions.contains(&ReplayAction::Review)
+        && let Some(rec) = state.record.as_ref().filter(|r| r.result.is_some())
+    {
+        // 复盘 for a finished record: the review screen at the step shown, 返回 leading back.
+        review.open(rec.clone(), Screen::Replay);
+        review.step = state.step;
+        nav.write(Navigate(Screen::Review));
+    }
+    if let Some(to) = out.nav {
+        nav.write(Navigate(to));
+    }
+    Ok(())
+}
+
+/// What the replay screen's panels ask for besides what they change in the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayAction {
+    /// 复盘 the open (finished) record.
+    Review,
+}
+
+/// Lays out the replay screen's panels for `form` (also used by the layout tests); the board
+/// gets what is left.
+pub fn replay_panels(
+    ctx: &egui::Context,
+    state: &mut ReplayState,
+    dir: &DataDir,
+    lang: Lang,
+    form: Form,
+) -> super::PanelsOut<ReplayAction> {
+    let mut out = super::PanelsOut::default();
     let mut root = theme::root_ui(ctx);
     let frame = theme::panel(12);
-    let header = |ui: &mut egui::Ui, nav: &mut MessageWriter<Navigate>| {
+    let header = |ui: &mut egui::Ui, out: &mut super::PanelsOut<ReplayAction>| {
         ui.horizontal(|ui| {
             if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
-                nav.write(Navigate(Screen::Title));
+                out.nav = Some(Screen::Title);
             }
             theme::heading(ui, lang.t("replay.title"));
         });
     };
-    if *form == Form::Portrait {
+    if form == Form::Portrait {
         // The records in a drop-down above the board, the controls and the log below it.
         let height = root.available_height();
         egui::Panel::top("replay_top")
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
-                header(ui, &mut nav);
-                let current = state
-                    .record
-                    .as_ref()
-                    .map(|r| format_time(r.started))
-                    .unwrap_or_else(|| lang.t("replay.none").to_owned());
+                header(ui, &mut out);
+                let current = match (&state.record, &state.name) {
+                    (Some(r), Some(name)) => ReplayEntry::of(name, r).label(lang),
+                    (Some(r), None) => format_time(r.started),
+                    (None, _) if state.files.is_empty() => lang.t("replay.none").to_owned(),
+                    (None, _) => lang.t("replay.pick").to_owned(),
+                };
                 egui::ComboBox::from_id_salt("replay_files")
-                    .selected_text(current)
+                    .selected_text(current.replace('\n', " · "))
                     .width(ui.available_width() - 16.0)
-                    .show_ui(ui, |ui| file_list(ui, &mut state, &dir, lang));
-                if let Some(e) = &state.error {
-                    ui.colored_label(theme::palette::WARN, e.message(lang));
-                }
+                    .show_ui(ui, |ui| file_list(ui, state, dir, lang));
+                // A place of its own height: the board stays put when a file fails to open.
+                theme::message_slot(ui, "replay_error", 1.0, |ui| {
+                    for e in state.problems(lang) {
+                        ui.colored_label(theme::palette::WARN, e);
+                    }
+                });
             });
         egui::Panel::bottom("replay_controls")
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
-                controls(ui, &mut state, &dir, lang);
-                review_button(ui, &state, &mut review, &mut nav, lang);
+                controls(ui, state, dir, lang);
+                review_button(ui, state, &mut out, lang);
                 if let Some(s) = state.game_match() {
                     let h = (height * 0.15).max(90.0);
                     ui.allocate_ui(egui::vec2(ui.available_width(), h), |ui| {
@@ -231,48 +344,43 @@ fn ui(
             .resizable(false)
             .frame(frame)
             .show(&mut root, |ui| {
-                header(ui, &mut nav);
+                header(ui, &mut out);
                 ui.separator();
-                if let Some(e) = &state.error {
-                    ui.colored_label(theme::palette::WARN, e.message(lang));
-                }
-                egui::ScrollArea::vertical().show(ui, |ui| file_list(ui, &mut state, &dir, lang));
+                theme::message_slot(ui, "replay_error", 3.0, |ui| {
+                    for e in state.problems(lang) {
+                        ui.colored_label(theme::palette::WARN, e);
+                    }
+                });
+                egui::ScrollArea::vertical().show(ui, |ui| file_list(ui, state, dir, lang));
             });
         egui::Panel::right("replay_controls")
             .exact_size(320.0)
             .resizable(false)
             .frame(frame)
             .show(&mut root, |ui| {
-                controls(ui, &mut state, &dir, lang);
-                review_button(ui, &state, &mut review, &mut nav, lang);
+                controls(ui, state, dir, lang);
+                review_button(ui, state, &mut out, lang);
                 ui.separator();
                 if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });
     }
-    area.0 = Some(crate::form::board_area(
-        root.available_rect_before_wrap(),
-        ctx,
-    ));
-    Ok(())
+    out.board = root.available_rect_before_wrap();
+    out
 }
 
-/// 复盘 for a finished record: the review screen at the step shown, 返回 leading back here.
+/// 复盘 for a finished record.
 fn review_button(
     ui: &mut egui::Ui,
     state: &ReplayState,
-    review: &mut ReviewState,
-    nav: &mut MessageWriter<Navigate>,
+    out: &mut super::PanelsOut<ReplayAction>,
     lang: Lang,
 ) {
-    let Some(rec) = state.record.as_ref().filter(|r| r.result.is_some()) else {
-        return;
-    };
-    if ui.button(lang.t("replay.review")).clicked() {
-        review.open(rec.clone(), Screen::Replay);
-        review.step = state.step;
-        nav.write(Navigate(Screen::Review));
+    if state.record.as_ref().is_some_and(|r| r.result.is_some())
+        && ui.button(lang.t("replay.review")).clicked()
+    {
+        out.actions.push(ReplayAction::Review);
     }
 }
 
@@ -281,38 +389,44 @@ fn file_list(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: La
     if state.files.is_empty() {
         ui.weak(lang.t("replay.none"));
     }
-    for name in state.files.clone() {
-        let label = name
-            .strip_prefix("game-")
-            .and_then(|s| s.parse().ok())
-            .map(format_time)
-            .unwrap_or_else(|| name.clone());
-        if ui.button(label).clicked()
-            && let Err(e) = state.open_file(dir, &name)
-        {
-            state.error = Some(e);
+    for entry in state.files.clone() {
+        let open = state.name.as_deref() == Some(entry.name.as_str());
+        if ui.selectable_label(open, entry.label(lang)).clicked() {
+            state.error = state.open_file(dir, &entry.name).err();
         }
     }
 }
 
 /// The open record's date and result, the step slider and buttons, the audit export.
 fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lang) {
-    let n = state.len();
     let Some(rec) = state.record.clone() else {
-        ui.weak(lang.t("replay.none"));
+        // Nothing open: there are no records, or the player has not chosen one yet.
+        ui.weak(lang.t(if state.files.is_empty() {
+            "replay.none"
+        } else {
+            "replay.pick"
+        }));
         return;
     };
+    // In moves as the log numbers them (a draw offer or its answer is no move).
+    let steps = ply_steps(&rec.record.actions);
+    let plies = steps.len() - 1;
+    let mut ply = ply_of(&steps, state.step);
+    let before = ply;
     ui.horizontal_wrapped(|ui| {
         ui.label(format_time(rec.started));
         if let Some(r) = &rec.result {
             ui.label(lang.t(reason_key(r)));
         }
-        ui.label(format!("{} / {n}", state.step));
     });
+    ui.label(format!("{ply} / {plies}"));
     // Across the panel: a finger finds it and moves it in fine steps.
     ui.spacing_mut().slider_width = ui.available_width() - 8.0;
-    ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
-    step_buttons(ui, &mut state.step, &mut state.playing, n, lang);
+    ui.add(egui::Slider::new(&mut ply, 0..=plies).show_value(false));
+    step_buttons(ui, &mut ply, &mut state.playing, plies, lang);
+    if ply != before {
+        state.step = steps[ply];
+    }
     if rec.result.is_some() {
         ui.checkbox(&mut state.full, lang.t("replay.full"));
     }
@@ -321,7 +435,12 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
     }
     match &state.export {
         Some(Ok(path)) => {
-            ui.label(format!("{}：{}", lang.t("replay.exported"), path.display()));
+            ui.label(format!(
+                "{}{}{}",
+                lang.t("replay.exported"),
+                lang.colon(),
+                path.display()
+            ));
             ui.label(lang.t("replay.audit_cmd"));
             let cmd = format!("junqi-audit {}", path.display());
             ui.add(egui::Label::new(egui::RichText::new(cmd).monospace()).selectable(true));
@@ -329,9 +448,80 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, dir: &DataDir, lang: Lan
         Some(Err(e)) => {
             ui.colored_label(
                 theme::palette::WARN,
-                format!("{}：{}", lang.t("replay.export_failed"), e.message(lang)),
+                format!(
+                    "{}{}{}",
+                    lang.t("replay.export_failed"),
+                    lang.colon(),
+                    e.message(lang)
+                ),
             );
         }
         None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A damaged record is moved aside when the list is made and reported in the player's
+    /// language without a path; a record that disappears after listing leaves the list when
+    /// chosen, instead of staying there to fail again.
+    #[test]
+    fn the_list_offers_only_records_that_open() {
+        let root = std::env::temp_dir().join(format!("junqi-replay-list-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = DataDir(root.clone());
+        std::fs::create_dir_all(dir.records()).unwrap();
+        let saved = crate::demo::demo_match(None, 11)
+            .saved()
+            .expect("a local game");
+        storage::save_json(&dir.records().join("game-1700000000.json"), &saved).unwrap();
+        storage::save_json(&dir.records().join("game-1700000100.json"), &saved).unwrap();
+        std::fs::write(dir.records().join("game-1700000200.json"), "{ damaged").unwrap();
+
+        let mut state = ReplayState::default();
+        state.list(&dir);
+        let names: Vec<&str> = state.files.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["game-1700000100", "game-1700000000"],
+            "newest first"
+        );
+        let error = state.problems(Lang::Zh).join("\n");
+        assert!(error.contains("损坏") && error.contains("game-1700000200.damaged-1.json"));
+        assert!(
+            !error.contains(&*root.to_string_lossy()),
+            "no path: {error}"
+        );
+        assert!(
+            dir.records()
+                .join("game-1700000200.damaged-1.json")
+                .exists()
+        );
+
+        // Each entry says whom the game was against and how it ended.
+        let label = state.files[0].label(Lang::Zh);
+        assert!(label.contains("电脑"), "{label}");
+        assert!(
+            ["胜", "负", "和"].iter().any(|w| label.ends_with(w)),
+            "{label}"
+        );
+        assert!(state.files[0].label(Lang::En).contains("Computer"));
+
+        std::fs::remove_file(dir.records().join("game-1700000100.json")).unwrap();
+        let err = state.open_file(&dir, "game-1700000100").unwrap_err();
+        let err = err.message(Lang::En);
+        assert!(err.starts_with(Lang::En.t("err.missing")), "{err}");
+        let names: Vec<&str> = state.files.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["game-1700000000"]);
+        state.open_file(&dir, "game-1700000000").unwrap();
+        assert_eq!(state.len(), saved.record.actions.len());
+
+        // Listed again, nothing damaged is left to report.
+        state.error = None;
+        state.list(&dir);
+        assert!(state.problems(Lang::Zh).is_empty());
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

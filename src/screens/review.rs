@@ -109,6 +109,17 @@ impl ReviewState {
         Match::from_saved(self.record.as_ref()?, Some(self.step)).ok()
     }
 
+    /// The actions applied after each ply (see [`super::stepping::ply_steps`]).
+    pub fn ply_steps(&self) -> Vec<usize> {
+        let actions = self.record.as_ref().map(|r| r.record.actions.as_slice());
+        super::stepping::ply_steps(actions.unwrap_or_default())
+    }
+
+    /// The move number the log gives the move of action `action`.
+    pub fn ply_of_action(&self, action: usize) -> usize {
+        super::stepping::ply_of(&self.ply_steps(), action + 1)
+    }
+
     /// The computed review.
     pub fn done(&self) -> Option<&Review> {
         self.review.as_ref()?.as_ref().ok()
@@ -254,36 +265,56 @@ fn ui(
     mut nav: MessageWriter<Navigate>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let lang = *lang;
+    let out = review_panels(ctx, &mut state, &settings, *lang, *form);
+    area.0 = Some(crate::form::board_area(out.board, ctx));
+    if let Some(to) = out.nav {
+        nav.write(Navigate(to));
+    }
+    Ok(())
+}
+
+/// Lays out the review screen's panels for `form` (also used by the layout tests); the board
+/// gets what is left.
+pub fn review_panels(
+    ctx: &egui::Context,
+    state: &mut ReviewState,
+    settings: &Settings,
+    lang: Lang,
+    form: Form,
+) -> super::PanelsOut<()> {
+    let mut out = super::PanelsOut::default();
     let mut root = theme::root_ui(ctx);
     let frame = theme::panel(12);
     let back = state.back;
-    let header = |ui: &mut egui::Ui, nav: &mut MessageWriter<Navigate>| {
+    let header = |ui: &mut egui::Ui, out: &mut super::PanelsOut<()>| {
         ui.horizontal(|ui| {
             if ui.button(format!("◀ {}", lang.t("menu.back"))).clicked() {
-                nav.write(Navigate(back));
+                out.nav = Some(back);
             }
             theme::heading(ui, lang.t("review.title"));
         });
     };
-    if *form == Form::Portrait {
-        // The curve above the board; the controls, the move shown and the mistakes below it.
-        // Not resizable: each sized to its content every frame (the list grows once computed).
+    if form == Form::Portrait {
+        // The curve above the board; the controls, the move shown and the mistakes below it,
+        // each in a place of fixed height, so that the board keeps its size whatever move is
+        // shown and once the mistakes are found.
         egui::Panel::top("review_top")
             .resizable(false)
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
-                header(ui, &mut nav);
-                summary(ui, &state, lang);
-                curve_ui(ui, &mut state, &settings, lang, 84.0, false);
+                header(ui, &mut out);
+                summary(ui, state, lang);
+                curve_ui(ui, state, settings, lang, 84.0, false);
             });
         egui::Panel::bottom("review_bottom")
             .resizable(false)
             .frame(frame.inner_margin(8))
             .show(&mut root, |ui| {
-                controls(ui, &mut state, lang);
-                current_ui(ui, &state, lang);
-                mistakes_ui(ui, &mut state, lang, false);
+                controls(ui, state, lang);
+                theme::message_slot(ui, "review_current", 2.0, |ui| current_ui(ui, state, lang));
+                theme::message_slot(ui, "review_mistakes", 3.0, |ui| {
+                    mistakes_ui(ui, state, lang, false)
+                });
             });
     } else {
         egui::Panel::left("review_left")
@@ -291,32 +322,29 @@ fn ui(
             .resizable(false)
             .frame(frame)
             .show(&mut root, |ui| {
-                header(ui, &mut nav);
+                header(ui, &mut out);
                 ui.separator();
-                summary(ui, &state, lang);
-                curve_ui(ui, &mut state, &settings, lang, 190.0, true);
+                summary(ui, state, lang);
+                curve_ui(ui, state, settings, lang, 190.0, true);
                 ui.separator();
-                mistakes_ui(ui, &mut state, lang, true);
+                mistakes_ui(ui, state, lang, true);
             });
         egui::Panel::right("review_right")
             .exact_size(320.0)
             .resizable(false)
             .frame(frame)
             .show(&mut root, |ui| {
-                controls(ui, &mut state, lang);
+                controls(ui, state, lang);
                 ui.separator();
-                current_ui(ui, &state, lang);
+                theme::message_slot(ui, "review_current", 3.0, |ui| current_ui(ui, state, lang));
                 ui.separator();
                 if let Some(s) = state.game_match() {
                     super::game_hud::log_view(ui, &s.log, &s.view, lang, f32::INFINITY);
                 }
             });
     }
-    area.0 = Some(crate::form::board_area(
-        root.available_rect_before_wrap(),
-        ctx,
-    ));
-    Ok(())
+    out.board = root.available_rect_before_wrap();
+    out
 }
 
 /// The record's date and result.
@@ -353,8 +381,9 @@ fn curve_ui(
         ui.colored_label(
             theme::palette::WARN,
             format!(
-                "{}：{}",
+                "{}{}{}",
                 lang.t("review.failed"),
+                lang.colon(),
                 record_error_text(&e, lang)
             ),
         );
@@ -459,15 +488,22 @@ fn curve_ui(
     }
 }
 
-/// The step counter, slider and buttons.
+/// The move counter, slider and buttons, in moves as the log numbers them (a draw offer or
+/// its answer is no move).
 fn controls(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang) {
-    let n = state.len();
+    let steps = state.ply_steps();
+    let n = steps.len() - 1;
+    let mut ply = super::stepping::ply_of(&steps, state.step);
+    let before = ply;
     ui.horizontal(|ui| {
-        ui.label(format!("{} / {n}", state.step));
+        ui.label(format!("{ply} / {n}"));
         ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(80.0);
-        ui.add(egui::Slider::new(&mut state.step, 0..=n).show_value(false));
+        ui.add(egui::Slider::new(&mut ply, 0..=n).show_value(false));
     });
-    super::stepping::step_buttons(ui, &mut state.step, &mut state.playing, n, lang);
+    super::stepping::step_buttons(ui, &mut ply, &mut state.playing, n, lang);
+    if ply != before {
+        state.step = steps[ply];
+    }
 }
 
 /// The move that led to the position shown: who played what, and the AI's move and reason if
@@ -483,7 +519,7 @@ fn current_ui(ui: &mut egui::Ui, state: &ReviewState, lang: Lang) {
     ui.horizontal_wrapped(|ui| {
         ui.label(
             lang.t("review.ply")
-                .replace("{}", &(m.action + 1).to_string()),
+                .replace("{}", &state.ply_of_action(m.action).to_string()),
         );
         ui.label(format!("{who} {}", move_name(m.played, board, lang)));
         if is_mistake(m) {
@@ -528,7 +564,7 @@ fn mistakes_ui(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang, detail: b
         let who = lang.t(seat_key(m.side, rec.me, four, rec.record.rules.clockwise));
         let ply = lang
             .t("review.ply")
-            .replace("{}", &(m.action + 1).to_string());
+            .replace("{}", &state.ply_of_action(m.action).to_string());
         let text = if detail {
             format!(
                 "{ply} {who} {} · {} {}",

@@ -14,21 +14,19 @@ fn ui(mut contexts: EguiContexts, lang: Res<Lang>, mut nav: MessageWriter<Naviga
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let back = theme::page(ctx, lang.t("menu.back"), lang.t("rules.title"), |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.set_max_width(ui.available_width().min(900.0));
-            for (heading, paragraphs) in rules_text::sections(lang) {
-                ui.add_space(6.0);
-                ui.label(
-                    egui::RichText::new(*heading)
-                        .size(22.0)
-                        .strong()
-                        .color(theme::palette::HEADING),
-                );
-                for p in *paragraphs {
-                    ui.label(egui::RichText::new(*p).size(17.0));
-                }
+        ui.set_max_width(ui.available_width().min(900.0));
+        for (heading, paragraphs) in rules_text::sections(lang) {
+            ui.add_space(6.0);
+            ui.label(
+                egui::RichText::new(*heading)
+                    .size(22.0)
+                    .strong()
+                    .color(theme::palette::HEADING),
+            );
+            for p in *paragraphs {
+                ui.label(egui::RichText::new(*p).size(17.0));
             }
-        });
+        }
     });
     if back {
         nav.write(Navigate(Screen::Title));

@@ -249,7 +249,24 @@ pub(super) fn plugin(app: &mut App) {
     super::add_ui(app, Screen::Setup, ui);
 }
 
-fn enter(mut state: ResMut<SetupState>, dir: Res<DataDir>, settings: Res<Settings>) {
+fn enter(
+    mut state: ResMut<SetupState>,
+    dir: Res<DataDir>,
+    settings: Res<Settings>,
+    mut recalled: Local<bool>,
+) {
+    // The first time the screen opens: the player's last choices, if any.
+    if !std::mem::replace(&mut *recalled, true)
+        && state.lan.is_none()
+        && !state.lan_host
+        && let Some(last) = super::setup_memory::recall::<MatchOptions>(&dir)
+    {
+        state.options = last.options;
+        // A layout that no longer passes the rules (they changed) is left for the default.
+        if last.layout.validate(&state.options.rules).is_ok() {
+            state.layout = last.layout;
+        }
+    }
     // LAN games are two-player games on the classic board.
     if state.lan_host {
         state.options.set_table(Table::Two);
@@ -273,12 +290,17 @@ fn own_rc(p: Point, o: &MatchOptions) -> Option<(u8, u8)> {
     (info.half == Some(o.my_side())).then_some((info.row, info.col))
 }
 
-/// A layout problem in words.
+/// A layout problem in words, the point named by its row and column as the player counts them
+/// on the board (rows from the front), after what is wrong.
 pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
     use LayoutProblem::*;
+    let at = |row: u8, col: u8| match lang {
+        Lang::Zh => format!("（第 {row} 行第 {col} 列）"),
+        Lang::En => format!(" (row {row}, column {col})"),
+    };
     match (*p, lang) {
-        (PieceInCamp { row, col, .. }, Lang::Zh) => format!("{row}{col}：行营开局必须空着"),
-        (PieceInCamp { row, col, .. }, Lang::En) => format!("{row}{col}: camps start empty"),
+        (PieceInCamp { row, col, .. }, Lang::Zh) => format!("行营开局必须空着{}", at(row, col)),
+        (PieceInCamp { row, col, .. }, Lang::En) => format!("Camps start empty{}", at(row, col)),
         (
             WrongCount {
                 rank,
@@ -300,21 +322,25 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
             format!("{}: {found} instead of {expected}", rank.en_name())
         }
         (FlagOutsideHeadquarters { row, col }, Lang::Zh) => {
-            format!("{row}{col}：军旗只能放在大本营")
+            format!("军旗只能放在大本营{}", at(row, col))
         }
         (FlagOutsideHeadquarters { row, col }, Lang::En) => {
-            format!("{row}{col}: the flag must stand in a headquarters")
+            format!("The flag must stand in a headquarters{}", at(row, col))
         }
-        (MineOutsideBackRows { row, col }, Lang::Zh) => format!("{row}{col}：地雷只能放在最后两行"),
+        (MineOutsideBackRows { row, col }, Lang::Zh) => {
+            format!("地雷只能放在最后两行{}", at(row, col))
+        }
         (MineOutsideBackRows { row, col }, Lang::En) => {
-            format!("{row}{col}: landmines stand only in the last two rows")
+            format!("Landmines stand only in the last two rows{}", at(row, col))
         }
-        (BombInFrontRow { row, col }, Lang::Zh) => format!("{row}{col}：炸弹不能放在第一行"),
+        (BombInFrontRow { row, col }, Lang::Zh) => format!("炸弹不能放在第一行{}", at(row, col)),
         (BombInFrontRow { row, col }, Lang::En) => {
-            format!("{row}{col}: bombs may not stand in the front row")
+            format!("Bombs may not stand in the front row{}", at(row, col))
         }
-        (EmptyPoint { row, col }, Lang::Zh) => format!("{row}{col}：此处不能空着"),
-        (EmptyPoint { row, col }, Lang::En) => format!("{row}{col}: this point must hold a piece"),
+        (EmptyPoint { row, col }, Lang::Zh) => format!("此处不能空着{}", at(row, col)),
+        (EmptyPoint { row, col }, Lang::En) => {
+            format!("This point must hold a piece{}", at(row, col))
+        }
     }
 }
 
@@ -390,7 +416,12 @@ impl SetupState {
                     .collect();
                 let reasons: Vec<String> = new.iter().map(|p| problem_text(p, lang)).collect();
                 self.message = Some((
-                    format!("{}：{}", lang.t("setup.refused"), reasons.join("；")),
+                    format!(
+                        "{}{}{}",
+                        lang.t("setup.refused"),
+                        lang.colon(),
+                        reasons.join("；")
+                    ),
                     true,
                 ));
                 false
@@ -557,14 +588,17 @@ fn actions(
                 state.message = Some(match save_layout(&dir, name, &state.layout) {
                     Ok(n) => {
                         state.saved = storage::list_names(&dir.layouts());
-                        (format!("{}：{n}", lang.t("setup.saved")), false)
+                        (
+                            format!("{}{}{n}", lang.t("setup.saved"), lang.colon()),
+                            false,
+                        )
                     }
                     Err(e) => (e.message(lang), true),
                 });
             }
             SetupAction::Load(name) => match load_layout(&dir, name) {
                 Ok(l) => {
-                    let note = format!("{}：{}", lang.t("setup.loaded"), l.name);
+                    let note = format!("{}{}{}", lang.t("setup.loaded"), lang.colon(), l.name);
                     state.set_layout(l.layout, lang, note);
                 }
                 Err(e) => {
@@ -608,6 +642,11 @@ fn actions(
                             ActiveGame::new(game_match, state.options.level)
                         };
                         game.undo_limit = state.options.undos;
+                        let kept =
+                            super::setup_memory::remember(&dir, &state.options, state.layout);
+                        if let Err(e) = kept {
+                            warn!("{e}");
+                        }
                         commands.insert_resource(game);
                         nav.write(Navigate(Screen::Game));
                     }
@@ -799,7 +838,8 @@ pub fn setup_panels(
                     lan_status(ui, state, lang);
                     march_button(ui, state, lang, &mut out, [250.0, 56.0]);
                     ui.add_space(6.0);
-                    message(ui, state);
+                    // A place of its own height: 保存布阵 and the list stay put.
+                    theme::message_slot(ui, "setup_message", 3.0, |ui| message(ui, state));
                     tools_ui(ui, state, lang, &mut out, 220.0);
                 });
         }
@@ -816,7 +856,8 @@ pub fn setup_panels(
                         });
                     });
                     lan_status(ui, state, lang);
-                    message(ui, state);
+                    // A place of its own height: the board stays put.
+                    theme::message_slot(ui, "setup_message", 2.0, |ui| message(ui, state));
                 });
             egui::Panel::bottom("setup_bottom")
                 .frame(panel_frame.inner_margin(8))

@@ -29,6 +29,31 @@ pub fn autoplay_step(step: &mut usize, playing: &mut bool, timer: &mut f32, dt: 
     }
 }
 
+/// For a record's `actions`, how many are applied after each ply: entry `p` is the position
+/// right after the `p`-th move or timeout (the log's move numbers; a draw offer, its answer or
+/// a resignation is no ply), entry 0 the start; the last ply's entry is the record's end, so
+/// that a resignation or an agreed draw after it is shown there.
+pub fn ply_steps(actions: &[(junqi_game::Side, junqi_game::Action)]) -> Vec<usize> {
+    use junqi_game::Action;
+    let mut steps = vec![0];
+    for (i, (_, a)) in actions.iter().enumerate() {
+        if matches!(a, Action::Move(_) | Action::Timeout) {
+            steps.push(i + 1);
+        }
+    }
+    if let Some(last) = steps.last_mut()
+        && *last != 0
+    {
+        *last = actions.len();
+    }
+    steps
+}
+
+/// The ply shown after `step` actions: the last entry of `steps` at or before it.
+pub fn ply_of(steps: &[usize], step: usize) -> usize {
+    steps.partition_point(|&s| s <= step).saturating_sub(1)
+}
+
 /// 开始 上一步 播放/暂停 下一步 结尾, over `n` steps.
 pub fn step_buttons(ui: &mut egui::Ui, step: &mut usize, playing: &mut bool, n: usize, lang: Lang) {
     ui.horizontal_wrapped(|ui| {

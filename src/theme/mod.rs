@@ -112,6 +112,9 @@ pub fn style(ctx: &egui::Context) {
         style.visuals.widgets.noninteractive.fg_stroke.color = egui::Color32::from_gray(215);
         style.visuals.widgets.inactive.fg_stroke.color = egui::Color32::from_gray(230);
         style.spacing.item_spacing = egui::vec2(8.0, 8.0);
+        // Scroll bars always drawn beside what scrolls (egui's default floating bars show only
+        // under a hovering pointer, so a player does not see that more is hidden below).
+        style.spacing.scroll = egui::style::ScrollStyle::solid();
     });
 }
 
@@ -160,6 +163,36 @@ pub fn menu_button(ui: &mut egui::Ui, text: &str) -> egui::Response {
     )
 }
 
+/// A fixed-height place for messages that come and go (a hint, a refusal, a confirmation, a
+/// draw offer): it takes `lines` lines of the window whether it shows anything or not, so that
+/// neither the board nor a control moves under the pointer when a message appears or goes. A
+/// longer message scrolls inside it.
+pub fn message_slot(ui: &mut egui::Ui, id: &str, lines: f32, add: impl FnOnce(&mut egui::Ui)) {
+    let h = lines * slot_line(ui);
+    let w = ui.available_width();
+    ui.allocate_ui_with_layout(
+        egui::vec2(w, h),
+        egui::Layout::top_down(egui::Align::Min),
+        |ui| {
+            ui.set_min_size(egui::vec2(w, h));
+            ui.set_max_height(h);
+            egui::ScrollArea::vertical()
+                .id_salt(id)
+                .max_height(h)
+                .auto_shrink([false, false])
+                .show(ui, add);
+        },
+    );
+}
+
+/// The height of one line of a [`message_slot`]: a button's (a draw offer's accept and decline buttons) and
+/// the space below it.
+pub fn slot_line(ui: &egui::Ui) -> f32 {
+    let text = ui.text_style_height(&egui::TextStyle::Button);
+    (text + 2.0 * ui.spacing().button_padding.y).max(ui.spacing().interact_size.y)
+        + ui.spacing().item_spacing.y
+}
+
 /// A screen heading.
 pub fn heading(ui: &mut egui::Ui, text: &str) {
     ui.label(
@@ -179,7 +212,8 @@ pub fn panel(margin: i8) -> egui::Frame {
 }
 
 /// A full-window page: a top bar with a back button and the title, then `add_contents` in a
-/// central panel. Returns `true` when the back button was clicked.
+/// central panel that scrolls when it is taller than the window (a phone held upright), with
+/// its scroll bar shown. Returns `true` when the back button was clicked.
 pub fn page(
     ctx: &egui::Context,
     back_label: &str,
@@ -203,7 +237,11 @@ pub fn page(
                 .fill(egui::Color32::from_rgb(48, 40, 34))
                 .inner_margin(20),
         )
-        .show(&mut root, add_contents);
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, add_contents);
+        });
     back
 }
 

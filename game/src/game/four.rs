@@ -121,7 +121,7 @@ impl Game {
                 }
             }
             Action::Resign => {
-                if self.position.ply() < rules.resign_after_plies {
+                if !rules.may_resign(self.position.ply()) {
                     return Err(ActionError::ResignTooEarly(rules.resign_after_plies));
                 }
                 self.position.put_out(side, WinReason::Resignation);
