@@ -699,7 +699,7 @@ fn actions(
         match *a {
             GameAction::Resign => match game.game_match.act(me, Action::Resign) {
                 Ok(_) => game.status = None,
-                Err(ActionError::ResignTooEarly(n)) => game.say(resign_early(n, lang)),
+                Err(junqi_game::ActionError::ResignTooEarly(n)) => game.say(resign_early(n, lang)),
                 Err(e) => game.say(action_error_text(&e, lang)),
             },
             GameAction::OfferDraw => {

@@ -335,8 +335,21 @@ fn a_message_appearing_moves_nothing_a_player_points_at() {
         mv: junqi_game::Move::Flip {
             at: junqi_game::Point(0),
         },
-        zh: "提示：先走工兵，找出对方的地雷".into(),
-        en: "Hint: move an engineer first to find the enemy's landmines".into(),
+        // The longest reason the engine gives: an attack with the likely rank.
+        reason: junqi_game::ai::HintReason::Attack {
+            from: junqi_game::PointName {
+                half: Some(junqi_game::Side::South),
+                row: 3,
+                col: 4,
+            },
+            to: junqi_game::PointName {
+                half: Some(junqi_game::Side::North),
+                row: 5,
+                col: 1,
+            },
+            likely: Some((junqi_game::Rank::Battalion, 45)),
+        },
+        wins: false,
     });
     busy.ai_offer = Some(busy.game_match.me().opponent());
     for lang in [Lang::Zh, Lang::En] {
