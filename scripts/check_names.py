@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """One name, one meaning: each type name below is defined at most once in the engine and the
-protocol crates (game/, net/). These are the names that once meant two things (issue 51):
+protocol crates and the app (game/, net/, src/, tests/). These are the names that once meant two things (issue 51):
 the protocol's rank codes are `WireRank`, its battle announcement `Announced` over the
 engine's `Announcement`, its saved state `SavedSession`, its per-mode play state `ModeState`.
 
     python3 scripts/check_names.py     # prints each duplicate, exits 1 if there is one
 
-The app's own names (its match, its game file, the profile's standing) are checked once the
-app's renames have landed: add "src" to ROOTS then.
+The app's names: its match is `Match`, its game file `GameFile`, its battle caption
+`Callout`, the profile's result `WinLossDraw`, its suspended game `SuspendedGame`.
 """
 
 import pathlib
@@ -15,11 +15,12 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ROOTS = ["game", "net"]
+ROOTS = ["game", "net", "src", "tests"]
 NAMES = [
     "Outcome", "Announcement", "Announced", "Rank", "WireRank", "Mode", "ModeState",
     "Session", "SavedGame", "SavedSession", "Unfinished", "ViewError", "Removal",
-    "OutcomeTable", "AnnouncementTable", "HintReason", "RankSet",
+    "OutcomeTable", "AnnouncementTable", "HintReason", "RankSet", "Match", "GameFile",
+    "Callout", "WinLossDraw", "SuspendedGame", "Standing", "Ending",
 ]
 DEF = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:enum|struct|type|trait|union)\s+(\w+)", re.M)
 

@@ -745,7 +745,7 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
 /// What a player reads when the referee refuses an action of theirs.
 pub fn action_error_text(e: &ActionError, lang: Lang) -> String {
     match e {
-        ActionError::ResignTooEarly(n) => lang.t("game.resign_early").replace("20", &n.to_string()),
+        ActionError::ResignTooEarly(n) => lang.t("game.resign_early").replace("{}", &n.to_string()),
         ActionError::NotYourTurn(_) => lang.t("refused.turn").to_owned(),
         ActionError::Illegal(_) => lang.t("refused.illegal").to_owned(),
         ActionError::DrawAlreadyOffered => lang.t("refused.offered").to_owned(),

@@ -761,7 +761,7 @@ fn actions(
 
 /// Why 认输 is refused in the first `n` plies.
 fn resign_early(n: u16, lang: Lang) -> String {
-    lang.t("game.resign_early").replace("{}", &n.to_string())
+    action_error_text(&junqi_game::ActionError::ResignTooEarly(n), lang)
 }
 
 /// Resign, draw offers and answers in a LAN game go to the network session.

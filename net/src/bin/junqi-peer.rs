@@ -225,10 +225,10 @@ fn main() -> ExitCode {
         };
     }
     match run(cli.command.into()) {
-        Ok(Ending::Clean) => ExitCode::SUCCESS,
-        Ok(Ending::Cheated) => ExitCode::from(2),
-        Ok(Ending::Refused) => ExitCode::from(3),
-        Ok(Ending::Stale) => ExitCode::from(4),
+        Ok(PeerExit::Clean) => ExitCode::SUCCESS,
+        Ok(PeerExit::Cheated) => ExitCode::from(2),
+        Ok(PeerExit::Refused) => ExitCode::from(3),
+        Ok(PeerExit::Stale) => ExitCode::from(4),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
@@ -308,7 +308,7 @@ enum RunError {
 }
 
 /// How a run ended.
-enum Ending {
+enum PeerExit {
     Clean,
     Cheated,
     Refused,
@@ -451,7 +451,7 @@ impl Peer {
     }
 }
 
-fn run(args: Plan) -> Result<Ending, RunError> {
+fn run(args: Plan) -> Result<PeerExit, RunError> {
     let mut player: Box<dyn Player> =
         player_by_name(&args.ai, args.seed).map_err(RunError::Player)?;
     let resumed = args
@@ -536,13 +536,13 @@ fn run(args: Plan) -> Result<Ending, RunError> {
         return Err(e.into());
     }
     Ok(if peer.refused {
-        Ending::Refused
+        PeerExit::Refused
     } else if peer.stale {
-        Ending::Stale
+        PeerExit::Stale
     } else if peer.clean {
-        Ending::Clean
+        PeerExit::Clean
     } else {
-        Ending::Cheated
+        PeerExit::Cheated
     })
 }
 
