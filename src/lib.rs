@@ -135,6 +135,21 @@ pub fn headless_app(data_dir: std::path::PathBuf) -> App {
 
 /// Runs the desktop app.
 pub fn run() -> AppExit {
+    if cfg!(all(
+        unix,
+        not(target_os = "android"),
+        not(target_os = "macos")
+    )) && no_display(|v| std::env::var_os(v))
+    {
+        // Winit would panic with a backtrace; the settings (the player's language) are not
+        // read yet, so the sentence is in both languages.
+        eprintln!(
+            "军棋无法启动：没有图形显示（DISPLAY 或 WAYLAND_DISPLAY 未设置）。\n\
+             junqi needs a graphical desktop to open its window: neither DISPLAY nor \
+             WAYLAND_DISPLAY is set."
+        );
+        return AppExit::error();
+    }
     App::new().add_plugins(AppPlugin).run()
 }
 
@@ -145,4 +160,27 @@ pub fn run() -> AppExit {
 #[bevy::prelude::bevy_main]
 fn main() {
     run();
+}
+
+/// Whether no X11 or Wayland display is named (`var` reads the environment), so no window
+/// can open on Linux and the BSDs.
+fn no_display(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+        .iter()
+        .all(|v| var(v).is_none_or(|s| s.is_empty()))
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::no_display;
+    use std::ffi::OsString;
+
+    #[test]
+    fn a_display_is_found_under_any_of_its_names() {
+        assert!(no_display(|_| None));
+        assert!(no_display(|_| Some(OsString::new())));
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"] {
+            assert!(!no_display(|v| (v == name).then(|| OsString::from(":0"))));
+        }
+    }
 }

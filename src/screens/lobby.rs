@@ -141,6 +141,11 @@ impl LobbyState {
 
     /// Applies one discovery to the list.
     pub fn apply(&mut self, d: Discovery) {
+        // The app cannot take a seat at a four-seat table yet (its four-player LAN screens
+        // are still to come): such a table is not listed, rather than offered and refused.
+        if matches!(&d, Discovery::Found(h) if h.free_seats.is_some()) {
+            return;
+        }
         self.hosts.apply(d, Instant::now());
     }
 }
