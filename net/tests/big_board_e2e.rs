@@ -3,36 +3,12 @@
 //! games with `--big-board`; both print the same events and result and a
 //! clean audit.
 
-use std::fs::File;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const PEER: &str = env!("CARGO_BIN_EXE_junqi-peer");
+mod support;
+use support::spawn;
+
 const LIMIT: Duration = Duration::from_secs(120);
-
-struct Peer(Child);
-
-impl Drop for Peer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn(args: &[&str], log: &Path) -> Peer {
-    let out = File::create(log).unwrap();
-    let err = out.try_clone().unwrap();
-    Peer(
-        Command::new(PEER)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .expect("junqi-peer starts"),
-    )
-}
 
 fn play(mode: &str) {
     let dir = std::env::temp_dir().join(format!("junqi-big-{mode}-{}", std::process::id()));

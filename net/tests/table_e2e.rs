@@ -5,74 +5,16 @@
 //! record and a clean audit, and `junqi-audit` finds the same in a seat's
 //! saved log.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-const PEER: &str = env!("CARGO_BIN_EXE_junqi-peer");
+mod support;
+use support::{Scratch, spawn, wait_for_line};
+
 const AUDIT: &str = env!("CARGO_BIN_EXE_junqi-audit");
 /// Per game; a debug build plays one in a few seconds.
 const LIMIT: Duration = Duration::from_secs(120);
 
-/// A scratch directory removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("junqi-table-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A seat's process; killed on drop if still running.
-struct Seat(Child);
-
-impl Drop for Seat {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn(args: &[&str], log: &Path) -> Seat {
-    let out = File::create(log).unwrap();
-    let err = out.try_clone().unwrap();
-    Seat(
-        Command::new(PEER)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .expect("junqi-peer starts"),
-    )
-}
-
-fn wait_for_port(log: &Path) -> String {
-    let t0 = Instant::now();
-    while t0.elapsed() < Duration::from_secs(20) {
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        if let Some(l) = text.lines().find_map(|l| l.strip_prefix("listening on ")) {
-            return l.trim().to_owned();
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!(
-        "the host never listened: {}",
-        std::fs::read_to_string(log).unwrap_or_default()
-    );
-}
-
-/// The lines every seat must print alike.
 fn shared_lines(text: &str) -> Vec<&str> {
     text.lines()
         .filter(|l| {
@@ -91,7 +33,7 @@ fn shared_lines(text: &str) -> Vec<&str> {
 }
 
 fn play_table(name: &str, mode: &str) {
-    let dir = Scratch::new(name);
+    let dir = Scratch::new(&format!("table-{name}"));
     let log = |s: &str| dir.0.join(format!("{s}.log"));
     let state = |s: &str| dir.0.join(s).to_string_lossy().into_owned();
     let mut host_args = vec![
@@ -113,7 +55,7 @@ fn play_table(name: &str, mode: &str) {
     let south_state = state("south");
     host_args.extend(["--state", &south_state]);
     let mut seats = vec![spawn(&host_args, &log("south"))];
-    let addr = wait_for_port(&log("south"));
+    let addr = wait_for_line(&log("south"), "listening on ");
     for (i, s) in ["east", "north", "west"].into_iter().enumerate() {
         let seed = (i + 4).to_string();
         let st = state(s);

@@ -4,68 +4,13 @@
 //! clean audit on all four. A device started again from an older copy of
 //! its journal stops with exit 4 (`StaleJournal`), nobody blamed.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-const PEER: &str = env!("CARGO_BIN_EXE_junqi-peer");
+mod support;
+use support::{Scratch, Seat, spawn, wait_for_line};
+
 const LIMIT: Duration = Duration::from_secs(180);
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("junqi-resume-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Seat(Child);
-
-impl Drop for Seat {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn(args: &[&str], log: &Path) -> Seat {
-    let out = File::create(log).unwrap();
-    let err = out.try_clone().unwrap();
-    Seat(
-        Command::new(PEER)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .expect("junqi-peer starts"),
-    )
-}
-
-fn wait_for_line(log: &Path, prefix: &str) -> String {
-    let t0 = Instant::now();
-    while t0.elapsed() < Duration::from_secs(20) {
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        if let Some(l) = text.lines().find_map(|l| l.strip_prefix(prefix)) {
-            return l.trim().to_owned();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!(
-        "no {prefix:?}: {}",
-        std::fs::read_to_string(log).unwrap_or_default()
-    );
-}
 
 fn events(log: &Path) -> usize {
     std::fs::read_to_string(log)
@@ -89,7 +34,7 @@ fn end_lines(text: &str) -> Vec<&str> {
 /// A table of four with East's arguments; returns the scratch dir, the
 /// seats (East last) and East's arguments.
 fn table(name: &str) -> (Scratch, Vec<Seat>, Vec<String>) {
-    let dir = Scratch::new(name);
+    let dir = Scratch::new(&format!("resume-{name}"));
     let d = dir.0.clone();
     let log = |s: &str| d.join(format!("{s}.log"));
     let state = |s: &str| d.join(s).to_string_lossy().into_owned();
