@@ -5,6 +5,7 @@
 # markdown tables between the `<!-- bench:NAME -->` markers (scripts/bench_render.py).
 #
 #   scripts/bench.sh [engine] [net] [arena]    # default: all three, then render
+#   scripts/bench.sh build                     # the first build of the two README commands
 #   scripts/bench.sh render                    # only re-render the tables from the JSON
 #   BENCH_ONLY='guard|alphabeta' scripts/bench.sh arena   # replay only the matching rows
 #
@@ -12,7 +13,8 @@
 # BENCH_ONLY (an extended regular expression: only the rows-file lines it matches are
 # played; every other row keeps its last result from docs/bench/arena.json, with the date
 # and commit it was measured at, and is played only if it has none),
-# BENCH_SECONDS (engine bench measuring time, default 3), CARGO_TARGET_DIR (release
+# BENCH_SECONDS (engine bench measuring time, default 3), BENCH_BUILD (for `build`: `test`,
+# `play` or both, the default; a part left out keeps its last figure from build.json), CARGO_TARGET_DIR (release
 # builds; keep it apart from the debug/test target directory). Run it on a quiet machine,
 # e.g. `nice -n 10 scripts/bench.sh`; the JSON records the load average at the start, the
 # wall time and (for the arena) the CPU time.
@@ -61,6 +63,60 @@ meta() {
     "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$dirty" "$(nproc)" \
     "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 }
+
+# `build`: each README command in a fresh clone of HEAD with an empty target directory (the
+# crates already in cargo's download cache), timed by /usr/bin/time: `./scripts/test.sh` and
+# `./scripts/run.sh --build-only`. Needs idle cores to mean anything: the JSON keeps the load.
+build_part() {
+  local name=$1; shift
+  local tmp; tmp=$(mktemp -d)
+  git clone -q . "$tmp/junqi"
+  echo "build: $name in a fresh clone ($tmp), empty target directory" >&2
+  if ! (cd "$tmp/junqi" && CARGO_TARGET_DIR="$tmp/target" /usr/bin/time -v -o "$tmp/time" "$@" > "$tmp/out" 2>&1); then
+    echo "build: $name failed; its output is in $tmp/out" >&2
+    exit 1
+  fi
+  python3 - "$name" "$tmp/time" "$tmp/out" <<'PY'
+import json, re, sys
+name, time_file, out_file = sys.argv[1:]
+t = open(time_file).read()
+def field(label):
+    return re.search(re.escape(label) + r"(?: \([^)]*\))?: (.+)", t).group(1).strip()
+wall = 0.0
+for part in field("Elapsed (wall clock) time").split(":"):
+    wall = wall * 60 + float(part)
+tests = [0, 0, 0]
+for m in re.finditer(r"test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored", open(out_file, errors="replace").read()):
+    tests = [a + int(b) for a, b in zip(tests, m.groups())]
+print(json.dumps({"part": name, "wall_seconds": round(wall, 1),
+    "user_seconds": float(field("User time")), "system_seconds": float(field("System time")),
+    "peak_rss_mb": round(int(field("Maximum resident set size")) / 1024),
+    "tests": dict(zip(["passed", "failed", "ignored"], tests)) if name == "test" else None}))
+PY
+  rm -rf "$tmp"
+}
+
+if want build; then
+  command -v /usr/bin/time >/dev/null || { echo "build needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+  start=$(date +%s) facts=$(meta)
+  previous="$out/build.json"
+  entries=()
+  for part in test play; do
+    case " ${BENCH_BUILD:-test play} " in
+      *" $part "*)
+        part_facts=$(meta)
+        if [ "$part" = test ]; then line=$(build_part test ./scripts/test.sh)
+        else line=$(build_part play ./scripts/run.sh --build-only); fi
+        entries+=("$(printf '%s' "$line" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps(dict(d, **json.loads(sys.argv[1]))))' "{$part_facts}")") ;;
+      *)
+        kept=$(python3 -c 'import json,sys; print(next((json.dumps(p) for p in json.load(open(sys.argv[1]))["parts"] if p["part"] == sys.argv[2]), ""))' "$previous" "$part" 2>/dev/null || true)
+        [ -n "$kept" ] && entries+=("$kept") ;;
+    esac
+  done
+  joined=$(IFS=,; echo "${entries[*]}")
+  printf '{%s,"command":"/usr/bin/time -v ./scripts/test.sh | ./scripts/run.sh --build-only, each in a fresh clone","wall_seconds":%s,"parts":[%s]}\n' \
+    "$facts" "$(($(date +%s) - start))" "$joined" > "$out/build.json"
+fi
 
 if want engine || want net || want arena; then
   echo "building the release tools in $target (game and net crates, no Bevy)" >&2

@@ -6,7 +6,7 @@ A doc includes a table by holding the two lines
     <!-- bench:NAME -->
     <!-- /bench -->
 
-where NAME is `engine`, `net` or `arena`; whatever stands between them is replaced by the
+where NAME is `engine`, `net`, `arena`, `build` or `build_summary`; whatever stands between them is replaced by the
 table rendered from docs/bench/NAME.json (written by scripts/bench.sh). So every figure
 between markers is the output of a command, never typed.
 
@@ -149,7 +149,52 @@ def arena(data):
     return "\n".join(out) + "\n" + note + measured_at(data) + provenance(data, "Played with `arena`")
 
 
-RENDER = {"engine": engine, "net": net, "arena": arena}
+def minutes(seconds):
+    m, s = divmod(round(seconds), 60)
+    return f"{m} min {s} s"
+
+
+BUILD_WHAT = {
+    "test": "`./scripts/test.sh` (the test command, `.ci/run`)",
+    "play": "`./scripts/run.sh --build-only` (the play command's first build, `player` profile)",
+}
+
+
+def build(data):
+    out = [
+        "| command, fresh clone, empty target directory | wall | CPU (user + system) | peak memory | tests passed / failed / ignored | measured |",
+        "|---|---|---|---|---|---|",
+    ]
+    for p in data["parts"]:
+        t = p.get("tests")
+        tests = f"{t['passed']} / {t['failed']} / {t['ignored']}" if t else "—"
+        out.append(
+            f"| {BUILD_WHAT[p['part']]} | **{minutes(p['wall_seconds'])}** "
+            f"| {p['user_seconds']:,.0f} s + {p['system_seconds']:,.0f} s | {p['peak_rss_mb']:,} MB | {tests} "
+            f"| {p['date']}, commit `{p['commit']}`, {p['cores']} cores, load {p['load_at_start']} |"
+        )
+    return "\n".join(out) + (
+        "\n\n*Measured with `scripts/bench.sh build` (crates already in cargo's download cache; "
+        "`/usr/bin/time -v`). Raw figures: [docs/bench/build.json]({bench}build.json).*\n"
+    )
+
+
+def build_summary(data):
+    parts = {p["part"]: p for p in data["parts"]}
+    said = []
+    if "play" in parts:
+        said.append(f"the first `run.sh` builds the game in {minutes(parts['play']['wall_seconds'])}")
+    if "test" in parts:
+        said.append(f"the test command takes {minutes(parts['test']['wall_seconds'])}")
+    cores = next(iter(parts.values()))["cores"] if parts else "?"
+    return (
+        f"From a fresh clone on {cores} cores (crates already downloaded) "
+        + " and ".join(said)
+        + " (`scripts/bench.sh build`; [docs/performance.md]({bench}../performance.md#building)).\n"
+    )
+
+
+RENDER = {"engine": engine, "net": net, "arena": arena, "build": build, "build_summary": build_summary}
 
 
 def render_doc(path):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the junqi desktop app (the `player` profile: Cargo.toml). On Debian/Ubuntu it
 # first installs the Vulkan loader and drivers the window needs at run time, and ALSA's headers
-# the sound needs to build, if they are missing.
+# the sound needs to build, if they are missing. `--build-only` builds without starting the game
+# (what `scripts/bench.sh build` times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
@@ -25,4 +26,7 @@ fi
 # device-selection layer prints "XDG_RUNTIME_DIR is invalid" twice; it has no choice to make
 # there anyway.
 [ -n "${XDG_RUNTIME_DIR:-}" ] || export NODEVICE_SELECT=1
+if [ "${1:-}" = "--build-only" ]; then
+  exec cargo build --profile player --bin junqi
+fi
 exec cargo run --profile player --bin junqi -- "$@"
