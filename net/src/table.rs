@@ -53,6 +53,14 @@ pub trait TableHandler {
     /// The host: a device's first message showed which seat it took (the
     /// lobby's free seats).
     fn seat_taken(&mut self, _seat: FourSeat) {}
+    /// The partner of this device's seat left and handed its seat over
+    /// ([`FourEvent::TakeOver`]): whether this device plays it on (its
+    /// events then come to [`TableHandler::event`] with that seat's
+    /// session). A seat handed over and not taken stays silent: the host
+    /// times it out.
+    fn take_over(&mut self) -> bool {
+        false
+    }
     /// The device keeps its journal now
     /// ([`crate::table_journal::save_journal`]): what the session is about
     /// to send is in its log; and at the host, after every message it took,
@@ -265,17 +273,43 @@ pub async fn play_table<H: TableHandler>(
         handler.link(true);
     }
     let mut finished_at: Option<Instant> = None;
+    // The seat this device's partner handed to it, played beside its own:
+    // each session's frames go to the table and to the other session.
+    let mut taken: Option<FourSession> = None;
     let result = loop {
         let mut busy = true;
         while busy {
             busy = false;
             while let Some(ev) = session.poll_event() {
+                let take = matches!(ev, FourEvent::TakeOver { .. });
                 handler.event(session, ev);
+                if take
+                    && taken.is_none()
+                    && handler.take_over()
+                    && let Ok(t) = session.take_over(Instant::now())
+                {
+                    taken = Some(t);
+                }
                 busy = true;
+            }
+            if let Some(t) = taken.as_mut() {
+                while let Some(ev) = t.poll_event() {
+                    handler.event(t, ev);
+                    busy = true;
+                }
             }
             let mut batch = Vec::new();
             while let Some(p) = session.poll_transmit() {
+                if let Some(t) = taken.as_mut() {
+                    t.handle_frame(Instant::now(), &p);
+                }
                 batch.push(p);
+            }
+            if let Some(t) = taken.as_mut() {
+                while let Some(p) = t.poll_transmit() {
+                    session.handle_frame(Instant::now(), &p);
+                    batch.push(p);
+                }
             }
             if !batch.is_empty() {
                 handler.journal(session);
@@ -322,7 +356,9 @@ pub async fn play_table<H: TableHandler>(
             next_id += 1;
             handler.link(true);
         }
-        if session.verdict().is_some() && finished_at.is_none() {
+        let done =
+            session.verdict().is_some() && taken.as_ref().is_none_or(|t| t.verdict().is_some());
+        if done && finished_at.is_none() {
             finished_at = Some(Instant::now());
             if !host {
                 for l in links.values_mut() {
@@ -345,7 +381,14 @@ pub async fn play_table<H: TableHandler>(
             }
             break session.verdict().cloned().expect("done");
         }
-        let deadline = match (session.poll_timeout(), finished_at) {
+        let timeout = match (
+            session.poll_timeout(),
+            taken.as_ref().and_then(FourSession::poll_timeout),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let deadline = match (timeout, finished_at) {
             (_, Some(t)) => Some(t + LINGER),
             (d, None) => d,
         };
@@ -379,6 +422,9 @@ pub async fn play_table<H: TableHandler>(
                         }
                     }
                     session.handle_frame(Instant::now(), &payload);
+                    if let Some(t) = taken.as_mut() {
+                        t.handle_frame(Instant::now(), &payload);
+                    }
                     if host {
                         handler.journal(session);
                     }
@@ -424,7 +470,12 @@ pub async fn play_table<H: TableHandler>(
                     session.handle_timeout(Instant::now());
                 }
             },
-            () = sleep => session.handle_timeout(Instant::now()),
+            () = sleep => {
+                session.handle_timeout(Instant::now());
+                if let Some(t) = taken.as_mut() {
+                    t.handle_timeout(Instant::now());
+                }
+            }
         }
     };
     if let Some(a) = acceptor {

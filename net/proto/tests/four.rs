@@ -819,7 +819,13 @@ fn random_body(rng: &mut impl rand::Rng, rules: &Rules) -> Body4 {
     use junqi_proto::ot::{OtResponse, OtReveal};
     let alphabet = junqi_proto::wire::table_from_rules(rules).alphabet().len();
     let point = |rng: &mut dyn rand::RngCore| (rng.next_u32() % 129) as u8;
-    match rng.random_range(0..16) {
+    match rng.random_range(0..17) {
+        16 => Body4::HandOver {
+            sealed: partner::Sealed {
+                ct: (0..rng.random_range(0..80)).map(|_| rng.random()).collect(),
+                tag: rng.random(),
+            },
+        },
         13 => Body4::OfferDraw,
         14 => Body4::AcceptDraw,
         15 => Body4::DeclineDraw,
@@ -1042,6 +1048,7 @@ fn a_seat_with_a_setup_the_rules_refuse_does_not_start() {
         key: ed25519_dalek::SigningKey::from_bytes(&[1; 32]),
         seed: junqi_proto::Seed([2; 32]),
         nonce: [3; 32],
+        hand_over: false,
     };
     let now = std::time::Instant::now();
     for (layout, rules) in [
@@ -1290,4 +1297,182 @@ fn a_journal_of_another_seat_does_not_replay() {
         .expect("East sent");
     forged[i].signed.header.turn_ms ^= 1;
     assert!(junqi_proto::four::FourSession::resume(cfg, forged, t.now).is_err());
+}
+
+/// The table's messages signed in `seat`'s name after its hand-over.
+fn played_for(t: &Table4, holder: FourSeat, seat: FourSeat) -> (Option<u64>, usize) {
+    let log = t.seat(holder).log();
+    let handed = log
+        .envelopes()
+        .find(|e| e.signed.header.sender == seat && matches!(e.body, Body4::HandOver { .. }))
+        .map(|e| e.signed.header.round);
+    let after = log
+        .envelopes()
+        .filter(|e| {
+            e.signed.header.sender == seat && handed.is_some_and(|h| e.signed.header.round > h)
+        })
+        .count();
+    (handed, after)
+}
+
+#[test]
+fn a_seat_handed_over_is_played_on_by_its_partners_device() {
+    // North hands its seat to the host's device (South), East to West's (a
+    // guest's); in 四暗 and 双明. The partner's device plays it on with an
+    // engine player, signing with its own key: every seat ends alike, the
+    // game is played to its end, and the audit over four armies is clean.
+    for (seed, partners, leaver) in [
+        (61, false, FourSeat::North),
+        (62, true, FourSeat::East),
+        (63, false, FourSeat::East),
+        (64, true, FourSeat::North),
+    ] {
+        let mut t = Table4::with_hand_over(rules(partners), seed, [false, true, true, false]);
+        t.leave_at = Some((leaver, 12));
+        assert!(t.run(STEPS), "seed {seed}: the game ends");
+        let partner = leaver.partner();
+        assert_eq!(t.device[leaver.index()], partner, "seed {seed}: taken over");
+        let (handed, after) = played_for(&t, FourSeat::West, leaver);
+        assert!(handed.is_some(), "seed {seed}: a hand-over on the log");
+        assert!(
+            after > 0,
+            "seed {seed}: the partner's device played the seat"
+        );
+        let v = honest_agree(&t, None);
+        for x in &v {
+            assert_eq!(x.ending, Ending::Played, "seed {seed}: {x:?}");
+            assert!(x.not_opened.is_empty(), "seed {seed}: four armies opened");
+            assert!(x.record.is_some(), "seed {seed}: audited");
+            assert_eq!(x, &v[0], "seed {seed}: every seat ends alike");
+        }
+        for s in FourSeat::ALL {
+            assert!(
+                matches!(audit_table(t.seat(s).log()), AuditOutcome::Clean { .. }),
+                "seed {seed}: {s}'s log audits clean"
+            );
+        }
+        // After the hand-over the partner's key signs for the seat.
+        let log = t.seat(FourSeat::South).log();
+        let pk = t.keys[partner.index()].verifying_key();
+        for e in log
+            .envelopes()
+            .filter(|e| e.signed.header.sender == leaver && e.signed.header.round > handed.unwrap())
+        {
+            assert!(e.signed.verify(&pk), "seed {seed}: signed by the partner");
+        }
+    }
+}
+
+#[test]
+fn without_the_agreement_a_leave_ends_the_game_by_rules_section_9() {
+    for (seed, agreed) in [(65, [false; 4]), (66, [false, true, false, true])] {
+        // (66: East and West agreed, North did not.)
+        let mut t = Table4::with_hand_over(rules(false), seed, agreed);
+        t.leave_at = Some((FourSeat::North, 12));
+        assert!(t.run(STEPS));
+        let view = t.seat(FourSeat::South).view().expect("played").clone();
+        let want = leave_result(junqi_game::Side::North, |s| view.is_in(s));
+        for s in [FourSeat::South, FourSeat::East, FourSeat::West] {
+            let x = verdict(&t, s);
+            assert_eq!(x.ending, Ending::Left(FourSeat::North), "seed {seed}");
+            assert_eq!(x.result, want);
+            assert_eq!(x.blame, None);
+        }
+        assert_eq!(played_for(&t, FourSeat::South, FourSeat::North).0, None);
+        assert_eq!(t.device, FourSeat::ALL);
+    }
+}
+
+/// A relay that shows `to` the first move of `seat`'s after round `from`,
+/// signed again by `forger` in `seat`'s name.
+fn forge_for(
+    t: &mut Table4,
+    forger: FourSeat,
+    seat: FourSeat,
+    to: FourSeat,
+    from: u64,
+) -> std::rc::Rc<std::cell::Cell<bool>> {
+    let key = t.keys[forger.index()].clone();
+    let done = std::rc::Rc::new(std::cell::Cell::new(false));
+    let flag = done.clone();
+    t.relay = Box::new(move |_, hop_to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        let h = env.signed.header;
+        if !flag.get()
+            && hop_to == to
+            && h.sender == seat
+            && h.round > from
+            && matches!(env.body, Body4::Move { .. })
+        {
+            flag.set(true);
+            return Relay::Replace(encode(&resign_with(&key, &env, env.body.clone())));
+        }
+        Relay::Forward
+    });
+    done
+}
+
+#[test]
+fn a_partner_playing_a_seat_not_handed_over_is_blamed() {
+    // North and East agreed to a hand-over but never left: a move in their
+    // name signed by their partner's key (South's, the host's; West's, a
+    // guest's) is the partner's fault, its signature the evidence.
+    for (seed, forger, seat, to) in [
+        (67, FourSeat::South, FourSeat::North, FourSeat::East),
+        (68, FourSeat::West, FourSeat::East, FourSeat::North),
+    ] {
+        let mut t = Table4::with_hand_over(rules(false), seed, [false, true, true, false]);
+        let done = forge_for(&mut t, forger, seat, to, 8);
+        assert!(t.run(STEPS));
+        assert!(done.get(), "seed {seed}: the forgery was shown");
+        let b = verdict(&t, to).blame.expect("the forger is blamed");
+        assert_eq!(b.seat, forger, "seed {seed}");
+        assert_eq!(b.fault, FourFault::SignedForAnother(seat));
+        let e = b.evidence.as_ref().expect("its signed message");
+        assert_eq!(e.signed.header.sender, seat);
+        assert!(e.signed.verify(&t.keys[forger.index()].verifying_key()));
+        honest_agree(&t, Some(forger));
+    }
+}
+
+#[test]
+fn an_enemy_cannot_take_over_a_handed_seat() {
+    // North hands its seat to South's device; East (an enemy) signs North's
+    // next move: West refuses it and blames East.
+    let mut t = Table4::with_hand_over(rules(false), 69, [false, false, true, false]);
+    t.leave_at = Some((FourSeat::North, 12));
+    let done = forge_for(&mut t, FourSeat::East, FourSeat::North, FourSeat::West, 0);
+    // Only moves after the hand-over: the relay skips North's own moves
+    // until then (they are signed by North and shown unchanged).
+    let key = t.keys[FourSeat::East.index()].clone();
+    let handed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let seen = handed.clone();
+    let flag = done.clone();
+    t.relay = Box::new(move |_, hop_to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        let h = env.signed.header;
+        if h.sender == FourSeat::North && matches!(env.body, Body4::HandOver { .. }) {
+            seen.set(true);
+        }
+        if seen.get()
+            && !flag.get()
+            && hop_to == FourSeat::West
+            && h.sender == FourSeat::North
+            && matches!(env.body, Body4::Move { .. })
+        {
+            flag.set(true);
+            return Relay::Replace(encode(&resign_with(&key, &env, env.body.clone())));
+        }
+        Relay::Forward
+    });
+    assert!(t.run(STEPS));
+    assert!(handed.get() && done.get(), "handed over, then forged");
+    let b = verdict(&t, FourSeat::West).blame.expect("East is blamed");
+    assert_eq!(b.seat, FourSeat::East);
+    assert_eq!(b.fault, FourFault::SignedForAnother(FourSeat::North));
+    honest_agree(&t, Some(FourSeat::East));
 }

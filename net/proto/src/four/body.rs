@@ -111,6 +111,28 @@ pub enum Body4 {
         /// The ranks by slot.
         ranks: Vec<WireRank>,
     },
+    /// Round 0 from a seat whose player agreed beforehand that, if it
+    /// leaves, its partner's device plays the seat on (a computer player):
+    /// [`Body4::Hello`]'s fields. A variant of its own, so that the logs
+    /// and journals written before it decode unchanged.
+    HelloHandOver {
+        /// As in [`Body4::Hello`].
+        key: [u8; 32],
+        /// As in [`Body4::Hello`].
+        nonce_commit: Digest,
+        /// As in [`Body4::Hello`].
+        name: String,
+        /// As in [`Body4::Hello`].
+        rules: Option<Rules>,
+    },
+    /// The seat on move leaves and hands its seat to its partner's device
+    /// (only after a [`Body4::HelloHandOver`]): its seed and ranks
+    /// ([`super::partner::HandOverSecret`]) encrypted to the partner. From
+    /// the next round on, the partner's key signs for this seat.
+    HandOver {
+        /// The ciphertext and its tag.
+        sealed: Sealed,
+    },
 }
 
 /// Longest pairing code in a confirmation.
@@ -134,7 +156,11 @@ impl Body4 {
     /// The bound broken.
     pub fn check_bounds(&self) -> Result<(), BoundsError> {
         match self {
-            Body4::Hello { name, .. } if name.len() > MAX_NAME => Err(BoundsError::Name),
+            Body4::Hello { name, .. } | Body4::HelloHandOver { name, .. }
+                if name.len() > MAX_NAME =>
+            {
+                Err(BoundsError::Name)
+            }
             Body4::Confirm { code } if code.len() > MAX_CODE => Err(BoundsError::Name),
             Body4::Commit { pieces, .. } if pieces.len() != crate::commit::ARMY_SIZE => {
                 Err(BoundsError::Army)

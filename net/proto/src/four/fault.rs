@@ -86,6 +86,15 @@ pub enum FourFault {
         /// The move's signed turn clock.
         turn_ms: u32,
     },
+    /// A message signed by this seat's key in another seat's name (the
+    /// one in the parentheses), which the log did not hand to it: a
+    /// partner playing a seat that was not handed over, or an enemy
+    /// answering for a seat.
+    #[error("signed a message as {0}, a seat not handed to it")]
+    SignedForAnother(FourSeat),
+    /// A hand-over whose seed and ranks do not open the seat's commitments.
+    #[error("a hand-over that does not open its commitments")]
+    BadHandOver,
     /// A move the engine refuses once the real ranks are known (a mine or
     /// flag moved, a corner only an engineer may turn…).
     #[error("a move the rules do not allow for the real pieces")]
