@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use junqi_proto::four::log::Envelope4;
-use junqi_proto::four::rejoin::LinkStart;
+use junqi_proto::four::rejoin::{LinkStart, Welcome};
 use junqi_proto::four::{FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_proto::session::LATENCY_BOUND;
 use quinn::{Connection, Endpoint, RecvStream, SendStream};
@@ -130,13 +130,16 @@ async fn read_frames(
     }
 }
 
-/// Reads a connection's first frame, with its deadline.
-async fn read_start(recv: &mut RecvStream) -> io::Result<(LinkStart, FrameDecoder)> {
+/// Reads a connection's first frame (a [`LinkStart`] at the host, a
+/// [`Welcome`] back at a returning guest), with its deadline.
+async fn read_start<T: serde::de::DeserializeOwned>(
+    recv: &mut RecvStream,
+) -> io::Result<(T, FrameDecoder)> {
     let read = async {
         let mut dec = FrameDecoder::new();
         let mut buf = vec![0u8; 4096];
         loop {
-            if let Some(s) = dec.next_frame::<LinkStart>().map_err(io::Error::other)? {
+            if let Some(s) = dec.next_frame::<T>().map_err(io::Error::other)? {
                 return Ok((s, dec));
             }
             match recv.read(&mut buf).await.map_err(io::Error::other)? {
@@ -189,29 +192,47 @@ struct Link {
     seat: Option<FourSeat>,
 }
 
-/// A guest's connection to the host, started with `start`.
+/// A guest's connection to the host: new, or the seat's return (`session`),
+/// which the host answers first with its signed [`Welcome`] (taken by the
+/// session: a resumed seat is released once it holds what the host held).
 async fn connect(
     ep: &Endpoint,
     addr: SocketAddr,
-    session: Option<&FourSession>,
-) -> io::Result<(Connection, SendStream, RecvStream)> {
+    mut session: Option<&mut FourSession>,
+) -> io::Result<(Connection, SendStream, RecvStream, FrameDecoder)> {
     let give_up = Instant::now() + JOIN_PATIENCE;
     loop {
-        match join_game(ep, addr).await {
-            Ok((conn, mut send, recv)) => {
-                let start = match session {
-                    None => LinkStart::New,
-                    Some(s) => LinkStart::Rejoin(s.rejoin(&connection_binding(&conn)?)),
-                };
-                send.write_all(&encode_frame(&start).map_err(io::Error::other)?)
-                    .await
-                    .map_err(io::Error::other)?;
-                return Ok((conn, send, recv));
-            }
+        match try_connect(ep, addr, session.as_deref_mut()).await {
+            Ok(link) => return Ok(link),
             Err(e) if Instant::now() >= give_up => return Err(e),
             Err(_) => tokio::time::sleep(Duration::from_millis(300)).await,
         }
     }
+}
+
+async fn try_connect(
+    ep: &Endpoint,
+    addr: SocketAddr,
+    session: Option<&mut FourSession>,
+) -> io::Result<(Connection, SendStream, RecvStream, FrameDecoder)> {
+    let (conn, mut send, mut recv) = join_game(ep, addr).await?;
+    let binding = connection_binding(&conn)?;
+    let start = match &session {
+        None => LinkStart::New,
+        Some(s) => LinkStart::Rejoin(s.rejoin(&binding)),
+    };
+    send.write_all(&encode_frame(&start).map_err(io::Error::other)?)
+        .await
+        .map_err(io::Error::other)?;
+    let Some(s) = session else {
+        return Ok((conn, send, recv, FrameDecoder::new()));
+    };
+    let (welcome, dec) = read_start::<Welcome>(&mut recv).await?;
+    if let Err(e) = s.take_welcome(&welcome, &binding) {
+        conn.close(2u32.into(), b"refused");
+        return Err(io::Error::other(e));
+    }
+    Ok((conn, send, recv, dec))
 }
 
 async fn write_all(link: &mut Link, frames: &[Vec<u8>]) {
@@ -246,14 +267,15 @@ pub async fn play_table<H: TableHandler>(
     } else {
         None
     };
-    // A seat resumed from its journal waits a round trip for what the
-    // others hold of it before it sends again.
+    // A host resumed from its journal waits a round trip for what its
+    // guests hold of it before it sends again; a guest, for what the
+    // host's welcome says it held.
     let resumed = session.resuming();
-    let mut release_at = resumed.then(|| Instant::now() + 2 * LATENCY_BOUND);
+    let mut release_at = (resumed && host).then(|| Instant::now() + 2 * LATENCY_BOUND);
     if let TableDial::Join(addr) = dial {
         let back = resumed && session.log().round() >= 2;
-        let (conn, send, recv) = connect(ep, addr, back.then_some(&*session)).await?;
-        tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
+        let (conn, send, recv, dec) = connect(ep, addr, back.then_some(&mut *session)).await?;
+        tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
         let mut link = Link {
             conn,
             send,
@@ -338,8 +360,8 @@ pub async fn play_table<H: TableHandler>(
             let TableDial::Join(addr) = dial else {
                 unreachable!("a guest")
             };
-            let (conn, send, recv) = connect(ep, addr, Some(session)).await?;
-            tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
+            let (conn, send, recv, dec) = connect(ep, addr, Some(&mut *session)).await?;
+            tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
             let mut link = Link {
                 conn,
                 send,
@@ -433,17 +455,19 @@ pub async fn play_table<H: TableHandler>(
                     links.remove(&id);
                 }
                 Some(Report::Incoming(conn, send, recv, dec, start)) => {
+                    let mut welcome = None;
                     let seat = match &start {
                         // A new device while the table still has room.
                         LinkStart::New if links.len() < guests && session.log().round() < 2 => None,
                         LinkStart::Rejoin(r) => {
-                            let bound = connection_binding(&conn)
+                            let binding = connection_binding(&conn)
                                 .ok()
-                                .is_some_and(|b| session.check_rejoin(r, &b).is_ok());
-                            if !bound {
+                                .filter(|b| session.check_rejoin(r, b).is_ok());
+                            let Some(b) = binding else {
                                 conn.close(2u32.into(), b"refused");
                                 continue;
-                            }
+                            };
+                            welcome = Some(session.welcome(r.seat, &b));
                             Some(r.seat)
                         }
                         LinkStart::New => {
@@ -460,7 +484,13 @@ pub async fn play_table<H: TableHandler>(
                         LinkStart::New => 0,
                     };
                     let mut link = Link { conn, send, seat };
-                    let frames: Vec<Vec<u8>> = session.resend_from(from).iter().map(|p| framed(p)).collect();
+                    let mut frames: Vec<Vec<u8>> = Vec::new();
+                    if let Some(w) = welcome
+                        && let Ok(f) = encode_frame(&w)
+                    {
+                        frames.push(f);
+                    }
+                    frames.extend(session.resend_from(from).iter().map(|p| framed(p)));
                     write_all(&mut link, &frames).await;
                     tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
                     links.insert(next_id, link);

@@ -1476,3 +1476,96 @@ fn an_enemy_cannot_take_over_a_handed_seat() {
     assert_eq!(b.fault, FourFault::SignedForAnother(FourSeat::North));
     honest_agree(&t, Some(FourSeat::East));
 }
+
+#[test]
+fn a_returning_seat_waits_for_what_the_hosts_signed_welcome_says() {
+    use junqi_proto::four::harness::LINK;
+    use junqi_proto::four::rejoin::{RejoinRefused, Welcome};
+    // East is cut off for a few rounds, then its device crashes and comes back from its journal: it holds fewer
+    // rounds than the host. It sends nothing until its log holds what the
+    // host's welcome says the host held, and is released at once then.
+    let mut t = Table4::new(rules(false), 71);
+    let cut = std::rc::Rc::new(std::cell::Cell::new(true));
+    let on = cut.clone();
+    t.relay = Box::new(move |_, to, frame| match decode(frame) {
+        Some(e) if on.get() && to == FourSeat::East && e.signed.header.round >= 30 => Relay::Drop,
+        _ => Relay::Forward,
+    });
+    run_to_round(&mut t, FourSeat::South, 33);
+    assert!(!t.all_done());
+    cut.set(false);
+    let (east, host) = (FourSeat::East, FourSeat::South);
+    let journal = t.seat(east).journal();
+    let cfg = t.seat(east).config().clone();
+    // What a welcome must be: the host's, for this seat, over this link.
+    let game = t.seat(host).game_id();
+    let mut probe = junqi_proto::four::FourSession::resume(cfg, journal.clone(), t.now).unwrap();
+    let other_key = Welcome::sign(&t.keys[FourSeat::West.index()], game, east, 0, &LINK);
+    let other_link = t.seat(host).welcome(east, &[1; 32]);
+    let other_seat = t.seat(host).welcome(FourSeat::North, &LINK);
+    assert_eq!(
+        probe.take_welcome(&other_key, &LINK),
+        Err(RejoinRefused::BadSignature)
+    );
+    assert_eq!(
+        probe.take_welcome(&other_link, &LINK),
+        Err(RejoinRefused::BadSignature)
+    );
+    assert_eq!(
+        probe.take_welcome(&other_seat, &LINK),
+        Err(RejoinRefused::OtherGame)
+    );
+    assert!(probe.resuming(), "a refused welcome releases nothing");
+
+    let held = t.seat(host).log().round();
+    assert!(t.seat(east).log().round() < held, "East lacks rounds");
+    t.crash_and_resume(east, Some(journal))
+        .expect("its journal replays");
+    let mut released = false;
+    for _ in 0..STEPS {
+        let s = t.seat(east);
+        assert_eq!(
+            s.resuming(),
+            s.log().round() < held && s.verdict().is_none(),
+            "quiet exactly until it holds what the host held"
+        );
+        if !s.resuming() {
+            released = true;
+            break;
+        }
+        t.run(1);
+    }
+    assert!(released);
+    assert!(t.run(STEPS));
+    let v = honest_agree(&t, None);
+    for x in &v {
+        assert_eq!(x.ending, Ending::Played, "{x:?}");
+        assert!(x.record.is_some());
+    }
+}
+
+#[test]
+fn a_welcome_that_overstates_the_hosts_rounds_abandons_the_seat_and_blames_nobody() {
+    use junqi_proto::four::harness::LINK;
+    use junqi_proto::four::rejoin::Welcome;
+    // The host says it held far more rounds than it did: the returning
+    // seat waits for them a move's wait, then gives up, nobody blamed;
+    // the others play on (the host times it out).
+    let mut t = Table4::new(rules(false), 72);
+    run_to_round(&mut t, FourSeat::East, 30);
+    let east = FourSeat::East;
+    let journal = t.seat(east).journal();
+    let cfg = t.seat(east).config().clone();
+    let mut back = junqi_proto::four::FourSession::resume(cfg, journal, t.now).unwrap();
+    let game = t.seat(FourSeat::South).game_id();
+    let lie = Welcome::sign(&t.keys[FourSeat::South.index()], game, east, 10_000, &LINK);
+    back.take_welcome(&lie, &LINK).expect("signed by the host");
+    assert!(back.resuming());
+    let wait = back.poll_timeout().expect("it gives up at some point");
+    assert!(back.poll_transmit().is_none());
+    back.handle_timeout(wait);
+    let v = back.verdict().expect("over");
+    assert_eq!(v.ending, Ending::Abandoned);
+    assert_eq!(v.blame, None);
+    assert!(back.poll_transmit().is_none(), "it sent nothing");
+}

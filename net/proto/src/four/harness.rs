@@ -36,6 +36,10 @@ pub enum Relay {
 /// The host device's relaying: `(from, to, frame) -> what it does`.
 pub type RelayFn = Box<dyn FnMut(FourSeat, FourSeat, &[u8]) -> Relay>;
 
+/// The TLS exporter of a returning device's new connection, as the harness
+/// has it (one link).
+pub const LINK: [u8; 32] = [0x4c; 32];
+
 /// A frame on its way: (when, serial, to which device, the frame, a seat of
 /// that device not to give it to: the one that sent it).
 type OnWire = (Instant, u64, FourSeat, Vec<u8>, Option<FourSeat>);
@@ -223,14 +227,21 @@ impl Table4 {
         self.wire.retain(|w| w.2 != seat);
         self.acts.retain(|a| a.1 != seat);
         let mut back = FourSession::resume(cfg, journal, self.now)?;
-        // What the host holds at the return (for a host, what its guests hold).
-        let holds = FourSeat::ALL
-            .into_iter()
-            .filter(|&g| g != seat && (seat == self.host || g == self.host))
-            .map(|g| self.seats[g.index()].log().round())
-            .max()
-            .unwrap_or(0);
-        back.release_after(holds);
+        if seat == self.host {
+            // A host waits for what its guests hold (their returns say it).
+            let holds = FourSeat::ALL
+                .into_iter()
+                .filter(|&g| g != seat)
+                .map(|g| self.seats[g.index()].log().round())
+                .max()
+                .unwrap_or(0);
+            back.release_after(holds);
+        } else {
+            // A guest waits for what the host's welcome says it held.
+            let w = self.seats[self.host.index()].welcome(seat, &LINK);
+            back.take_welcome(&w, &LINK)
+                .expect("the host's welcome over this link");
+        }
         self.seats[seat.index()] = back;
         // Every guest's link to the host starts again (the host's crash),
         // or only the crashed guest's.

@@ -261,6 +261,8 @@ pub struct FourSession {
     /// Resumed: nothing leaves this seat and no timer runs until its log
     /// holds this many rounds (what the host held at the return).
     pub(super) quiet_until: Option<u64>,
+    /// Resumed and told what the host held: when the seat gives up waiting.
+    pub(super) quiet_deadline: Option<Instant>,
     /// The seats whose players agreed to hand their seat over (their hellos).
     pub(super) agreed: [bool; 4],
     /// The round of each seat's hand-over: after it, the partner's key
@@ -345,6 +347,7 @@ impl FourSession {
             replay: None,
             replay_failed: None,
             quiet_until: None,
+            quiet_deadline: None,
             agreed: [false; 4],
             handed: [None; 4],
             handed_to_me: None,
@@ -441,7 +444,7 @@ impl FourSession {
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.quiet() {
-            return None;
+            return self.quiet_deadline.filter(|_| self.phase != Phase::Done);
         }
         let claim = self
             .play
@@ -474,6 +477,10 @@ impl FourSession {
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
         if self.quiet() {
+            if self.quiet_deadline.is_some_and(|d| now >= d) {
+                self.quiet_deadline = None;
+                self.end(Ending::Abandoned, None, None);
+            }
             return;
         }
         if self.phase == Phase::Play
