@@ -1144,7 +1144,10 @@ fn a_second_draw_offer_in_one_turn_is_blamed() {
         let b = v.blame.as_ref().expect("blamed");
         assert_eq!(
             (b.seat, &b.fault),
-            (FourSeat::South, &FourFault::Unexpected("draw offer"))
+            (
+                FourSeat::South,
+                &FourFault::Unexpected(junqi_proto::four::body::Kind4::DrawOffer)
+            )
         );
     }
     honest_agree(&t, Some(FourSeat::South));

@@ -437,7 +437,7 @@ impl Peer {
                             .as_ref()
                             .map(ToString::to_string)
                             .unwrap_or_default(),
-                        v.evidence
+                        v.evidence.map(|e| e.to_string()).unwrap_or_default()
                     ),
                 }
             }

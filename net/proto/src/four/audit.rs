@@ -7,7 +7,7 @@ use junqi_game::{
     Action, Event, Game, GameResult, Move, Point, PointKind, Record, Rules, TableEvent, WinReason,
 };
 
-use super::body::Body4;
+use super::body::{Body4, Kind4};
 use super::fault::{Blame, FourFault};
 use super::hello::{first_seat, game_id};
 use super::log::{Envelope4, TableLog, round_digest};
@@ -412,13 +412,13 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                     _ => Action::DeclineDraw,
                 };
                 if game.apply_table(s.side(), action).is_err() {
-                    return cheat(s, FourFault::Unexpected("draw"), r);
+                    return cheat(s, FourFault::Unexpected(e.body.kind()), r);
                 }
             }
             Body4::Timeout => {
                 let late = game.turn();
                 if late == s.side() || game.apply_table(late, Action::Timeout).is_err() {
-                    return cheat(s, FourFault::Unexpected("timeout"), r);
+                    return cheat(s, FourFault::Unexpected(Kind4::Timeout), r);
                 }
             }
             Body4::NoMoves => {
@@ -447,7 +447,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                     || handed[to.index()].is_some_and(|h| h < r)
                     || game.turn() != s.side()
                 {
-                    return cheat(s, FourFault::Unexpected("hand-over"), r);
+                    return cheat(s, FourFault::Unexpected(Kind4::HandOver), r);
                 }
                 let theirs = commits[to.index()].partner_key;
                 let opens =

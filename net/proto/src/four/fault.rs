@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::battle::WatchError;
-use super::body::BoundsError;
+use super::body::{BoundsError, Kind4};
 use super::log::{Envelope4, Equivocation};
 use super::partner::OpenError;
 use super::seat::FourSeat;
@@ -34,7 +34,7 @@ pub enum FourFault {
     /// A message nothing asked of this seat (out of turn, out of place, or a
     /// claim the four-seat protocol does not have).
     #[error("a {0} message it did not owe")]
-    Unexpected(&'static str),
+    Unexpected(Kind4),
     /// A move or an attack the view refuses (the wrong pieces, a blocked path).
     #[error("an illegal move from point {from} to {to}")]
     IllegalMove {

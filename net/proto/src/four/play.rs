@@ -9,11 +9,11 @@ use junqi_game::{
 };
 
 use super::battle::{WatchError, watch};
-use super::body::Body4;
+use super::body::{Body4, Kind4};
 use super::fault::FourFault;
 use super::log::Envelope4;
 use super::seat::{FourSeat, slot_point};
-use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, kind, move_wait};
+use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, move_wait};
 use crate::crypto::Digest;
 use crate::ot::{Attacker, Defender, OtError, OtRequest, OtResponse, battle_context};
 use crate::rank::WireRank;
@@ -342,7 +342,7 @@ impl FourSession {
             _ => false,
         };
         if !allowed {
-            return self.blame(sender, FourFault::Unexpected(kind(&env.body)), round);
+            return self.blame(sender, FourFault::Unexpected(env.body.kind()), round);
         }
         let body = env.body.clone();
         let prev = hd.prev;
@@ -437,7 +437,7 @@ impl FourSession {
                     count,
                 };
                 if !self.apply(TableEvent::Event(e)) {
-                    return self.blame(sender, FourFault::Unexpected("timeout"), round);
+                    return self.blame(sender, FourFault::Unexpected(Kind4::Timeout), round);
                 }
                 if self.rules.is_timeout_loss(count) {
                     self.out(late, WinReason::Timeouts);
@@ -637,7 +637,7 @@ impl FourSession {
                 self.play.as_mut().expect("in play").left = Some(sender);
                 return self.open_armies(Ending::Left(sender), result);
             }
-            _ => return self.blame(sender, FourFault::Unexpected(kind(body)), round),
+            _ => return self.blame(sender, FourFault::Unexpected(body.kind()), round),
         };
         let actor = match (body, owed) {
             (Body4::Timeout, Owed::Move(late)) => late,
@@ -651,7 +651,7 @@ impl FourSession {
                 let fault = match *body {
                     Body4::Move { from, to } => FourFault::IllegalMove { from, to },
                     Body4::Resign => FourFault::ResignTooEarly,
-                    _ => FourFault::Unexpected(kind(body)),
+                    _ => FourFault::Unexpected(body.kind()),
                 };
                 return self.blame(sender, fault, round);
             }

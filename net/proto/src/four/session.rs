@@ -866,7 +866,7 @@ impl FourSession {
             }
             (Phase::Play, _) => self.take_play(env),
             (Phase::Reveal, _) => self.take_reveal(env),
-            (_, body) => self.blame(sender, FourFault::Unexpected(kind(body)), round),
+            (_, body) => self.blame(sender, FourFault::Unexpected(body.kind()), round),
         }
     }
 
@@ -1110,32 +1110,6 @@ pub(super) fn handshake_wait(rules: &Rules) -> Duration {
 /// trips (a reply is owed at once; a move within the clock).
 pub(super) fn move_wait(rules: &Rules) -> Duration {
     Duration::from_secs(u64::from(rules.move_seconds)) + 4 * LATENCY_BOUND
-}
-
-/// The message kind for a fault.
-pub(super) fn kind(body: &Body4) -> &'static str {
-    match body {
-        Body4::Hello { .. } | Body4::HelloHandOver { .. } => "hello",
-        Body4::Nonce { .. } => "nonce",
-        Body4::Confirm { .. } => "confirm",
-        Body4::Commit { .. } => "commit",
-        Body4::PartnerReveal { .. } => "partner reveal",
-        Body4::OpenArmy { .. } => "open army",
-        Body4::Move { .. } => "move",
-        Body4::Attack { .. } => "attack",
-        Body4::Table(_) => "table",
-        Body4::Label(_) => "label",
-        Body4::FlagOpen(_) => "flag opening",
-        Body4::NoMoves => "no-moves",
-        Body4::Resign => "resign",
-        Body4::Leave => "leave",
-        Body4::HandOver { .. } => "hand-over",
-        Body4::Timeout => "timeout",
-        Body4::OfferDraw => "draw offer",
-        Body4::AcceptDraw | Body4::DeclineDraw => "draw answer",
-        Body4::Dispute => "dispute",
-        Body4::Reveal { .. } => "reveal",
-    }
 }
 
 /// A setup with one piece changed: a corps commander and a platoon commander swapped (tests only).
