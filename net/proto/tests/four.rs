@@ -1572,3 +1572,52 @@ fn a_welcome_that_overstates_the_hosts_rounds_abandons_the_seat_and_blames_nobod
     assert_eq!(v.blame, None);
     assert!(back.poll_transmit().is_none(), "it sent nothing");
 }
+
+#[test]
+fn a_seat_the_host_cuts_off_ends_saying_the_host_stopped_relaying() {
+    // The host stops relaying anything to North in the middle of the game.
+    // North ends saying so (`HostStopped`), holding every round before it
+    // signed by the seats that sent it; nobody is blamed and the seats
+    // still served never end with another result than each other.
+    let mut stopped = 0;
+    for seed in [43, 44, 45] {
+        let mut t = Table4::new(rules(false), seed);
+        let mut relayed = 0;
+        t.relay = Box::new(move |_, to, _| {
+            relayed += 1;
+            if relayed > 60 && to == FourSeat::North {
+                Relay::Drop
+            } else {
+                Relay::Forward
+            }
+        });
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, Some(FourSeat::South));
+        for x in &v {
+            assert_eq!(x.blame, None, "seed {seed}");
+        }
+        let north = verdict(&t, FourSeat::North);
+        let Ending::HostStopped { round } = north.ending else {
+            // A reply owed when it was cut off: who stopped cannot be told.
+            assert_eq!(north.ending, Ending::Abandoned, "seed {seed}");
+            continue;
+        };
+        assert_eq!(north.result, None);
+        let log = t.seat(FourSeat::North).log();
+        assert_eq!(log.round(), round);
+        for e in log.envelopes() {
+            let s = e.signed.header.sender;
+            assert!(
+                e.signed.verify(&t.keys[s.index()].verifying_key()),
+                "seed {seed}: round {} signed by {s}",
+                e.signed.header.round
+            );
+        }
+        // The others saw the host time North out after it: the rounds North
+        // lacks are the host's doing, signed by the host.
+        let south = t.seat(FourSeat::South).log();
+        assert!(south.round() > round, "seed {seed}: the table went on");
+        stopped += 1;
+    }
+    assert!(stopped > 0, "a cut with a move owed");
+}

@@ -109,6 +109,17 @@ pub enum Ending {
     /// The seat owing the next message went silent (perhaps dropped by the
     /// relay): nobody scores and nobody is blamed.
     Abandoned,
+    /// A guest heard nothing from the host while a move was owed, although
+    /// the host owed it something within the wait (its own move, or its
+    /// timeout claim over the silent mover, or the mover's message relayed):
+    /// the host stopped relaying to this seat. Nobody scores here and
+    /// nobody is blamed (a star cannot show this seat what the others
+    /// decided); what the seat holds is its log up to `round`, every round
+    /// before it signed by the seats that sent it.
+    HostStopped {
+        /// The round under way when the seat gave up.
+        round: u64,
+    },
     /// A seat was caught cheating.
     Fault,
     /// This seat's device resumed from a journal older than the table (the
@@ -507,7 +518,24 @@ impl FourSession {
             | Phase::OpenArmies => {
                 self.end_unplayed(Unplayed::NoHandshake);
             }
-            Phase::Play => self.end(Ending::Abandoned, None, None),
+            Phase::Play => {
+                // A move is owed: the host relays it or claims the mover's
+                // timeout (or, its own move, the keeper claims it through
+                // the host) well within this wait. Nothing means the host
+                // stopped. A reply's silence cannot tell who stopped.
+                let move_owed = self
+                    .play
+                    .as_ref()
+                    .is_some_and(|p| matches!(p.owed, super::play::Owed::Move(_)));
+                let ending = if move_owed && self.me != self.cfg.host {
+                    Ending::HostStopped {
+                        round: self.log.round(),
+                    }
+                } else {
+                    Ending::Abandoned
+                };
+                self.end(ending, None, None);
+            }
             Phase::Reveal => self.finish_reveals(),
             Phase::Done => self.deadline = None,
         }
