@@ -889,7 +889,7 @@ fn honest_seats_survive_a_random_hostile_seat() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(24);
-    let (mut caught, mut clean) = (0, 0);
+    let (mut caught, mut clean, mut handed) = (0, 0, 0);
     let first: u64 = std::env::var("FIRST_CASE")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -930,7 +930,23 @@ fn honest_seats_survive_a_random_hostile_seat() {
                 ))),
             }
         });
-        let mut t = Table4::with_relay(rules, 200 + case, relay);
+        // Every other case, the guests agreed to hand their seats over and
+        // one leaves: the cheater's partner (then the cheater's device plays
+        // its seat too, and its faults there are the cheater's), or East.
+        let hand = case % 2 == 1;
+        let agreed = if hand {
+            [false, true, true, true]
+        } else {
+            [false; 4]
+        };
+        let mut t = Table4::build(rules, 200 + case, relay, agreed);
+        if hand {
+            let leaver = match cheater.partner() {
+                FourSeat::South => FourSeat::East,
+                p => p,
+            };
+            t.leave_at = Some((leaver, 14));
+        }
         let ended = t.run(STEPS);
         if !ended {
             for s in FourSeat::ALL {
@@ -948,6 +964,9 @@ fn honest_seats_survive_a_random_hostile_seat() {
         if v.iter().any(|x| x.blame.is_some()) {
             caught += 1;
         }
+        if t.device != FourSeat::ALL {
+            handed += 1;
+        }
         if v.iter()
             .all(|x| x.ending == Ending::Played && x.blame.is_none())
         {
@@ -955,11 +974,11 @@ fn honest_seats_survive_a_random_hostile_seat() {
         }
     }
     // Not vacuous: some hostile seats were caught, some games survived.
-    eprintln!("{caught} of {cases} caught, {clean} played cleanly");
+    eprintln!("{caught} of {cases} caught, {clean} played cleanly, {handed} seats handed over");
     if first == 0 && cases >= 12 {
         assert!(
-            caught > 0 && clean > 0,
-            "{caught} caught, {clean} clean of {cases}"
+            caught > 0 && clean > 0 && handed > 0,
+            "{caught} caught, {clean} clean, {handed} handed over of {cases}"
         );
     }
 }
@@ -1620,4 +1639,34 @@ fn a_seat_the_host_cuts_off_ends_saying_the_host_stopped_relaying() {
         stopped += 1;
     }
     assert!(stopped > 0, "a cut with a move owed");
+}
+
+#[test]
+fn a_hand_over_that_does_not_open_is_a_leave_by_rules_section_9() {
+    // North hands its seat over with a ciphertext that does not open: South's
+    // device cannot play it and leaves in its name; every seat ends as
+    // after North's leave (§9), nobody blamed.
+    let mut t = Table4::with_hand_over(rules(false), 73, [false, false, true, false]);
+    t.set_cheats(
+        FourSeat::North,
+        FourCheats {
+            bad_hand_over: true,
+            ..FourCheats::default()
+        },
+    );
+    t.leave_at = Some((FourSeat::North, 12));
+    assert!(t.run(STEPS));
+    let (handed, after) = played_for(&t, FourSeat::East, FourSeat::North);
+    assert!(handed.is_some());
+    assert_eq!(after, 1, "only the leave in North's name");
+    let view = t.seat(FourSeat::South).view().expect("played").clone();
+    let want = leave_result(junqi_game::Side::North, |s| view.is_in(s));
+    let v = honest_agree(&t, Some(FourSeat::North));
+    for x in &v {
+        assert_eq!(x.ending, Ending::Left(FourSeat::North), "{x:?}");
+        assert_eq!(x.result, want);
+        assert_eq!(x.blame, None);
+    }
+    assert_eq!(t.device, FourSeat::ALL, "nobody took it");
+    assert_eq!(t.seat(FourSeat::East).hand_overs(), vec![FourSeat::North]);
 }

@@ -66,7 +66,16 @@ fn only(round: &[Option<Envelope4>; 4]) -> Option<&Envelope4> {
     it.next().is_none().then_some(e)
 }
 
-fn cheat(seat: FourSeat, fault: FourFault, round: u64) -> AuditOutcome {
+/// The culprit of a fault in `seat`'s messages of `round`: the seat, or its
+/// partner once it handed the seat over (the partner's key signed them).
+fn signer(handed: &[Option<u64>; 4], seat: FourSeat, round: u64) -> FourSeat {
+    match handed[seat.index()] {
+        Some(h) if round > h => seat.partner(),
+        _ => seat,
+    }
+}
+
+fn cheat_by(seat: FourSeat, fault: FourFault, round: u64) -> AuditOutcome {
     AuditOutcome::Cheat(Blame {
         seat,
         fault,
@@ -119,6 +128,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     if rounds.len() < 4 {
         return AuditOutcome::Unauditable(AuditGap::Unfinished);
     }
+    let cheat = |seat, fault, round| cheat_by(signer(&handed, seat, round), fault, round);
     // The start.
     let mut hello_keys = [[0u8; 32]; 4];
     let mut nonces = [[0u8; 32]; 4];

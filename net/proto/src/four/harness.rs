@@ -122,7 +122,9 @@ impl Table4 {
         Table4::build(rules, seed, Box::new(|_, _, _| Relay::Forward), hand_over)
     }
 
-    fn build(rules: Rules, seed: u64, relay: RelayFn, hand_over: [bool; 4]) -> Table4 {
+    /// [`Table4::with_relay`] and [`Table4::with_hand_over`] at once.
+    #[must_use]
+    pub fn build(rules: Rules, seed: u64, relay: RelayFn, hand_over: [bool; 4]) -> Table4 {
         let mut rng = Pcg64::seed_from_u64(seed);
         let t0 = Instant::now();
         let mut k = || {

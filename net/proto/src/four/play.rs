@@ -293,7 +293,8 @@ impl FourSession {
             .as_ref()
             .expect("committed")
             .partner_key;
-        let sealed = super::partner::seal_hand_over(
+        #[allow(unused_mut)]
+        let mut sealed = super::partner::seal_hand_over(
             &self.cfg.seed,
             &theirs,
             &self.game_id,
@@ -302,6 +303,10 @@ impl FourSession {
             &secret,
         )
         .expect("the key was checked when it arrived");
+        #[cfg(feature = "testing")]
+        if self.cheats.bad_hand_over {
+            sealed.ct[0] ^= 1;
+        }
         Body4::HandOver { sealed }
     }
 

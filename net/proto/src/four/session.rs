@@ -227,6 +227,8 @@ pub struct FourCheats {
     pub leave_mid_battle: bool,
     /// Commit to one setup and play another (a piece's rank changed).
     pub swap_commit: bool,
+    /// Hand the seat over with a ciphertext that does not open.
+    pub bad_hand_over: bool,
 }
 
 /// One seat of a four-seat table.
@@ -418,6 +420,17 @@ impl FourSession {
     #[must_use]
     pub fn pairing_code(&self) -> Option<&str> {
         self.code.as_deref()
+    }
+
+    /// The seats whose players agreed to hand their seat to their
+    /// partner's device if they leave (their hellos; every player sees them
+    /// before the pairing code, which covers them).
+    #[must_use]
+    pub fn hand_overs(&self) -> Vec<FourSeat> {
+        FourSeat::ALL
+            .into_iter()
+            .filter(|s| self.agreed[s.index()])
+            .collect()
     }
 
     /// The table's log as this seat holds it.
@@ -1090,11 +1103,21 @@ impl FourSession {
 
     /// A seat broke the protocol: the table ends, with the evidence in the log.
     pub(super) fn blame(&mut self, seat: FourSeat, fault: FourFault, round: u64) {
+        // A handed seat's messages are its partner's device's: the key
+        // that signed them names the culprit.
+        let seat = match self.handed[seat.index()] {
+            Some(h) if round > h && !matches!(fault, FourFault::SignedForAnother(_)) => {
+                seat.partner()
+            }
+            _ => seat,
+        };
         let evidence = self
             .taking
             .take()
             .filter(|e| {
-                e.signed.header.sender == seat || matches!(fault, FourFault::SignedForAnother(_))
+                let signer = self.signer_key(e.signed.header.sender, e.signed.header.round);
+                self.keys[seat.index()].is_some_and(|k| Some(k) == signer)
+                    || matches!(fault, FourFault::SignedForAnother(_))
             })
             .map(Box::new);
         let blame = Blame {

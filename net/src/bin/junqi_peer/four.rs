@@ -95,6 +95,12 @@ impl TableHandler for Seat {
     fn event(&mut self, session: &mut FourSession, event: FourEvent) {
         match event {
             FourEvent::PairingCode(code) => {
+                for s in session.hand_overs() {
+                    println!(
+                        "hand-over agreed: if {s} leaves, {}'s device plays it on and then knows its pieces",
+                        s.partner()
+                    );
+                }
                 println!("pairing code: {code}");
                 if self.yes || super::ask("Same pairing code on every screen? [y/N] ") {
                     let _ = session.confirm_pairing(Instant::now());
