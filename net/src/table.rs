@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use junqi_proto::four::log::Envelope4;
-use junqi_proto::four::rejoin::LinkStart;
+use junqi_proto::four::rejoin::{LinkStart, Welcome};
 use junqi_proto::four::{FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_proto::session::LATENCY_BOUND;
 use quinn::{Connection, Endpoint, RecvStream, SendStream};
@@ -53,6 +53,14 @@ pub trait TableHandler {
     /// The host: a device's first message showed which seat it took (the
     /// lobby's free seats).
     fn seat_taken(&mut self, _seat: FourSeat) {}
+    /// The partner of this device's seat left and handed its seat over
+    /// ([`FourEvent::TakeOver`]): whether this device plays it on (its
+    /// events then come to [`TableHandler::event`] with that seat's
+    /// session). A seat handed over and not taken stays silent: the host
+    /// times it out.
+    fn take_over(&mut self) -> bool {
+        false
+    }
     /// The device keeps its journal now
     /// ([`crate::table_journal::save_journal`]): what the session is about
     /// to send is in its log; and at the host, after every message it took,
@@ -122,13 +130,16 @@ async fn read_frames(
     }
 }
 
-/// Reads a connection's first frame, with its deadline.
-async fn read_start(recv: &mut RecvStream) -> io::Result<(LinkStart, FrameDecoder)> {
+/// Reads a connection's first frame (a [`LinkStart`] at the host, a
+/// [`Welcome`] back at a returning guest), with its deadline.
+async fn read_start<T: serde::de::DeserializeOwned>(
+    recv: &mut RecvStream,
+) -> io::Result<(T, FrameDecoder)> {
     let read = async {
         let mut dec = FrameDecoder::new();
         let mut buf = vec![0u8; 4096];
         loop {
-            if let Some(s) = dec.next_frame::<LinkStart>().map_err(io::Error::other)? {
+            if let Some(s) = dec.next_frame::<T>().map_err(io::Error::other)? {
                 return Ok((s, dec));
             }
             match recv.read(&mut buf).await.map_err(io::Error::other)? {
@@ -181,29 +192,47 @@ struct Link {
     seat: Option<FourSeat>,
 }
 
-/// A guest's connection to the host, started with `start`.
+/// A guest's connection to the host: new, or the seat's return (`session`),
+/// which the host answers first with its signed [`Welcome`] (taken by the
+/// session: a resumed seat is released once it holds what the host held).
 async fn connect(
     ep: &Endpoint,
     addr: SocketAddr,
-    session: Option<&FourSession>,
-) -> io::Result<(Connection, SendStream, RecvStream)> {
+    mut session: Option<&mut FourSession>,
+) -> io::Result<(Connection, SendStream, RecvStream, FrameDecoder)> {
     let give_up = Instant::now() + JOIN_PATIENCE;
     loop {
-        match join_game(ep, addr).await {
-            Ok((conn, mut send, recv)) => {
-                let start = match session {
-                    None => LinkStart::New,
-                    Some(s) => LinkStart::Rejoin(s.rejoin(&connection_binding(&conn)?)),
-                };
-                send.write_all(&encode_frame(&start).map_err(io::Error::other)?)
-                    .await
-                    .map_err(io::Error::other)?;
-                return Ok((conn, send, recv));
-            }
+        match try_connect(ep, addr, session.as_deref_mut()).await {
+            Ok(link) => return Ok(link),
             Err(e) if Instant::now() >= give_up => return Err(e),
             Err(_) => tokio::time::sleep(Duration::from_millis(300)).await,
         }
     }
+}
+
+async fn try_connect(
+    ep: &Endpoint,
+    addr: SocketAddr,
+    session: Option<&mut FourSession>,
+) -> io::Result<(Connection, SendStream, RecvStream, FrameDecoder)> {
+    let (conn, mut send, mut recv) = join_game(ep, addr).await?;
+    let binding = connection_binding(&conn)?;
+    let start = match &session {
+        None => LinkStart::New,
+        Some(s) => LinkStart::Rejoin(s.rejoin(&binding)),
+    };
+    send.write_all(&encode_frame(&start).map_err(io::Error::other)?)
+        .await
+        .map_err(io::Error::other)?;
+    let Some(s) = session else {
+        return Ok((conn, send, recv, FrameDecoder::new()));
+    };
+    let (welcome, dec) = read_start::<Welcome>(&mut recv).await?;
+    if let Err(e) = s.take_welcome(&welcome, &binding) {
+        conn.close(2u32.into(), b"refused");
+        return Err(io::Error::other(e));
+    }
+    Ok((conn, send, recv, dec))
 }
 
 async fn write_all(link: &mut Link, frames: &[Vec<u8>]) {
@@ -238,14 +267,15 @@ pub async fn play_table<H: TableHandler>(
     } else {
         None
     };
-    // A seat resumed from its journal waits a round trip for what the
-    // others hold of it before it sends again.
+    // A host resumed from its journal waits a round trip for what its
+    // guests hold of it before it sends again; a guest, for what the
+    // host's welcome says it held.
     let resumed = session.resuming();
-    let mut release_at = resumed.then(|| Instant::now() + 2 * LATENCY_BOUND);
+    let mut release_at = (resumed && host).then(|| Instant::now() + 2 * LATENCY_BOUND);
     if let TableDial::Join(addr) = dial {
         let back = resumed && session.log().round() >= 2;
-        let (conn, send, recv) = connect(ep, addr, back.then_some(&*session)).await?;
-        tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
+        let (conn, send, recv, dec) = connect(ep, addr, back.then_some(&mut *session)).await?;
+        tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
         let mut link = Link {
             conn,
             send,
@@ -265,17 +295,43 @@ pub async fn play_table<H: TableHandler>(
         handler.link(true);
     }
     let mut finished_at: Option<Instant> = None;
+    // The seat this device's partner handed to it, played beside its own:
+    // each session's frames go to the table and to the other session.
+    let mut taken: Option<FourSession> = None;
     let result = loop {
         let mut busy = true;
         while busy {
             busy = false;
             while let Some(ev) = session.poll_event() {
+                let take = matches!(ev, FourEvent::TakeOver { .. });
                 handler.event(session, ev);
+                if take
+                    && taken.is_none()
+                    && handler.take_over()
+                    && let Ok(t) = session.take_over(Instant::now())
+                {
+                    taken = Some(t);
+                }
                 busy = true;
+            }
+            if let Some(t) = taken.as_mut() {
+                while let Some(ev) = t.poll_event() {
+                    handler.event(t, ev);
+                    busy = true;
+                }
             }
             let mut batch = Vec::new();
             while let Some(p) = session.poll_transmit() {
+                if let Some(t) = taken.as_mut() {
+                    t.handle_frame(Instant::now(), &p);
+                }
                 batch.push(p);
+            }
+            if let Some(t) = taken.as_mut() {
+                while let Some(p) = t.poll_transmit() {
+                    session.handle_frame(Instant::now(), &p);
+                    batch.push(p);
+                }
             }
             if !batch.is_empty() {
                 handler.journal(session);
@@ -304,8 +360,8 @@ pub async fn play_table<H: TableHandler>(
             let TableDial::Join(addr) = dial else {
                 unreachable!("a guest")
             };
-            let (conn, send, recv) = connect(ep, addr, Some(session)).await?;
-            tokio::spawn(read_frames(next_id, recv, FrameDecoder::new(), tx.clone()));
+            let (conn, send, recv, dec) = connect(ep, addr, Some(&mut *session)).await?;
+            tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
             let mut link = Link {
                 conn,
                 send,
@@ -322,7 +378,9 @@ pub async fn play_table<H: TableHandler>(
             next_id += 1;
             handler.link(true);
         }
-        if session.verdict().is_some() && finished_at.is_none() {
+        let done =
+            session.verdict().is_some() && taken.as_ref().is_none_or(|t| t.verdict().is_some());
+        if done && finished_at.is_none() {
             finished_at = Some(Instant::now());
             if !host {
                 for l in links.values_mut() {
@@ -345,7 +403,14 @@ pub async fn play_table<H: TableHandler>(
             }
             break session.verdict().cloned().expect("done");
         }
-        let deadline = match (session.poll_timeout(), finished_at) {
+        let timeout = match (
+            session.poll_timeout(),
+            taken.as_ref().and_then(FourSession::poll_timeout),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let deadline = match (timeout, finished_at) {
             (_, Some(t)) => Some(t + LINGER),
             (d, None) => d,
         };
@@ -379,6 +444,9 @@ pub async fn play_table<H: TableHandler>(
                         }
                     }
                     session.handle_frame(Instant::now(), &payload);
+                    if let Some(t) = taken.as_mut() {
+                        t.handle_frame(Instant::now(), &payload);
+                    }
                     if host {
                         handler.journal(session);
                     }
@@ -387,17 +455,19 @@ pub async fn play_table<H: TableHandler>(
                     links.remove(&id);
                 }
                 Some(Report::Incoming(conn, send, recv, dec, start)) => {
+                    let mut welcome = None;
                     let seat = match &start {
                         // A new device while the table still has room.
                         LinkStart::New if links.len() < guests && session.log().round() < 2 => None,
                         LinkStart::Rejoin(r) => {
-                            let bound = connection_binding(&conn)
+                            let binding = connection_binding(&conn)
                                 .ok()
-                                .is_some_and(|b| session.check_rejoin(r, &b).is_ok());
-                            if !bound {
+                                .filter(|b| session.check_rejoin(r, b).is_ok());
+                            let Some(b) = binding else {
                                 conn.close(2u32.into(), b"refused");
                                 continue;
-                            }
+                            };
+                            welcome = Some(session.welcome(r.seat, &b));
                             Some(r.seat)
                         }
                         LinkStart::New => {
@@ -414,7 +484,13 @@ pub async fn play_table<H: TableHandler>(
                         LinkStart::New => 0,
                     };
                     let mut link = Link { conn, send, seat };
-                    let frames: Vec<Vec<u8>> = session.resend_from(from).iter().map(|p| framed(p)).collect();
+                    let mut frames: Vec<Vec<u8>> = Vec::new();
+                    if let Some(w) = welcome
+                        && let Ok(f) = encode_frame(&w)
+                    {
+                        frames.push(f);
+                    }
+                    frames.extend(session.resend_from(from).iter().map(|p| framed(p)));
                     write_all(&mut link, &frames).await;
                     tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
                     links.insert(next_id, link);
@@ -424,7 +500,12 @@ pub async fn play_table<H: TableHandler>(
                     session.handle_timeout(Instant::now());
                 }
             },
-            () = sleep => session.handle_timeout(Instant::now()),
+            () = sleep => {
+                session.handle_timeout(Instant::now());
+                if let Some(t) = taken.as_mut() {
+                    t.handle_timeout(Instant::now());
+                }
+            }
         }
     };
     if let Some(a) = acceptor {

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use ed25519_dalek::SigningKey;
 use junqi_game::{Layout, Rules};
+use junqi_proto::four::Body4;
 use junqi_proto::four::log::Envelope4;
 use junqi_proto::four::{FourConfig, FourSeat, FourSession};
 use junqi_proto::frame::{FrameDecoder, FrameError, encode_frame};
@@ -98,6 +99,11 @@ pub fn load_journal(bytes: &[u8]) -> Result<(FourConfig, Vec<Envelope4>), Journa
         log.push(e);
     }
     dec.finish()?;
+    // The player's agreement to a hand-over is in its own hello (the
+    // journal's head predates it and stays as it was).
+    let hand_over = log.iter().any(|e| {
+        e.signed.header.sender == head.seat && matches!(e.body, Body4::HelloHandOver { .. })
+    });
     let cfg = FourConfig {
         seat: head.seat,
         host: head.host,
@@ -107,6 +113,7 @@ pub fn load_journal(bytes: &[u8]) -> Result<(FourConfig, Vec<Envelope4>), Journa
         key: SigningKey::from_bytes(&head.key),
         seed: head.seed,
         nonce: head.nonce,
+        hand_over,
     };
     Ok((cfg, log))
 }

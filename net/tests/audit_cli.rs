@@ -148,3 +148,27 @@ fn the_readme_shows_the_help() {
     let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
     readme_help::check_block(&readme, "junqi-audit", &block);
 }
+
+#[test]
+fn a_four_seat_file_written_before_hand_overs_still_audits() {
+    // A 双明 table drawn by agreement, saved by the build before the
+    // hand-over (commit 0d5ece6): its hellos decode as they did and its game
+    // id is the same (no seat agreed to a hand-over), so the file audits
+    // clean, in process and with `junqi-audit`.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/table-2026-12-07-partners-draw.bin");
+    let bytes = std::fs::read(&path).unwrap();
+    let log = junqi_net::table::load_log(&bytes).expect("the old file loads");
+    match junqi_proto::four::audit_table(&log) {
+        junqi_proto::four::AuditOutcome::Clean { result, .. } => assert_eq!(
+            result,
+            Some(junqi_game::GameResult::Draw {
+                reason: junqi_game::DrawReason::Agreed
+            })
+        ),
+        other => panic!("{other:?}"),
+    }
+    let (code, text) = audit(&path);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("audit: clean"), "{text}");
+}

@@ -74,6 +74,7 @@ async fn seat(
         key: ed25519_dalek::SigningKey::from_bytes(&k),
         seed: junqi_proto::Seed([s.code() + 40; 32]),
         nonce: k,
+        hand_over: false,
     };
     let mut session = FourSession::new(cfg, Instant::now()).expect("legal");
     let dial = match addr {

@@ -239,13 +239,8 @@ fn verdict_ui(ui: &mut egui::Ui, lan: &LanGame, me: Side, lang: Lang) {
                     ui.weak(format!("{}{}{d}", lang.t("lan.detail"), lang.colon()));
                 }
             }
-            if !v.evidence.is_empty() {
-                ui.weak(format!(
-                    "{}{}{}",
-                    lang.t("lan.evidence"),
-                    lang.colon(),
-                    v.evidence
-                ));
+            if let Some(e) = v.evidence {
+                ui.weak(format!("{}{}{e}", lang.t("lan.evidence"), lang.colon()));
             }
         }
     }

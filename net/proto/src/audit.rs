@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::announced::AnnouncementTable;
 use crate::commit::{PieceOpening, verify_reveal};
 use crate::crypto::{Digest, Seed};
+use crate::evidence::Evidence;
 use crate::fault::FaultKind;
 use crate::findings::{MoveFault, TurnAct};
 use crate::ot::{BattleRecord, BattleRole, OtKey, OtRequest, OtResponse, OtReveal, audit_battle};
@@ -77,7 +78,7 @@ pub struct Fault {
     /// What is wrong.
     pub reason: FaultKind,
     /// Where the evidence is.
-    pub evidence: String,
+    pub evidence: Evidence,
 }
 
 /// What a side committed to at the start.
@@ -108,11 +109,11 @@ pub struct AuditInput<'a> {
     pub acts: &'a [Act],
 }
 
-fn fault(culprit: Side, reason: FaultKind, evidence: impl Into<String>) -> Fault {
+fn fault(culprit: Side, reason: FaultKind, evidence: Evidence) -> Fault {
     Fault {
         culprit,
         reason,
-        evidence: evidence.into(),
+        evidence,
     }
 }
 
@@ -137,15 +138,9 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
             &placement,
             c.pieces,
         )
-        .map_err(|e| {
-            fault(
-                side,
-                FaultKind::SetupMismatch(e),
-                "commit and reveal messages",
-            )
-        })?;
+        .map_err(|e| fault(side, FaultKind::SetupMismatch(e), Evidence::CommitAndReveal))?;
         if OtKey::from_seed(seed).public() != c.ot_key {
-            return Err(fault(side, FaultKind::KeyMismatch, "commit message"));
+            return Err(fault(side, FaultKind::KeyMismatch, Evidence::Commit));
         }
     }
     let layouts = [
@@ -157,14 +152,14 @@ pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
             return Err(fault(
                 side,
                 FaultKind::IllegalSetup(SetupError::Layout { side, errors: e }),
-                "reveal message",
+                Evidence::Reveal,
             ));
         }
     }
     let mut game = Game::new(input.rules, layouts[0], layouts[1], input.first)
-        .map_err(|e| fault(Side::South, FaultKind::IllegalSetup(e), "reveal"))?;
+        .map_err(|e| fault(Side::South, FaultKind::IllegalSetup(e), Evidence::Reveal))?;
     for (n, act) in input.acts.iter().enumerate() {
-        let at = format!("action {n} of the log");
+        let at = Evidence::Act(n);
         // Checked even when the engine has already ended the game: a claim of
         // no moves comes after the move that left none.
         if let Act::NoMoves { side, reply } = act {

@@ -27,6 +27,7 @@ pub mod cheats;
 pub mod commit;
 pub mod crypto;
 pub mod envelope;
+pub mod evidence;
 pub mod fault;
 pub mod findings;
 pub mod flip;
@@ -43,5 +44,6 @@ pub mod wire;
 
 pub use announced::{Announced, AnnouncementTable};
 pub use crypto::{Digest, Seed};
+pub use evidence::Evidence;
 pub use fault::FaultKind;
 pub use rank::{Seat, WireRank};

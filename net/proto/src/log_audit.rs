@@ -24,6 +24,7 @@ use junqi_game::{Layout, Mode, Rules, Side};
 
 use crate::crypto::Digest;
 use crate::envelope::Envelope;
+use crate::evidence::Evidence;
 use crate::fault::FaultKind;
 use crate::rank::{Seat, WireRank};
 use crate::saved::SavedSession;
@@ -120,7 +121,7 @@ pub fn audit_log(log: &[Envelope<Body>], now: Instant) -> Result<Verdict, LogErr
                     side,
                     None,
                     FaultKind::RefusedToOpen,
-                    "no reveal message in the log",
+                    Evidence::NoRevealInLog,
                 ));
             }
             continue;
@@ -137,13 +138,8 @@ pub fn audit_log(log: &[Envelope<Body>], now: Instant) -> Result<Verdict, LogErr
         match Session::witness(now, key, &saved) {
             Ok(s) => verdicts.extend(s.verdict().cloned()),
             Err(e) => {
-                let evidence = format!("message {} of the log", e.index);
-                return Ok(blame(
-                    side,
-                    None,
-                    FaultKind::Unreplayable(e.what),
-                    &evidence,
-                ));
+                let evidence = Evidence::LogMessage(e.index);
+                return Ok(blame(side, None, FaultKind::Unreplayable(e.what), evidence));
             }
         }
     }
@@ -173,13 +169,13 @@ fn blame(
     culprit: Side,
     result: Option<junqi_game::GameResult>,
     reason: FaultKind,
-    evidence: &str,
+    evidence: Evidence,
 ) -> Verdict {
     Verdict {
         result,
         cheater: Some(culprit),
         reason: Some(reason),
-        evidence: evidence.into(),
+        evidence: Some(evidence),
         record: None,
     }
 }

@@ -819,7 +819,13 @@ fn random_body(rng: &mut impl rand::Rng, rules: &Rules) -> Body4 {
     use junqi_proto::ot::{OtResponse, OtReveal};
     let alphabet = junqi_proto::wire::table_from_rules(rules).alphabet().len();
     let point = |rng: &mut dyn rand::RngCore| (rng.next_u32() % 129) as u8;
-    match rng.random_range(0..16) {
+    match rng.random_range(0..17) {
+        16 => Body4::HandOver {
+            sealed: partner::Sealed {
+                ct: (0..rng.random_range(0..80)).map(|_| rng.random()).collect(),
+                tag: rng.random(),
+            },
+        },
         13 => Body4::OfferDraw,
         14 => Body4::AcceptDraw,
         15 => Body4::DeclineDraw,
@@ -883,7 +889,7 @@ fn honest_seats_survive_a_random_hostile_seat() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(24);
-    let (mut caught, mut clean) = (0, 0);
+    let (mut caught, mut clean, mut handed) = (0, 0, 0);
     let first: u64 = std::env::var("FIRST_CASE")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -924,7 +930,23 @@ fn honest_seats_survive_a_random_hostile_seat() {
                 ))),
             }
         });
-        let mut t = Table4::with_relay(rules, 200 + case, relay);
+        // Every other case, the guests agreed to hand their seats over and
+        // one leaves: the cheater's partner (then the cheater's device plays
+        // its seat too, and its faults there are the cheater's), or East.
+        let hand = case % 2 == 1;
+        let agreed = if hand {
+            [false, true, true, true]
+        } else {
+            [false; 4]
+        };
+        let mut t = Table4::build(rules, 200 + case, relay, agreed);
+        if hand {
+            let leaver = match cheater.partner() {
+                FourSeat::South => FourSeat::East,
+                p => p,
+            };
+            t.leave_at = Some((leaver, 14));
+        }
         let ended = t.run(STEPS);
         if !ended {
             for s in FourSeat::ALL {
@@ -942,6 +964,9 @@ fn honest_seats_survive_a_random_hostile_seat() {
         if v.iter().any(|x| x.blame.is_some()) {
             caught += 1;
         }
+        if t.device != FourSeat::ALL {
+            handed += 1;
+        }
         if v.iter()
             .all(|x| x.ending == Ending::Played && x.blame.is_none())
         {
@@ -949,11 +974,11 @@ fn honest_seats_survive_a_random_hostile_seat() {
         }
     }
     // Not vacuous: some hostile seats were caught, some games survived.
-    eprintln!("{caught} of {cases} caught, {clean} played cleanly");
+    eprintln!("{caught} of {cases} caught, {clean} played cleanly, {handed} seats handed over");
     if first == 0 && cases >= 12 {
         assert!(
-            caught > 0 && clean > 0,
-            "{caught} caught, {clean} clean of {cases}"
+            caught > 0 && clean > 0 && handed > 0,
+            "{caught} caught, {clean} clean, {handed} handed over of {cases}"
         );
     }
 }
@@ -1042,6 +1067,7 @@ fn a_seat_with_a_setup_the_rules_refuse_does_not_start() {
         key: ed25519_dalek::SigningKey::from_bytes(&[1; 32]),
         seed: junqi_proto::Seed([2; 32]),
         nonce: [3; 32],
+        hand_over: false,
     };
     let now = std::time::Instant::now();
     for (layout, rules) in [
@@ -1137,7 +1163,10 @@ fn a_second_draw_offer_in_one_turn_is_blamed() {
         let b = v.blame.as_ref().expect("blamed");
         assert_eq!(
             (b.seat, &b.fault),
-            (FourSeat::South, &FourFault::Unexpected("draw offer"))
+            (
+                FourSeat::South,
+                &FourFault::Unexpected(junqi_proto::four::body::Kind4::DrawOffer)
+            )
         );
     }
     honest_agree(&t, Some(FourSeat::South));
@@ -1290,4 +1319,354 @@ fn a_journal_of_another_seat_does_not_replay() {
         .expect("East sent");
     forged[i].signed.header.turn_ms ^= 1;
     assert!(junqi_proto::four::FourSession::resume(cfg, forged, t.now).is_err());
+}
+
+/// The table's messages signed in `seat`'s name after its hand-over.
+fn played_for(t: &Table4, holder: FourSeat, seat: FourSeat) -> (Option<u64>, usize) {
+    let log = t.seat(holder).log();
+    let handed = log
+        .envelopes()
+        .find(|e| e.signed.header.sender == seat && matches!(e.body, Body4::HandOver { .. }))
+        .map(|e| e.signed.header.round);
+    let after = log
+        .envelopes()
+        .filter(|e| {
+            e.signed.header.sender == seat && handed.is_some_and(|h| e.signed.header.round > h)
+        })
+        .count();
+    (handed, after)
+}
+
+#[test]
+fn a_seat_handed_over_is_played_on_by_its_partners_device() {
+    // North hands its seat to the host's device (South), East to West's (a
+    // guest's); in 四暗 and 双明. The partner's device plays it on with an
+    // engine player, signing with its own key: every seat ends alike, the
+    // game is played to its end, and the audit over four armies is clean.
+    for (seed, partners, leaver) in [
+        (61, false, FourSeat::North),
+        (62, true, FourSeat::East),
+        (63, false, FourSeat::East),
+        (64, true, FourSeat::North),
+    ] {
+        let mut t = Table4::with_hand_over(rules(partners), seed, [false, true, true, false]);
+        t.leave_at = Some((leaver, 12));
+        assert!(t.run(STEPS), "seed {seed}: the game ends");
+        let partner = leaver.partner();
+        assert_eq!(t.device[leaver.index()], partner, "seed {seed}: taken over");
+        let (handed, after) = played_for(&t, FourSeat::West, leaver);
+        assert!(handed.is_some(), "seed {seed}: a hand-over on the log");
+        assert!(
+            after > 0,
+            "seed {seed}: the partner's device played the seat"
+        );
+        let v = honest_agree(&t, None);
+        for x in &v {
+            assert_eq!(x.ending, Ending::Played, "seed {seed}: {x:?}");
+            assert!(x.not_opened.is_empty(), "seed {seed}: four armies opened");
+            assert!(x.record.is_some(), "seed {seed}: audited");
+            assert_eq!(x, &v[0], "seed {seed}: every seat ends alike");
+        }
+        for s in FourSeat::ALL {
+            assert!(
+                matches!(audit_table(t.seat(s).log()), AuditOutcome::Clean { .. }),
+                "seed {seed}: {s}'s log audits clean"
+            );
+        }
+        // After the hand-over the partner's key signs for the seat.
+        let log = t.seat(FourSeat::South).log();
+        let pk = t.keys[partner.index()].verifying_key();
+        for e in log
+            .envelopes()
+            .filter(|e| e.signed.header.sender == leaver && e.signed.header.round > handed.unwrap())
+        {
+            assert!(e.signed.verify(&pk), "seed {seed}: signed by the partner");
+        }
+    }
+}
+
+#[test]
+fn without_the_agreement_a_leave_ends_the_game_by_rules_section_9() {
+    for (seed, agreed) in [(65, [false; 4]), (66, [false, true, false, true])] {
+        // (66: East and West agreed, North did not.)
+        let mut t = Table4::with_hand_over(rules(false), seed, agreed);
+        t.leave_at = Some((FourSeat::North, 12));
+        assert!(t.run(STEPS));
+        let view = t.seat(FourSeat::South).view().expect("played").clone();
+        let want = leave_result(junqi_game::Side::North, |s| view.is_in(s));
+        for s in [FourSeat::South, FourSeat::East, FourSeat::West] {
+            let x = verdict(&t, s);
+            assert_eq!(x.ending, Ending::Left(FourSeat::North), "seed {seed}");
+            assert_eq!(x.result, want);
+            assert_eq!(x.blame, None);
+        }
+        assert_eq!(played_for(&t, FourSeat::South, FourSeat::North).0, None);
+        assert_eq!(t.device, FourSeat::ALL);
+    }
+}
+
+/// A relay that shows `to` the first move of `seat`'s after round `from`,
+/// signed again by `forger` in `seat`'s name.
+fn forge_for(
+    t: &mut Table4,
+    forger: FourSeat,
+    seat: FourSeat,
+    to: FourSeat,
+    from: u64,
+) -> std::rc::Rc<std::cell::Cell<bool>> {
+    let key = t.keys[forger.index()].clone();
+    let done = std::rc::Rc::new(std::cell::Cell::new(false));
+    let flag = done.clone();
+    t.relay = Box::new(move |_, hop_to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        let h = env.signed.header;
+        if !flag.get()
+            && hop_to == to
+            && h.sender == seat
+            && h.round > from
+            && matches!(env.body, Body4::Move { .. })
+        {
+            flag.set(true);
+            return Relay::Replace(encode(&resign_with(&key, &env, env.body.clone())));
+        }
+        Relay::Forward
+    });
+    done
+}
+
+#[test]
+fn a_partner_playing_a_seat_not_handed_over_is_blamed() {
+    // North and East agreed to a hand-over but never left: a move in their
+    // name signed by their partner's key (South's, the host's; West's, a
+    // guest's) is the partner's fault, its signature the evidence.
+    for (seed, forger, seat, to) in [
+        (67, FourSeat::South, FourSeat::North, FourSeat::East),
+        (68, FourSeat::West, FourSeat::East, FourSeat::North),
+    ] {
+        let mut t = Table4::with_hand_over(rules(false), seed, [false, true, true, false]);
+        let done = forge_for(&mut t, forger, seat, to, 8);
+        assert!(t.run(STEPS));
+        assert!(done.get(), "seed {seed}: the forgery was shown");
+        let b = verdict(&t, to).blame.expect("the forger is blamed");
+        assert_eq!(b.seat, forger, "seed {seed}");
+        assert_eq!(b.fault, FourFault::SignedForAnother(seat));
+        let e = b.evidence.as_ref().expect("its signed message");
+        assert_eq!(e.signed.header.sender, seat);
+        assert!(e.signed.verify(&t.keys[forger.index()].verifying_key()));
+        honest_agree(&t, Some(forger));
+    }
+}
+
+#[test]
+fn an_enemy_cannot_take_over_a_handed_seat() {
+    // North hands its seat to South's device; East (an enemy) signs North's
+    // next move: West refuses it and blames East.
+    let mut t = Table4::with_hand_over(rules(false), 69, [false, false, true, false]);
+    t.leave_at = Some((FourSeat::North, 12));
+    let done = forge_for(&mut t, FourSeat::East, FourSeat::North, FourSeat::West, 0);
+    // Only moves after the hand-over: the relay skips North's own moves
+    // until then (they are signed by North and shown unchanged).
+    let key = t.keys[FourSeat::East.index()].clone();
+    let handed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let seen = handed.clone();
+    let flag = done.clone();
+    t.relay = Box::new(move |_, hop_to, frame| {
+        let Some(env) = decode(frame) else {
+            return Relay::Forward;
+        };
+        let h = env.signed.header;
+        if h.sender == FourSeat::North && matches!(env.body, Body4::HandOver { .. }) {
+            seen.set(true);
+        }
+        if seen.get()
+            && !flag.get()
+            && hop_to == FourSeat::West
+            && h.sender == FourSeat::North
+            && matches!(env.body, Body4::Move { .. })
+        {
+            flag.set(true);
+            return Relay::Replace(encode(&resign_with(&key, &env, env.body.clone())));
+        }
+        Relay::Forward
+    });
+    assert!(t.run(STEPS));
+    assert!(handed.get() && done.get(), "handed over, then forged");
+    let b = verdict(&t, FourSeat::West).blame.expect("East is blamed");
+    assert_eq!(b.seat, FourSeat::East);
+    assert_eq!(b.fault, FourFault::SignedForAnother(FourSeat::North));
+    honest_agree(&t, Some(FourSeat::East));
+}
+
+#[test]
+fn a_returning_seat_waits_for_what_the_hosts_signed_welcome_says() {
+    use junqi_proto::four::harness::LINK;
+    use junqi_proto::four::rejoin::{RejoinRefused, Welcome};
+    // East is cut off for a few rounds, then its device crashes and comes back from its journal: it holds fewer
+    // rounds than the host. It sends nothing until its log holds what the
+    // host's welcome says the host held, and is released at once then.
+    let mut t = Table4::new(rules(false), 71);
+    let cut = std::rc::Rc::new(std::cell::Cell::new(true));
+    let on = cut.clone();
+    t.relay = Box::new(move |_, to, frame| match decode(frame) {
+        Some(e) if on.get() && to == FourSeat::East && e.signed.header.round >= 30 => Relay::Drop,
+        _ => Relay::Forward,
+    });
+    run_to_round(&mut t, FourSeat::South, 33);
+    assert!(!t.all_done());
+    cut.set(false);
+    let (east, host) = (FourSeat::East, FourSeat::South);
+    let journal = t.seat(east).journal();
+    let cfg = t.seat(east).config().clone();
+    // What a welcome must be: the host's, for this seat, over this link.
+    let game = t.seat(host).game_id();
+    let mut probe = junqi_proto::four::FourSession::resume(cfg, journal.clone(), t.now).unwrap();
+    let other_key = Welcome::sign(&t.keys[FourSeat::West.index()], game, east, 0, &LINK);
+    let other_link = t.seat(host).welcome(east, &[1; 32]);
+    let other_seat = t.seat(host).welcome(FourSeat::North, &LINK);
+    assert_eq!(
+        probe.take_welcome(&other_key, &LINK),
+        Err(RejoinRefused::BadSignature)
+    );
+    assert_eq!(
+        probe.take_welcome(&other_link, &LINK),
+        Err(RejoinRefused::BadSignature)
+    );
+    assert_eq!(
+        probe.take_welcome(&other_seat, &LINK),
+        Err(RejoinRefused::OtherGame)
+    );
+    assert!(probe.resuming(), "a refused welcome releases nothing");
+
+    let held = t.seat(host).log().round();
+    assert!(t.seat(east).log().round() < held, "East lacks rounds");
+    t.crash_and_resume(east, Some(journal))
+        .expect("its journal replays");
+    let mut released = false;
+    for _ in 0..STEPS {
+        let s = t.seat(east);
+        assert_eq!(
+            s.resuming(),
+            s.log().round() < held && s.verdict().is_none(),
+            "quiet exactly until it holds what the host held"
+        );
+        if !s.resuming() {
+            released = true;
+            break;
+        }
+        t.run(1);
+    }
+    assert!(released);
+    assert!(t.run(STEPS));
+    let v = honest_agree(&t, None);
+    for x in &v {
+        assert_eq!(x.ending, Ending::Played, "{x:?}");
+        assert!(x.record.is_some());
+    }
+}
+
+#[test]
+fn a_welcome_that_overstates_the_hosts_rounds_abandons_the_seat_and_blames_nobody() {
+    use junqi_proto::four::harness::LINK;
+    use junqi_proto::four::rejoin::Welcome;
+    // The host says it held far more rounds than it did: the returning
+    // seat waits for them a move's wait, then gives up, nobody blamed;
+    // the others play on (the host times it out).
+    let mut t = Table4::new(rules(false), 72);
+    run_to_round(&mut t, FourSeat::East, 30);
+    let east = FourSeat::East;
+    let journal = t.seat(east).journal();
+    let cfg = t.seat(east).config().clone();
+    let mut back = junqi_proto::four::FourSession::resume(cfg, journal, t.now).unwrap();
+    let game = t.seat(FourSeat::South).game_id();
+    let lie = Welcome::sign(&t.keys[FourSeat::South.index()], game, east, 10_000, &LINK);
+    back.take_welcome(&lie, &LINK).expect("signed by the host");
+    assert!(back.resuming());
+    let wait = back.poll_timeout().expect("it gives up at some point");
+    assert!(back.poll_transmit().is_none());
+    back.handle_timeout(wait);
+    let v = back.verdict().expect("over");
+    assert_eq!(v.ending, Ending::Abandoned);
+    assert_eq!(v.blame, None);
+    assert!(back.poll_transmit().is_none(), "it sent nothing");
+}
+
+#[test]
+fn a_seat_the_host_cuts_off_ends_saying_the_host_stopped_relaying() {
+    // The host stops relaying anything to North in the middle of the game.
+    // North ends saying so (`HostStopped`), holding every round before it
+    // signed by the seats that sent it; nobody is blamed and the seats
+    // still served never end with another result than each other.
+    let mut stopped = 0;
+    for seed in [43, 44, 45] {
+        let mut t = Table4::new(rules(false), seed);
+        let mut relayed = 0;
+        t.relay = Box::new(move |_, to, _| {
+            relayed += 1;
+            if relayed > 60 && to == FourSeat::North {
+                Relay::Drop
+            } else {
+                Relay::Forward
+            }
+        });
+        assert!(t.run(STEPS));
+        let v = honest_agree(&t, Some(FourSeat::South));
+        for x in &v {
+            assert_eq!(x.blame, None, "seed {seed}");
+        }
+        let north = verdict(&t, FourSeat::North);
+        let Ending::HostStopped { round } = north.ending else {
+            // A reply owed when it was cut off: who stopped cannot be told.
+            assert_eq!(north.ending, Ending::Abandoned, "seed {seed}");
+            continue;
+        };
+        assert_eq!(north.result, None);
+        let log = t.seat(FourSeat::North).log();
+        assert_eq!(log.round(), round);
+        for e in log.envelopes() {
+            let s = e.signed.header.sender;
+            assert!(
+                e.signed.verify(&t.keys[s.index()].verifying_key()),
+                "seed {seed}: round {} signed by {s}",
+                e.signed.header.round
+            );
+        }
+        // The others saw the host time North out after it: the rounds North
+        // lacks are the host's doing, signed by the host.
+        let south = t.seat(FourSeat::South).log();
+        assert!(south.round() > round, "seed {seed}: the table went on");
+        stopped += 1;
+    }
+    assert!(stopped > 0, "a cut with a move owed");
+}
+
+#[test]
+fn a_hand_over_that_does_not_open_is_a_leave_by_rules_section_9() {
+    // North hands its seat over with a ciphertext that does not open: South's
+    // device cannot play it and leaves in its name; every seat ends as
+    // after North's leave (§9), nobody blamed.
+    let mut t = Table4::with_hand_over(rules(false), 73, [false, false, true, false]);
+    t.set_cheats(
+        FourSeat::North,
+        FourCheats {
+            bad_hand_over: true,
+            ..FourCheats::default()
+        },
+    );
+    t.leave_at = Some((FourSeat::North, 12));
+    assert!(t.run(STEPS));
+    let (handed, after) = played_for(&t, FourSeat::East, FourSeat::North);
+    assert!(handed.is_some());
+    assert_eq!(after, 1, "only the leave in North's name");
+    let view = t.seat(FourSeat::South).view().expect("played").clone();
+    let want = leave_result(junqi_game::Side::North, |s| view.is_in(s));
+    let v = honest_agree(&t, Some(FourSeat::North));
+    for x in &v {
+        assert_eq!(x.ending, Ending::Left(FourSeat::North), "{x:?}");
+        assert_eq!(x.result, want);
+        assert_eq!(x.blame, None);
+    }
+    assert_eq!(t.device, FourSeat::ALL, "nobody took it");
+    assert_eq!(t.seat(FourSeat::East).hand_overs(), vec![FourSeat::North]);
 }

@@ -62,7 +62,9 @@ fn main() -> ExitCode {
             if let Some(kind) = &v.reason {
                 println!("finding: {kind:?}");
             }
-            println!("evidence: {}", v.evidence);
+            if let Some(e) = v.evidence {
+                println!("evidence: {e}");
+            }
             ExitCode::from(1)
         }
     }

@@ -100,6 +100,13 @@ struct JoinArgs {
     /// Take this seat at a four-seat table (the host found by mDNS without --addr)
     #[arg(long, value_enum)]
     seat: Option<SeatArg>,
+    /// Four seats: if this player leaves, its partner's device plays the seat on with its
+    /// computer player (agreed in the hello, so in the pairing code)
+    #[arg(long, requires = "seat")]
+    hand_over: bool,
+    /// Four seats: leave the table (逃跑) on this seat's turn after this many own moves
+    #[arg(long, value_name = "MOVES", requires = "seat")]
+    leave_after: Option<u32>,
     #[command(flatten)]
     common: Common,
 }
@@ -238,7 +245,7 @@ fn main() -> ExitCode {
 
 /// A four-seat run, when the command asks for one (`host --seats 4`, `join --seat`).
 fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
-    let (seat, rules, port, addr, common) = match c {
+    let (seat, rules, port, addr, common, (hand_over, leave_after)) = match c {
         Command::Host(h) if h.hosting.seats == "4" => {
             if matches!(h.hosting.mode, ModeArg::Flip) || h.hosting.big_board {
                 return Some(Err(RunError::Unplayable(Unplayable::FourSeats)));
@@ -254,9 +261,17 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
                 (h.hosting.port, !h.hosting.no_mdns),
                 None,
                 &h.common,
+                (false, None),
             )
         }
-        Command::Join(j) => (j.seat?.into(), None, (0, false), j.addr, &j.common),
+        Command::Join(j) => (
+            j.seat?.into(),
+            None,
+            (0, false),
+            j.addr,
+            &j.common,
+            (j.hand_over, j.leave_after),
+        ),
         Command::Host(_) => return None,
     };
     Some(
@@ -276,6 +291,8 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
                     .unwrap_or_else(|| seat.to_string()),
                 state: common.state.clone(),
                 yes: common.yes,
+                hand_over,
+                leave_after,
             }),
     )
 }
@@ -420,7 +437,7 @@ impl Peer {
                             .as_ref()
                             .map(ToString::to_string)
                             .unwrap_or_default(),
-                        v.evidence
+                        v.evidence.map(|e| e.to_string()).unwrap_or_default()
                     ),
                 }
             }

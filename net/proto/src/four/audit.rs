@@ -7,7 +7,7 @@ use junqi_game::{
     Action, Event, Game, GameResult, Move, Point, PointKind, Record, Rules, TableEvent, WinReason,
 };
 
-use super::body::Body4;
+use super::body::{Body4, Kind4};
 use super::fault::{Blame, FourFault};
 use super::hello::{first_seat, game_id};
 use super::log::{Envelope4, TableLog, round_digest};
@@ -66,7 +66,16 @@ fn only(round: &[Option<Envelope4>; 4]) -> Option<&Envelope4> {
     it.next().is_none().then_some(e)
 }
 
-fn cheat(seat: FourSeat, fault: FourFault, round: u64) -> AuditOutcome {
+/// The culprit of a fault in `seat`'s messages of `round`: the seat, or its
+/// partner once it handed the seat over (the partner's key signed them).
+fn signer(handed: &[Option<u64>; 4], seat: FourSeat, round: u64) -> FourSeat {
+    match handed[seat.index()] {
+        Some(h) if round > h => seat.partner(),
+        _ => seat,
+    }
+}
+
+fn cheat_by(seat: FourSeat, fault: FourFault, round: u64) -> AuditOutcome {
     AuditOutcome::Cheat(Blame {
         seat,
         fault,
@@ -85,23 +94,32 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     let rounds: Vec<&[Option<Envelope4>; 4]> = log.closed_rounds().collect();
     // Signatures and links.
     let mut keys: [Option<VerifyingKey>; 4] = [None; 4];
+    // The round of each seat's hand-over: after it, its partner's key signs for it.
+    let mut handed: [Option<u64>; 4] = [None; 4];
     let mut prev = ZERO_DIGEST;
     for (r, round) in rounds.iter().enumerate() {
         let mut digests = Vec::new();
         for (i, e) in round.iter().enumerate() {
             let Some(e) = e else { continue };
             let hd = &e.signed.header;
-            if let (0, Body4::Hello { key, .. }) = (r, &e.body) {
+            if let (0, Body4::Hello { key, .. } | Body4::HelloHandOver { key, .. }) = (r, &e.body) {
                 keys[i] = VerifyingKey::from_bytes(key).ok();
             }
+            let signer = match handed[i] {
+                Some(h) if (r as u64) > h => keys[FourSeat::ALL[i].partner().index()],
+                _ => keys[i],
+            };
             let body_ok = super::log::body_digest(&e.body).is_ok_and(|d| d == hd.body);
             let ok = hd.sender.index() == i
                 && hd.round == r as u64
                 && hd.prev == prev
                 && body_ok
-                && keys[i].is_some_and(|k| e.signed.verify(&k));
+                && signer.is_some_and(|k| e.signed.verify(&k));
             if !ok {
                 return AuditOutcome::Unauditable(AuditGap::Altered { round: r as u64 });
+            }
+            if matches!(e.body, Body4::HandOver { .. }) && handed[i].is_none() {
+                handed[i] = Some(r as u64);
             }
             digests.push(e.signed.digest().unwrap_or(ZERO_DIGEST));
         }
@@ -110,10 +128,12 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     if rounds.len() < 4 {
         return AuditOutcome::Unauditable(AuditGap::Unfinished);
     }
+    let cheat = |seat, fault, round| cheat_by(signer(&handed, seat, round), fault, round);
     // The start.
     let mut hello_keys = [[0u8; 32]; 4];
     let mut nonces = [[0u8; 32]; 4];
     let mut rules: Option<Rules> = None;
+    let mut agreed = [false; 4];
     for s in FourSeat::ALL {
         let (Some(h), Some(n)) = (&rounds[0][s.index()], &rounds[1][s.index()]) else {
             return AuditOutcome::Unauditable(AuditGap::Unfinished);
@@ -124,12 +144,19 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                 nonce_commit,
                 rules: r,
                 ..
+            }
+            | Body4::HelloHandOver {
+                key,
+                nonce_commit,
+                rules: r,
+                ..
             },
             Body4::Nonce { nonce },
         ) = (&h.body, &n.body)
         else {
             return AuditOutcome::Unauditable(AuditGap::Unfinished);
         };
+        agreed[s.index()] = matches!(h.body, Body4::HelloHandOver { .. });
         if nonce_commitment(nonce) != *nonce_commit {
             return cheat(s, FourFault::NonceMismatch, 1);
         }
@@ -146,7 +173,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     let Some(rules) = rules else {
         return AuditOutcome::Unauditable(AuditGap::Unfinished);
     };
-    let gid = game_id(&rules, &hello_keys, &nonces);
+    let gid = game_id(&rules, &hello_keys, &nonces, agreed);
     let first = first_seat(&gid);
     let mut commits: Vec<Commit4> = Vec::with_capacity(4);
     for s in FourSeat::ALL {
@@ -182,6 +209,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     };
     let reveal_round = rounds.len() as u64 - 1;
     let mut seeds: Vec<Seed> = Vec::with_capacity(4);
+    let mut opened_ranks: Vec<Vec<WireRank>> = Vec::with_capacity(4);
     let mut layouts = Vec::with_capacity(4);
     let mut missing = Vec::new();
     for s in FourSeat::ALL {
@@ -207,11 +235,13 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                     return cheat(s, FourFault::BadCommitment, 3);
                 }
                 seeds.push(seed.clone());
+                opened_ranks.push(ranks.clone());
                 layouts.push(layout);
             }
             _ => {
                 missing.push(s);
                 seeds.push(Seed([0; 32]));
+                opened_ranks.push(Vec::new());
                 layouts.push(junqi_game::Layout::empty());
             }
         }
@@ -392,13 +422,13 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
                     _ => Action::DeclineDraw,
                 };
                 if game.apply_table(s.side(), action).is_err() {
-                    return cheat(s, FourFault::Unexpected("draw"), r);
+                    return cheat(s, FourFault::Unexpected(e.body.kind()), r);
                 }
             }
             Body4::Timeout => {
                 let late = game.turn();
                 if late == s.side() || game.apply_table(late, Action::Timeout).is_err() {
-                    return cheat(s, FourFault::Unexpected("timeout"), r);
+                    return cheat(s, FourFault::Unexpected(Kind4::Timeout), r);
                 }
             }
             Body4::NoMoves => {
@@ -417,6 +447,27 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
             Body4::Leave => {
                 left_result = Some(leave_result(s.side(), |x| game.is_in(x)));
                 break;
+            }
+            // A hand-over: by a seat that agreed in its hello, on its move,
+            // once a team; its seed and ranks the ones it opened at the end.
+            Body4::HandOver { sealed } => {
+                let to = s.partner();
+                if !agreed[s.index()]
+                    || handed[s.index()] != Some(r)
+                    || handed[to.index()].is_some_and(|h| h < r)
+                    || game.turn() != s.side()
+                {
+                    return cheat(s, FourFault::Unexpected(Kind4::HandOver), r);
+                }
+                let theirs = commits[to.index()].partner_key;
+                let opens =
+                    partner::open_hand_over(&seeds[s.index()], &theirs, &gid, s, to, sealed)
+                        .is_ok_and(|h| {
+                            h.seed == seeds[s.index()] && h.ranks == opened_ranks[s.index()]
+                        });
+                if !opens {
+                    return cheat(s, FourFault::BadHandOver, r);
+                }
             }
             _ => return AuditOutcome::Unauditable(AuditGap::Altered { round: r }),
         }

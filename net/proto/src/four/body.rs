@@ -111,6 +111,101 @@ pub enum Body4 {
         /// The ranks by slot.
         ranks: Vec<WireRank>,
     },
+    /// Round 0 from a seat whose player agreed beforehand that, if it
+    /// leaves, its partner's device plays the seat on (a computer player):
+    /// [`Body4::Hello`]'s fields. A variant of its own, so that the logs
+    /// and journals written before it decode unchanged.
+    HelloHandOver {
+        /// As in [`Body4::Hello`].
+        key: [u8; 32],
+        /// As in [`Body4::Hello`].
+        nonce_commit: Digest,
+        /// As in [`Body4::Hello`].
+        name: String,
+        /// As in [`Body4::Hello`].
+        rules: Option<Rules>,
+    },
+    /// The seat on move leaves and hands its seat to its partner's device
+    /// (only after a [`Body4::HelloHandOver`]): its seed and ranks
+    /// ([`super::partner::HandOverSecret`]) encrypted to the partner. From
+    /// the next round on, the partner's key signs for this seat.
+    HandOver {
+        /// The ciphertext and its tag.
+        sealed: Sealed,
+    },
+}
+
+/// What kind of message a [`Body4`] is (a fault names it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind4 {
+    /// A hello (with or without the hand-over agreement).
+    Hello,
+    /// A nonce.
+    Nonce,
+    /// A confirmation of the pairing code.
+    Confirm,
+    /// A setup commitment.
+    Commit,
+    /// A 双明 partner reveal.
+    PartnerReveal,
+    /// A 全明 army.
+    OpenArmy,
+    /// A move.
+    Move,
+    /// An attack.
+    Attack,
+    /// A defender's table.
+    Table,
+    /// An attacker's label.
+    Label,
+    /// A flag opening.
+    FlagOpening,
+    /// A no-moves claim.
+    NoMoves,
+    /// A resignation.
+    Resign,
+    /// A leave.
+    Leave,
+    /// A hand-over.
+    HandOver,
+    /// A timeout claim.
+    Timeout,
+    /// A draw offer.
+    DrawOffer,
+    /// An answer to a draw offer.
+    DrawAnswer,
+    /// A dispute.
+    Dispute,
+    /// The end-of-game reveal.
+    Reveal,
+}
+
+impl std::fmt::Display for Kind4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind4::Hello => "hello",
+            Kind4::Nonce => "nonce",
+            Kind4::Confirm => "confirm",
+            Kind4::Commit => "commit",
+            Kind4::PartnerReveal => "partner reveal",
+            Kind4::OpenArmy => "open army",
+            Kind4::Move => "move",
+            Kind4::Attack => "attack",
+            Kind4::Table => "table",
+            Kind4::Label => "label",
+            Kind4::FlagOpening => "flag opening",
+            Kind4::NoMoves => "no-moves",
+            Kind4::Resign => "resign",
+            Kind4::Leave => "leave",
+            Kind4::HandOver => "hand-over",
+            Kind4::Timeout => "timeout",
+            Kind4::DrawOffer => "draw offer",
+            Kind4::DrawAnswer => "draw answer",
+            Kind4::Dispute => "dispute",
+            Kind4::Reveal => "reveal",
+        })
+    }
 }
 
 /// Longest pairing code in a confirmation.
@@ -128,13 +223,44 @@ pub enum BoundsError {
 }
 
 impl Body4 {
+    /// The message's kind.
+    #[must_use]
+    pub fn kind(&self) -> Kind4 {
+        match self {
+            Body4::Hello { .. } | Body4::HelloHandOver { .. } => Kind4::Hello,
+            Body4::Nonce { .. } => Kind4::Nonce,
+            Body4::Confirm { .. } => Kind4::Confirm,
+            Body4::Commit { .. } => Kind4::Commit,
+            Body4::PartnerReveal { .. } => Kind4::PartnerReveal,
+            Body4::OpenArmy { .. } => Kind4::OpenArmy,
+            Body4::Move { .. } => Kind4::Move,
+            Body4::Attack { .. } => Kind4::Attack,
+            Body4::Table(_) => Kind4::Table,
+            Body4::Label(_) => Kind4::Label,
+            Body4::FlagOpen(_) => Kind4::FlagOpening,
+            Body4::NoMoves => Kind4::NoMoves,
+            Body4::Resign => Kind4::Resign,
+            Body4::Leave => Kind4::Leave,
+            Body4::HandOver { .. } => Kind4::HandOver,
+            Body4::Timeout => Kind4::Timeout,
+            Body4::OfferDraw => Kind4::DrawOffer,
+            Body4::AcceptDraw | Body4::DeclineDraw => Kind4::DrawAnswer,
+            Body4::Dispute => Kind4::Dispute,
+            Body4::Reveal { .. } => Kind4::Reveal,
+        }
+    }
+
     /// Checks the sizes a peer controls.
     ///
     /// # Errors
     /// The bound broken.
     pub fn check_bounds(&self) -> Result<(), BoundsError> {
         match self {
-            Body4::Hello { name, .. } if name.len() > MAX_NAME => Err(BoundsError::Name),
+            Body4::Hello { name, .. } | Body4::HelloHandOver { name, .. }
+                if name.len() > MAX_NAME =>
+            {
+                Err(BoundsError::Name)
+            }
             Body4::Confirm { code } if code.len() > MAX_CODE => Err(BoundsError::Name),
             Body4::Commit { pieces, .. } if pieces.len() != crate::commit::ARMY_SIZE => {
                 Err(BoundsError::Army)

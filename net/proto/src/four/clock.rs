@@ -47,7 +47,16 @@ impl FourSession {
         let turn_ms = mine.signed.header.turn_ms;
         let margin = 2 * LATENCY_BOUND;
         let clock = Duration::from_secs(u64::from(self.rules.move_seconds));
-        if Duration::from_millis(u64::from(turn_ms)) + margin < clock {
+        // A move still queued here (a resumed seat, quiet until it holds
+        // what the host held, whose owner played meanwhile) never left: the
+        // claim came first, whatever its signed clock says.
+        let signed = mine.signed;
+        let queued = self.out.len();
+        self.out.retain(|f| {
+            crate::frame::decode_payload::<Envelope4>(f).map_or(true, |e| e.signed != signed)
+        });
+        let unsent = self.out.len() < queued;
+        if !unsent && Duration::from_millis(u64::from(turn_ms)) + margin < clock {
             self.taking = Some(claim.clone());
             self.blame(
                 claim.signed.header.sender,

@@ -12,7 +12,7 @@ use super::body::Body4;
 use super::fault::FourFault;
 use super::play::Owed;
 use super::seat::FourSeat;
-use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, kind};
+use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase};
 
 impl FourSession {
     /// Offers a draw instead of moving (once a turn).
@@ -68,7 +68,7 @@ impl FourSession {
         let events = match p.referee.as_mut() {
             Some(referee) => match referee.apply_table(side, action) {
                 Ok(e) => e,
-                Err(_) => return self.blame(sender, FourFault::Unexpected(kind(body)), round),
+                Err(_) => return self.blame(sender, FourFault::Unexpected(body.kind()), round),
             },
             None => {
                 let everyone = FourSeat::ALL
@@ -108,7 +108,7 @@ impl FourSession {
         for e in events {
             let over = matches!(e, TableEvent::Event(Event::GameOver { .. }));
             if !self.apply(e) {
-                return self.blame(sender, FourFault::Unexpected(kind(body)), round);
+                return self.blame(sender, FourFault::Unexpected(body.kind()), round);
             }
             if over {
                 return self.open_armies(

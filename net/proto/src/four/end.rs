@@ -4,11 +4,11 @@
 use junqi_game::GameResult;
 
 use super::audit::{AuditOutcome, audit_table};
-use super::body::Body4;
+use super::body::{Body4, Kind4};
 use super::fault::FourFault;
 use super::log::Envelope4;
 use super::seat::{FourSeat, slots_of};
-use super::session::{Ending, FourEvent, FourSession, FourVerdict, Phase, handshake_wait, kind};
+use super::session::{Ending, FourEvent, FourSession, FourVerdict, Phase, handshake_wait};
 use crate::commit::verify_reveal;
 use crate::rank::WireRank;
 
@@ -47,10 +47,10 @@ impl FourSession {
         let (sender, round) = (hd.sender, hd.round);
         let left = self.play.as_ref().and_then(|p| p.left);
         let Body4::Reveal { seed, ranks } = &env.body else {
-            return self.blame(sender, FourFault::Unexpected(kind(&env.body)), round);
+            return self.blame(sender, FourFault::Unexpected(env.body.kind()), round);
         };
         if Some(sender) == left {
-            return self.blame(sender, FourFault::Unexpected("reveal"), round);
+            return self.blame(sender, FourFault::Unexpected(Kind4::Reveal), round);
         }
         let commit = self.commits[sender.index()].as_ref().expect("committed");
         let placement: Vec<(u8, WireRank)> = ranks

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::battle::WatchError;
-use super::body::BoundsError;
+use super::body::{BoundsError, Kind4};
 use super::log::{Envelope4, Equivocation};
 use super::partner::OpenError;
 use super::seat::FourSeat;
@@ -34,7 +34,7 @@ pub enum FourFault {
     /// A message nothing asked of this seat (out of turn, out of place, or a
     /// claim the four-seat protocol does not have).
     #[error("a {0} message it did not owe")]
-    Unexpected(&'static str),
+    Unexpected(Kind4),
     /// A move or an attack the view refuses (the wrong pieces, a blocked path).
     #[error("an illegal move from point {from} to {to}")]
     IllegalMove {
@@ -86,6 +86,15 @@ pub enum FourFault {
         /// The move's signed turn clock.
         turn_ms: u32,
     },
+    /// A message signed by this seat's key in another seat's name (the
+    /// one in the parentheses), which the log did not hand to it: a
+    /// partner playing a seat that was not handed over, or an enemy
+    /// answering for a seat.
+    #[error("signed a message as {0}, a seat not handed to it")]
+    SignedForAnother(FourSeat),
+    /// A hand-over whose seed and ranks do not open the seat's commitments.
+    #[error("a hand-over that does not open its commitments")]
+    BadHandOver,
     /// A move the engine refuses once the real ranks are known (a mine or
     /// flag moved, a corner only an engineer may turn…).
     #[error("a move the rules do not allow for the real pieces")]

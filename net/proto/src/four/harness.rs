@@ -36,6 +36,14 @@ pub enum Relay {
 /// The host device's relaying: `(from, to, frame) -> what it does`.
 pub type RelayFn = Box<dyn FnMut(FourSeat, FourSeat, &[u8]) -> Relay>;
 
+/// The TLS exporter of a returning device's new connection, as the harness
+/// has it (one link).
+pub const LINK: [u8; 32] = [0x4c; 32];
+
+/// A frame on its way: (when, serial, to which device, the frame, a seat of
+/// that device not to give it to: the one that sent it).
+type OnWire = (Instant, u64, FourSeat, Vec<u8>, Option<FourSeat>);
+
 /// The engine player at a seat.
 pub enum Seat4Player {
     /// Uniformly random legal moves.
@@ -75,13 +83,20 @@ pub struct Table4 {
     pub accept_draws: [bool; 4],
     /// A seat that offers a draw on its first turn from this ply on.
     pub offer_draw: Option<(FourSeat, u16)>,
+    /// A seat whose player leaves on its first turn from this ply on.
+    pub leave_at: Option<(FourSeat, u16)>,
+    /// Which device runs each seat (its own, or its partner's after a
+    /// hand-over): frames go between devices, and a device hands what one
+    /// of its seats sends to its other seat at once.
+    pub device: [FourSeat; 4],
+
     acts: Vec<(Instant, FourSeat)>,
     /// Each seat's signing key (for tests that forge a seat's messages).
     pub keys: Vec<SigningKey>,
     /// Each seat's game seed (for tests that look for leaked secrets).
     pub seeds: Vec<Seed>,
     players: Vec<Seat4Player>,
-    wire: Vec<(Instant, u64, FourSeat, Vec<u8>)>,
+    wire: Vec<OnWire>,
     serial: u64,
 }
 
@@ -97,6 +112,19 @@ impl Table4 {
     /// first hello on.
     #[must_use]
     pub fn with_relay(rules: Rules, seed: u64, relay: RelayFn) -> Table4 {
+        Table4::build(rules, seed, relay, [false; 4])
+    }
+
+    /// [`Table4::new`] where the players of the seats marked agreed to hand
+    /// their seat to their partner's device if they leave.
+    #[must_use]
+    pub fn with_hand_over(rules: Rules, seed: u64, hand_over: [bool; 4]) -> Table4 {
+        Table4::build(rules, seed, Box::new(|_, _, _| Relay::Forward), hand_over)
+    }
+
+    /// [`Table4::with_relay`] and [`Table4::with_hand_over`] at once.
+    #[must_use]
+    pub fn build(rules: Rules, seed: u64, relay: RelayFn, hand_over: [bool; 4]) -> Table4 {
         let mut rng = Pcg64::seed_from_u64(seed);
         let t0 = Instant::now();
         let mut k = || {
@@ -128,6 +156,7 @@ impl Table4 {
                     seed
                 },
                 nonce: k(),
+                hand_over: hand_over[s.index()],
             };
             seats.push(FourSession::new(cfg, t0).expect("a legal preset"));
             let ps = seed.wrapping_mul(31).wrapping_add(s.index() as u64);
@@ -152,6 +181,8 @@ impl Table4 {
             think: [Duration::ZERO; 4],
             accept_draws: [false; 4],
             offer_draw: None,
+            leave_at: None,
+            device: FourSeat::ALL,
             acts: Vec::new(),
             keys,
             seeds,
@@ -198,14 +229,21 @@ impl Table4 {
         self.wire.retain(|w| w.2 != seat);
         self.acts.retain(|a| a.1 != seat);
         let mut back = FourSession::resume(cfg, journal, self.now)?;
-        // What the host holds at the return (for a host, what its guests hold).
-        let holds = FourSeat::ALL
-            .into_iter()
-            .filter(|&g| g != seat && (seat == self.host || g == self.host))
-            .map(|g| self.seats[g.index()].log().round())
-            .max()
-            .unwrap_or(0);
-        back.release_after(holds);
+        if seat == self.host {
+            // A host waits for what its guests hold (their returns say it).
+            let holds = FourSeat::ALL
+                .into_iter()
+                .filter(|&g| g != seat)
+                .map(|g| self.seats[g.index()].log().round())
+                .max()
+                .unwrap_or(0);
+            back.release_after(holds);
+        } else {
+            // A guest waits for what the host's welcome says it held.
+            let w = self.seats[self.host.index()].welcome(seat, &LINK);
+            back.take_welcome(&w, &LINK)
+                .expect("the host's welcome over this link");
+        }
         self.seats[seat.index()] = back;
         // Every guest's link to the host starts again (the host's crash),
         // or only the crashed guest's.
@@ -221,12 +259,12 @@ impl Table4 {
                 self.seats[host.index()].log().round(),
             );
             for f in self.seats[host.index()].resend_from(guest_rounds.saturating_sub(2)) {
-                self.push(g, f, at, None);
+                self.push(g, f, at, None, None);
             }
             // The host relays what a returning guest sends, as any frame
             // (the others drop what they hold).
             for f in self.seats[g.index()].resend_from(host_rounds.saturating_sub(2)) {
-                self.push(host, f, at, Some(g));
+                self.push(host, f, at, Some(g), None);
             }
         }
         Ok(())
@@ -235,22 +273,43 @@ impl Table4 {
     /// Puts a frame from `from` on the wire: the host sends to everyone;
     /// any other seat sends to the host, which relays it.
     pub fn inject(&mut self, from: FourSeat, frame: Vec<u8>) {
-        if from == self.host {
-            for to in FourSeat::ALL.into_iter().filter(|&t| t != from) {
-                self.relay_hop(from, to, frame.clone(), self.now + self.latency);
+        let dev = self.device[from.index()];
+        // The device's other seat takes it at once.
+        if self.device.iter().filter(|&&d| d == dev).count() > 1 {
+            self.push(dev, frame.clone(), self.now, None, Some(from));
+        }
+        if dev == self.host {
+            for to in self.devices().into_iter().filter(|&t| t != dev) {
+                self.relay_hop(dev, to, frame.clone(), self.now + self.latency);
             }
         } else {
-            self.push(self.host, frame, self.now + self.latency, Some(from));
+            self.push(self.host, frame, self.now + self.latency, Some(dev), None);
         }
     }
 
-    fn push(&mut self, to: FourSeat, frame: Vec<u8>, at: Instant, relay_from: Option<FourSeat>) {
+    /// The devices still at the table (one per seat, fewer after a hand-over).
+    fn devices(&self) -> Vec<FourSeat> {
+        FourSeat::ALL
+            .into_iter()
+            .filter(|d| self.device.contains(d))
+            .collect()
+    }
+
+    fn push(
+        &mut self,
+        to: FourSeat,
+        frame: Vec<u8>,
+        at: Instant,
+        relay_from: Option<FourSeat>,
+        except: Option<FourSeat>,
+    ) {
         self.serial += 1;
-        self.wire.push((at, self.serial, to, frame.clone()));
+        self.wire.push((at, self.serial, to, frame.clone(), except));
         if let Some(from) = relay_from {
-            // What the host passes on to the two others.
+            // What the host passes on to the other devices.
             let host = self.host;
-            for other in FourSeat::ALL
+            for other in self
+                .devices()
                 .into_iter()
                 .filter(|&t| t != from && t != host)
             {
@@ -261,13 +320,13 @@ impl Table4 {
 
     fn relay_hop(&mut self, from: FourSeat, to: FourSeat, frame: Vec<u8>, at: Instant) {
         match (self.relay)(from, to, &frame) {
-            Relay::Forward => self.push(to, frame, at, None),
+            Relay::Forward => self.push(to, frame, at, None, None),
             Relay::Drop => {}
-            Relay::Delay(d) => self.push(to, frame, at + d, None),
-            Relay::Replace(b) => self.push(to, b, at, None),
+            Relay::Delay(d) => self.push(to, frame, at + d, None, None),
+            Relay::Replace(b) => self.push(to, b, at, None, None),
             Relay::Prepend(b) => {
-                self.push(to, b, at, None);
-                self.push(to, frame, at, None);
+                self.push(to, b, at, None, None);
+                self.push(to, frame, at, None, None);
             }
         }
     }
@@ -289,6 +348,24 @@ impl Table4 {
                     }
                     if matches!(e, FourEvent::PairingCode(_)) && self.auto_confirm[s.index()] {
                         let _ = self.seats[s.index()].confirm_pairing(self.now);
+                    }
+                    if let FourEvent::TakeOver { seat } = e {
+                        let proxy = self.seats[s.index()]
+                            .take_over(self.now)
+                            .expect("a seat handed over");
+                        self.seats[seat.index()] = proxy;
+                        self.device[seat.index()] = self.device[s.index()];
+                        self.acts.retain(|a| a.1 != seat);
+                    }
+                    if e == FourEvent::YourTurn
+                        && let Some((leaver, ply)) = self.leave_at
+                        && leaver == s
+                        && self.seats[s.index()].view().is_some_and(|v| v.ply() >= ply)
+                    {
+                        self.leave_at = None;
+                        self.seats[s.index()].leave(self.now);
+                        self.events[s.index()].push(e);
+                        continue;
                     }
                     if let FourEvent::AnswerDraw { .. } = e {
                         let accept = self.accept_draws[s.index()];
@@ -388,13 +465,18 @@ impl Table4 {
                         .iter()
                         .position(|w| w.1 == serial)
                         .expect("queued");
-                    let (at, _, to, frame) = self.wire.swap_remove(i);
+                    let (at, _, dev, frame, except) = self.wire.swap_remove(i);
                     self.now = self.now.max(at);
-                    self.received[to.index()].push(frame.clone());
                     let round = decode(&frame).map_or(u64::MAX, |e| e.signed.header.round);
-                    let t0 = Instant::now();
-                    self.seats[to.index()].handle_frame(self.now, &frame);
-                    self.timing.push((to, round, t0.elapsed()));
+                    for to in FourSeat::ALL {
+                        if self.device[to.index()] != dev || except == Some(to) {
+                            continue;
+                        }
+                        self.received[to.index()].push(frame.clone());
+                        let t0 = Instant::now();
+                        self.seats[to.index()].handle_frame(self.now, &frame);
+                        self.timing.push((to, round, t0.elapsed()));
+                    }
                 }
                 (Some(_), None) => unreachable!("the arm above takes it"),
                 (_, Some(t)) => {

@@ -21,6 +21,7 @@ use crate::commit::PieceOpening;
 use crate::crypto::{Digest, Seed, ctx, h};
 use crate::frame::{decode_payload, encode_payload};
 use crate::ot::decode_point;
+use crate::rank::WireRank;
 
 /// A ciphertext and its tag.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,11 +105,7 @@ pub fn seal(
     openings: &[PieceOpening],
 ) -> Result<Sealed, OpenError> {
     let key = pair_key(seed, theirs, game_id, sender, receiver)?;
-    let (sk, tk) = stream_and_tag_keys(&key);
-    let mut ct = encode_payload(&openings.to_vec()).map_err(|_| OpenError::BadPlaintext)?;
-    xor_stream(&sk, &mut ct);
-    let tag = *blake3::keyed_hash(&tk, &ct).as_bytes();
-    Ok(Sealed { ct, tag })
+    seal_with(&key, &openings.to_vec())
 }
 
 /// Decrypts a reveal from `sender` to `receiver`. `mine` is one of the two
@@ -126,7 +123,84 @@ pub fn open(
     sealed: &Sealed,
 ) -> Result<Vec<PieceOpening>, OpenError> {
     let key = pair_key(mine, theirs, game_id, sender, receiver)?;
-    let (sk, tk) = stream_and_tag_keys(&key);
+    open_with(&key, sealed)
+}
+
+/// What a seat that leaves gives its partner's device so that it plays
+/// the seat on: everything the seat's messages need (the oblivious
+/// transfer, flag openings, the final reveal) follows from the seed and
+/// the ranks, checked at once against the seat's commitments.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandOverSecret {
+    /// The seat's game seed.
+    pub seed: Seed,
+    /// Its ranks by slot.
+    pub ranks: Vec<WireRank>,
+}
+
+/// The hand-over key: the pair's key, made another one, since the pair's
+/// own key may already have encrypted the 双明 reveal (each key encrypts
+/// one message).
+fn hand_over_key(
+    mine: &Seed,
+    theirs: &[u8; 32],
+    game_id: &Digest,
+    sender: FourSeat,
+    receiver: FourSeat,
+) -> Result<Digest, OpenError> {
+    let key = pair_key(mine, theirs, game_id, sender, receiver)?;
+    Ok(h(ctx::PARTNER, &[&key, b"hand over"]))
+}
+
+/// Encrypts a hand-over from `sender` (seed `seed`) to its partner `receiver`.
+///
+/// # Errors
+/// A bad partner key.
+pub fn seal_hand_over(
+    seed: &Seed,
+    theirs: &[u8; 32],
+    game_id: &Digest,
+    sender: FourSeat,
+    receiver: FourSeat,
+    secret: &HandOverSecret,
+) -> Result<Sealed, OpenError> {
+    seal_with(
+        &hand_over_key(seed, theirs, game_id, sender, receiver)?,
+        secret,
+    )
+}
+
+/// Decrypts a hand-over (either seed of the pair, as [`open`]).
+///
+/// # Errors
+/// See [`OpenError`].
+pub fn open_hand_over(
+    mine: &Seed,
+    theirs: &[u8; 32],
+    game_id: &Digest,
+    sender: FourSeat,
+    receiver: FourSeat,
+    sealed: &Sealed,
+) -> Result<HandOverSecret, OpenError> {
+    open_with(
+        &hand_over_key(mine, theirs, game_id, sender, receiver)?,
+        sealed,
+    )
+}
+
+fn seal_with<T: Serialize>(key: &Digest, plain: &T) -> Result<Sealed, OpenError> {
+    let (sk, tk) = stream_and_tag_keys(key);
+    let mut ct = encode_payload(plain).map_err(|_| OpenError::BadPlaintext)?;
+    xor_stream(&sk, &mut ct);
+    let tag = *blake3::keyed_hash(&tk, &ct).as_bytes();
+    Ok(Sealed { ct, tag })
+}
+
+fn open_with<T: serde::de::DeserializeOwned>(
+    key: &Digest,
+    sealed: &Sealed,
+) -> Result<T, OpenError> {
+    let (sk, tk) = stream_and_tag_keys(key);
     let tag = blake3::keyed_hash(&tk, &sealed.ct);
     if !bool::from(tag.as_bytes().ct_eq(&sealed.tag)) {
         return Err(OpenError::BadTag);
@@ -139,7 +213,6 @@ pub fn open(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rank::WireRank;
 
     fn openings() -> Vec<PieceOpening> {
         (0..25)
@@ -185,6 +258,25 @@ mod tests {
             open(&seeds[2], &keys[0], &game, s, n, &bad),
             Err(OpenError::BadTag)
         );
+        // A hand-over of the same pair is under another key: the reveal's
+        // key stream is never used twice, and neither opens as the other.
+        let secret = HandOverSecret {
+            seed: seeds[0].clone(),
+            ranks: openings().iter().map(|o| o.rank).collect(),
+        };
+        let ho = seal_hand_over(&seeds[0], &keys[2], &game, s, n, &secret).unwrap();
+        assert_eq!(
+            open_hand_over(&seeds[2], &keys[0], &game, s, n, &ho).unwrap(),
+            secret
+        );
+        assert_eq!(
+            open(&seeds[2], &keys[0], &game, s, n, &ho),
+            Err(OpenError::BadTag)
+        );
+        assert!(open_hand_over(&seeds[2], &keys[0], &game, s, n, &sealed).is_err());
+        for enemy in [1, 3] {
+            assert!(open_hand_over(&seeds[enemy], &keys[0], &game, s, n, &ho).is_err());
+        }
         // The ciphertext shows no rank byte in the clear.
         let plain = encode_payload(&openings()).unwrap();
         assert_ne!(sealed.ct, plain);

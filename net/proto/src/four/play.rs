@@ -9,11 +9,11 @@ use junqi_game::{
 };
 
 use super::battle::{WatchError, watch};
-use super::body::Body4;
+use super::body::{Body4, Kind4};
 use super::fault::FourFault;
 use super::log::Envelope4;
 use super::seat::{FourSeat, slot_point};
-use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, kind, move_wait};
+use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, move_wait};
 use crate::crypto::Digest;
 use crate::ot::{Attacker, Defender, OtError, OtRequest, OtResponse, battle_context};
 use crate::rank::WireRank;
@@ -83,6 +83,9 @@ pub(super) struct PlayState {
     pub(super) draw: Option<(FourSeat, u16, u8)>,
     /// The ply of this turn's draw offer (one a turn).
     pub(super) offered_at: Option<u16>,
+    /// Every public event applied to the view, in order: what rebuilds a
+    /// seat's view for the partner's device that takes it over.
+    pub(super) history: Vec<TableEvent>,
 }
 
 impl PlayState {
@@ -104,6 +107,7 @@ impl PlayState {
             referee: None,
             draw: None,
             offered_at: None,
+            history: Vec::new(),
         }
     }
 
@@ -243,14 +247,67 @@ impl FourSession {
 
     /// Leaves the table (逃跑): with a signed `Leave` when this seat owes
     /// the next message, else by going silent; the table is over for it.
+    /// On its move, a seat whose player agreed to it ([`super::FourConfig::hand_over`])
+    /// hands the seat to its partner's device instead (`HandOver`), and
+    /// the game goes on.
     pub fn leave(&mut self, now: Instant) {
         self.now = now;
-        let owes = self.phase == Phase::Play
-            && self.play.as_ref().is_some_and(|p| p.owed.seat() == self.me);
-        if owes {
+        let p = self.play.as_ref().filter(|_| self.phase == Phase::Play);
+        let owes = p.is_some_and(|p| p.owed.seat() == self.me);
+        let on_move = p.is_some_and(|p| p.owed == Owed::Move(self.me));
+        if on_move && self.cfg.hand_over && self.may_hand_over(self.me) {
+            let body = self.hand_over_body();
+            self.send(body);
+        } else if owes {
             self.send(Body4::Leave);
         }
         self.end(Ending::Left(self.me), None, None);
+    }
+
+    /// Whether `seat` may hand its seat over now: its player agreed in its
+    /// hello, it is not the host (whose device relays), and neither it nor
+    /// its partner has handed a seat over already (the partner's device
+    /// must be at the table to take it).
+    pub(super) fn may_hand_over(&self, seat: FourSeat) -> bool {
+        self.agreed[seat.index()]
+            && seat != self.cfg.host
+            && self.handed[seat.index()].is_none()
+            && self.handed[seat.partner().index()].is_none()
+    }
+
+    /// This seat's seed and ranks, encrypted to its partner.
+    fn hand_over_body(&self) -> Body4 {
+        let to = self.me.partner();
+        let secret = super::partner::HandOverSecret {
+            seed: self.cfg.seed.clone(),
+            ranks: self
+                .mine
+                .as_ref()
+                .expect("committed")
+                .placement
+                .iter()
+                .map(|&(_, r)| r)
+                .collect(),
+        };
+        let theirs = self.commits[to.index()]
+            .as_ref()
+            .expect("committed")
+            .partner_key;
+        #[allow(unused_mut)]
+        let mut sealed = super::partner::seal_hand_over(
+            &self.cfg.seed,
+            &theirs,
+            &self.game_id,
+            self.me,
+            to,
+            &secret,
+        )
+        .expect("the key was checked when it arrived");
+        #[cfg(feature = "testing")]
+        if self.cheats.bad_hand_over {
+            sealed.ct[0] ^= 1;
+        }
+        Body4::HandOver { sealed }
     }
 
     pub(super) fn take_play(&mut self, env: Envelope4) {
@@ -285,11 +342,12 @@ impl FourSession {
             }
             (Body4::AcceptDraw | Body4::DeclineDraw, Owed::Answer(s)) => s == sender,
             (Body4::Leave, o) => o.seat() == sender,
+            (Body4::HandOver { .. }, Owed::Move(s)) => s == sender && self.may_hand_over(s),
             (Body4::Timeout, Owed::Move(s)) => s != sender && sender == self.keeper(s),
             _ => false,
         };
         if !allowed {
-            return self.blame(sender, FourFault::Unexpected(kind(&env.body)), round);
+            return self.blame(sender, FourFault::Unexpected(env.body.kind()), round);
         }
         let body = env.body.clone();
         let prev = hd.prev;
@@ -302,6 +360,9 @@ impl FourSession {
             Body4::OfferDraw | Body4::AcceptDraw | Body4::DeclineDraw
         ) {
             return self.take_draw(sender, round, &body);
+        }
+        if let Body4::HandOver { sealed } = &body {
+            return self.on_hand_over(sender, round, sealed);
         }
         if open {
             return self.take_open(sender, round, owed, &body);
@@ -381,7 +442,7 @@ impl FourSession {
                     count,
                 };
                 if !self.apply(TableEvent::Event(e)) {
-                    return self.blame(sender, FourFault::Unexpected("timeout"), round);
+                    return self.blame(sender, FourFault::Unexpected(Kind4::Timeout), round);
                 }
                 if self.rules.is_timeout_loss(count) {
                     self.out(late, WinReason::Timeouts);
@@ -410,6 +471,161 @@ impl FourSession {
         }
     }
 
+    /// `seat` handed its seat to its partner's device: from the next round
+    /// on the partner's key signs for it, and it still owes its move. The
+    /// partner's device checks the seed and ranks against the seat's
+    /// commitments; if they do not open, it cannot play the seat and leaves
+    /// in its name (RULES.md §9, as if nothing had been handed over).
+    fn on_hand_over(&mut self, seat: FourSeat, round: u64, sealed: &super::partner::Sealed) {
+        self.handed[seat.index()] = Some(round);
+        if seat == self.me {
+            // The leaver itself: its session ends now.
+            return;
+        }
+        if self.me == seat.partner() {
+            match self.read_hand_over(seat, sealed) {
+                Some(secret) => {
+                    self.handed_to_me = Some((seat, secret));
+                    self.events.push_back(FourEvent::TakeOver { seat });
+                }
+                None => return self.send_as(seat, Body4::Leave),
+            }
+        }
+        self.next_turn();
+    }
+
+    /// A hand-over to this seat, opened and checked against the seat's
+    /// commitments (seed, pieces, oblivious-transfer and partner keys).
+    fn read_hand_over(
+        &self,
+        seat: FourSeat,
+        sealed: &super::partner::Sealed,
+    ) -> Option<super::partner::HandOverSecret> {
+        let commit = self.commits[seat.index()].as_ref()?;
+        let secret = super::partner::open_hand_over(
+            &self.cfg.seed,
+            &commit.partner_key,
+            &self.game_id,
+            seat,
+            self.me,
+            sealed,
+        )
+        .ok()?;
+        let placement: Vec<(u8, WireRank)> = secret
+            .ranks
+            .iter()
+            .enumerate()
+            .map(|(s, &r)| (s as u8, r))
+            .collect();
+        crate::commit::verify_reveal(
+            &self.game_id,
+            seat,
+            &secret.seed,
+            &commit.seed,
+            &placement,
+            &commit.pieces,
+        )
+        .ok()?;
+        let committed_ot = self
+            .log
+            .messages(3)
+            .and_then(|m| m[seat.index()].as_ref())
+            .and_then(|e| match &e.body {
+                Body4::Commit { ot_key, .. } => Some(*ot_key),
+                _ => None,
+            })?;
+        let keys_ok = crate::ot::OtKey::from_seed(&secret.seed).public() == committed_ot
+            && super::partner::public_key(&secret.seed) == commit.partner_key;
+        let legal = super::seat::layout_of(&secret.ranks, seat)
+            .validate(&self.rules)
+            .is_ok();
+        (keys_ok && legal).then_some(secret)
+    }
+
+    /// The seat its partner handed to this device, to play beside this one:
+    /// a session of that seat from this one's state, with the seat's seed
+    /// and pieces, signing with this seat's key. The owner feeds it every
+    /// frame it feeds this session, sends what it sends, and passes each
+    /// session's frames to the other.
+    ///
+    /// # Errors
+    /// No seat was handed to this device, it was taken, or the table is over.
+    pub fn take_over(&mut self, now: Instant) -> Result<FourSession, FourCallError> {
+        self.now = now;
+        let (seat, secret) = self
+            .handed_to_me
+            .take()
+            .filter(|_| self.phase == Phase::Play)
+            .ok_or(FourCallError::NothingHandedOver)?;
+        let rules = self.rules;
+        let layout = super::seat::layout_of(&secret.ranks, seat);
+        let placement: Vec<(u8, WireRank)> = secret
+            .ranks
+            .iter()
+            .enumerate()
+            .map(|(s, &r)| (s as u8, r))
+            .collect();
+        let p = self.play.as_ref().expect("in play");
+        let view = match &p.referee {
+            Some(g) => g.view(seat.side()),
+            None => {
+                let own = layout
+                    .validate(&rules)
+                    .map_err(|_| FourCallError::BadSetup)?;
+                let partner = self.cfg.layout.validate(&rules).ok();
+                let mut v = PlayerView::new_four(
+                    rules,
+                    seat.side(),
+                    &own,
+                    partner.as_ref(),
+                    self.first.side(),
+                );
+                for e in &p.history {
+                    v.apply_table(e).map_err(|_| FourCallError::BadSetup)?;
+                }
+                v
+            }
+        };
+        let mut proxy = self.clone();
+        proxy.me = seat;
+        proxy.cfg.seat = seat;
+        proxy.cfg.hand_over = false;
+        proxy.cfg.nonce = self.nonces_of(seat);
+        proxy.cfg.layout = layout;
+        proxy.cfg.seed = secret.seed.clone();
+        proxy.mine = Some(crate::commit::SetupCommitment::new(
+            &secret.seed,
+            &self.game_id,
+            seat,
+            &placement,
+        ));
+        proxy.ot_key = crate::ot::OtKey::from_seed(&secret.seed);
+        proxy.partner_layout = Some(self.cfg.layout);
+        proxy.partner_disputed = false;
+        proxy.out.clear();
+        proxy.events.clear();
+        proxy.taking = None;
+        let pp = proxy.play.as_mut().expect("in play");
+        pp.view = view;
+        pp.my_attack = None;
+        pp.first_attack = None;
+        pp.before_my_move = None;
+        pp.before_my_claim = None;
+        pp.claim_at = None;
+        if let Owed::Move(late) = pp.owed
+            && late != seat
+            && proxy.keeper(late) == seat
+        {
+            let wait = Duration::from_secs(u64::from(rules.move_seconds)) + 2 * LATENCY_BOUND;
+            let pp = proxy.play.as_mut().expect("in play");
+            pp.claim_at = Some(pp.turn_start + wait);
+        }
+        if proxy.my_turn() {
+            proxy.events.push_back(FourEvent::YourTurn);
+        }
+        Ok(proxy)
+    }
+
     /// 全明: the action goes through this seat's referee, whose events
     /// every view applies.
     fn take_open(&mut self, sender: FourSeat, round: u64, owed: Owed, body: &Body4) {
@@ -426,7 +642,7 @@ impl FourSession {
                 self.play.as_mut().expect("in play").left = Some(sender);
                 return self.open_armies(Ending::Left(sender), result);
             }
-            _ => return self.blame(sender, FourFault::Unexpected(kind(body)), round),
+            _ => return self.blame(sender, FourFault::Unexpected(body.kind()), round),
         };
         let actor = match (body, owed) {
             (Body4::Timeout, Owed::Move(late)) => late,
@@ -440,7 +656,7 @@ impl FourSession {
                 let fault = match *body {
                     Body4::Move { from, to } => FourFault::IllegalMove { from, to },
                     Body4::Resign => FourFault::ResignTooEarly,
-                    _ => FourFault::Unexpected(kind(body)),
+                    _ => FourFault::Unexpected(body.kind()),
                 };
                 return self.blame(sender, fault, round);
             }
@@ -718,6 +934,7 @@ impl FourSession {
         if p.view.apply_table(&e).is_err() {
             return false;
         }
+        p.history.push(e);
         self.events.push_back(FourEvent::Table(e));
         true
     }

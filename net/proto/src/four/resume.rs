@@ -163,11 +163,14 @@ impl FourSession {
 
     /// The host said how many rounds it held when this seat returned: the
     /// seat sends again (what it made meanwhile included) once its log
-    /// holds as many. Until then nothing leaves it and no timer runs, so a
-    /// stale journal ([`super::Ending::StaleJournal`]) shows before the
-    /// seat has sent anything that clashes with what the table holds.
+    /// holds as many. Until then nothing leaves it and no other timer runs,
+    /// so a stale journal ([`super::Ending::StaleJournal`]) shows before the
+    /// seat has sent anything that clashes with what the table holds. A
+    /// count the table never reaches (a host that overstated it) ends the
+    /// seat as abandoned after a move's wait, nobody blamed.
     pub fn release_after(&mut self, host_rounds: u64) {
         self.quiet_until = Some(host_rounds);
+        self.quiet_deadline = Some(self.now + super::session::move_wait(&self.rules));
     }
 
     /// Replay: the timeout claim this seat's journal holds, made again.

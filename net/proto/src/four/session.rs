@@ -54,6 +54,10 @@ pub struct FourConfig {
     pub seed: Seed,
     /// Its hello nonce.
     pub nonce: [u8; 32],
+    /// The player agreed that, if it leaves, its partner's device plays
+    /// its seat on (a computer player; RULES.md §9 otherwise). Sent in its
+    /// hello, so in the pairing code; never the host's (its device relays).
+    pub hand_over: bool,
 }
 
 /// What a seat tells its owner (the app, `junqi-peer`, a test).
@@ -82,6 +86,12 @@ pub enum FourEvent {
     /// which the host relayed first to every other seat: the claim is void
     /// (the view is back to before it; the move follows as a table event).
     ClaimVoided,
+    /// This seat's partner left and handed its seat to this device: the
+    /// owner calls [`FourSession::take_over`] and plays that seat too.
+    TakeOver {
+        /// The seat handed over.
+        seat: FourSeat,
+    },
     /// The table is over.
     Over(Box<FourVerdict>),
 }
@@ -99,6 +109,17 @@ pub enum Ending {
     /// The seat owing the next message went silent (perhaps dropped by the
     /// relay): nobody scores and nobody is blamed.
     Abandoned,
+    /// A guest heard nothing from the host while a move was owed, although
+    /// the host owed it something within the wait (its own move, or its
+    /// timeout claim over the silent mover, or the mover's message relayed):
+    /// the host stopped relaying to this seat. Nobody scores here and
+    /// nobody is blamed (a star cannot show this seat what the others
+    /// decided); what the seat holds is its log up to `round`, every round
+    /// before it signed by the seats that sent it.
+    HostStopped {
+        /// The round under way when the seat gave up.
+        round: u64,
+    },
     /// A seat was caught cheating.
     Fault,
     /// This seat's device resumed from a journal older than the table (the
@@ -147,9 +168,13 @@ pub enum FourCallError {
     /// No draw offer waits for this seat's answer.
     #[error("no draw offer to answer")]
     NoOffer,
-    /// A layout the table's rules refuse, or rules a table cannot play.
+    /// A layout the table's rules refuse, or rules a table cannot play
+    /// (or a host that would hand its seat over).
     #[error("a setup or rules a four-seat table cannot play")]
     BadSetup,
+    /// No seat was handed to this device (or it was taken already).
+    #[error("no seat handed to this device")]
+    NothingHandedOver,
 }
 
 /// A seat's setup commitment as the others received it.
@@ -202,9 +227,12 @@ pub struct FourCheats {
     pub leave_mid_battle: bool,
     /// Commit to one setup and play another (a piece's rank changed).
     pub swap_commit: bool,
+    /// Hand the seat over with a ciphertext that does not open.
+    pub bad_hand_over: bool,
 }
 
 /// One seat of a four-seat table.
+#[derive(Clone)]
 pub struct FourSession {
     pub(super) cfg: FourConfig,
     /// The table's rules (the host's once its hello is in).
@@ -223,7 +251,7 @@ pub struct FourSession {
     pub(super) mine: Option<SetupCommitment>,
     pub(super) ot_key: OtKey,
     pub(super) table: AnnouncementTable,
-    partner_layout: Option<Layout>,
+    pub(super) partner_layout: Option<Layout>,
     open_layouts: [Option<Layout>; 4],
     pub(super) first: FourSeat,
     pub(super) play: Option<PlayState>,
@@ -246,6 +274,16 @@ pub struct FourSession {
     /// Resumed: nothing leaves this seat and no timer runs until its log
     /// holds this many rounds (what the host held at the return).
     pub(super) quiet_until: Option<u64>,
+    /// Resumed and told what the host held: when the seat gives up waiting.
+    pub(super) quiet_deadline: Option<Instant>,
+    /// The seats whose players agreed to hand their seat over (their hellos).
+    pub(super) agreed: [bool; 4],
+    /// The round of each seat's hand-over: after it, the partner's key
+    /// signs for that seat.
+    pub(super) handed: [Option<u64>; 4],
+    /// The seat handed to this device and what it needs to play it, until
+    /// the owner takes it ([`FourSession::take_over`]).
+    pub(super) handed_to_me: Option<(FourSeat, super::partner::HandOverSecret)>,
     #[cfg(feature = "testing")]
     pub(super) cheats: FourCheats,
 }
@@ -264,6 +302,9 @@ impl FourSession {
 
     /// The seat before its hello.
     pub(super) fn build(cfg: FourConfig, now: Instant) -> Result<FourSession, FourCallError> {
+        if cfg.hand_over && cfg.seat == cfg.host {
+            return Err(FourCallError::BadSetup);
+        }
         if let Some(r) = cfg.rules
             && (r.mode == junqi_game::Mode::Flip
                 || r.four_player_board
@@ -319,6 +360,10 @@ impl FourSession {
             replay: None,
             replay_failed: None,
             quiet_until: None,
+            quiet_deadline: None,
+            agreed: [false; 4],
+            handed: [None; 4],
+            handed_to_me: None,
             #[cfg(feature = "testing")]
             cheats: FourCheats::default(),
             cfg,
@@ -329,11 +374,26 @@ impl FourSession {
     /// Sends this seat's hello.
     pub(super) fn send_hello(&mut self) {
         let s = self;
-        let hello = Body4::Hello {
-            key: s.cfg.key.verifying_key().to_bytes(),
-            nonce_commit: nonce_commitment(&s.cfg.nonce),
-            name: s.cfg.name.clone(),
-            rules: s.cfg.rules,
+        let (key, nonce_commit, name, rules) = (
+            s.cfg.key.verifying_key().to_bytes(),
+            nonce_commitment(&s.cfg.nonce),
+            s.cfg.name.clone(),
+            s.cfg.rules,
+        );
+        let hello = if s.cfg.hand_over {
+            Body4::HelloHandOver {
+                key,
+                nonce_commit,
+                name,
+                rules,
+            }
+        } else {
+            Body4::Hello {
+                key,
+                nonce_commit,
+                name,
+                rules,
+            }
         };
         s.send(hello);
     }
@@ -360,6 +420,17 @@ impl FourSession {
     #[must_use]
     pub fn pairing_code(&self) -> Option<&str> {
         self.code.as_deref()
+    }
+
+    /// The seats whose players agreed to hand their seat to their
+    /// partner's device if they leave (their hellos; every player sees them
+    /// before the pairing code, which covers them).
+    #[must_use]
+    pub fn hand_overs(&self) -> Vec<FourSeat> {
+        FourSeat::ALL
+            .into_iter()
+            .filter(|s| self.agreed[s.index()])
+            .collect()
     }
 
     /// The table's log as this seat holds it.
@@ -397,7 +468,7 @@ impl FourSession {
     #[must_use]
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.quiet() {
-            return None;
+            return self.quiet_deadline.filter(|_| self.phase != Phase::Done);
         }
         let claim = self
             .play
@@ -430,6 +501,10 @@ impl FourSession {
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
         if self.quiet() {
+            if self.quiet_deadline.is_some_and(|d| now >= d) {
+                self.quiet_deadline = None;
+                self.end(Ending::Abandoned, None, None);
+            }
             return;
         }
         if self.phase == Phase::Play
@@ -456,7 +531,24 @@ impl FourSession {
             | Phase::OpenArmies => {
                 self.end_unplayed(Unplayed::NoHandshake);
             }
-            Phase::Play => self.end(Ending::Abandoned, None, None),
+            Phase::Play => {
+                // A move is owed: the host relays it or claims the mover's
+                // timeout (or, its own move, the keeper claims it through
+                // the host) well within this wait. Nothing means the host
+                // stopped. A reply's silence cannot tell who stopped.
+                let move_owed = self
+                    .play
+                    .as_ref()
+                    .is_some_and(|p| matches!(p.owed, super::play::Owed::Move(_)));
+                let ending = if move_owed && self.me != self.cfg.host {
+                    Ending::HostStopped {
+                        round: self.log.round(),
+                    }
+                } else {
+                    Ending::Abandoned
+                };
+                self.end(ending, None, None);
+            }
             Phase::Reveal => self.finish_reveals(),
             Phase::Done => self.deadline = None,
         }
@@ -521,8 +613,10 @@ impl FourSession {
         // seat with another key is a stranger's (a relay's: the pairing
         // code is what shows a device in the middle).
         let key = match (&env.body, hd.round, self.keys[hd.sender.index()]) {
-            (_, _, Some(k)) => Some(k),
-            (Body4::Hello { key, .. }, 0, None) => VerifyingKey::from_bytes(key).ok(),
+            (_, _, Some(_)) => self.signer_key(hd.sender, hd.round),
+            (Body4::Hello { key, .. } | Body4::HelloHandOver { key, .. }, 0, None) => {
+                VerifyingKey::from_bytes(key).ok()
+            }
             _ => None,
         };
         let Some(key) = key else {
@@ -531,11 +625,19 @@ impl FourSession {
             }
             return;
         };
-        match self.log.link(&env, &key, &self.keys, &self.game_id) {
-            Err(LinkError::Stranger) | Ok(Link::Duplicate) => {}
+        let witness_keys = FourSeat::ALL.map(|s| self.signer_key(s, hd.round.saturating_sub(1)));
+        match self.log.link(&env, &key, &witness_keys, &self.game_id) {
+            Err(LinkError::Stranger) => {
+                if let Some(signer) = self.signed_for_another(&env) {
+                    self.taking = Some(env);
+                    self.blame(signer, FourFault::SignedForAnother(hd.sender), hd.round);
+                }
+            }
+            Ok(Link::Duplicate) => {}
             Ok(Link::Ahead) => self.keep_ahead(env),
             Err(LinkError::Equivocation(e)) => {
-                if !self.keys[e.seat.index()].is_some_and(|k| e.check(&k)) {
+                let key = self.signer_key(e.seat, e.held.header.round);
+                if !key.is_some_and(|k| e.check(&k)) {
                     return;
                 }
                 let seat = e.seat;
@@ -558,6 +660,38 @@ impl FourSession {
         }
     }
 
+    /// The key that signs `seat`'s messages of `round`: its own, or its
+    /// partner's after it handed the seat over.
+    pub(super) fn signer_key(&self, seat: FourSeat, round: u64) -> Option<VerifyingKey> {
+        match self.handed[seat.index()] {
+            Some(h) if round > h => self.keys[seat.partner().index()],
+            _ => self.keys[seat.index()],
+        }
+    }
+
+    /// A message for the round under way, linked to this seat's log, that
+    /// another seat's key signed in the sender's name although the log
+    /// hands it no such seat: the signer's fault, its signature the
+    /// evidence (a third party checks it against the log). The sender's own
+    /// key after a hand-over is not another's: those messages are dropped.
+    fn signed_for_another(&self, env: &Envelope4) -> Option<FourSeat> {
+        let hd = &env.signed.header;
+        let linked = hd.round >= 2
+            && hd.round == self.log.round()
+            && hd.game == self.game_id
+            && hd.prev == self.log.prev()
+            && super::log::body_digest(&env.body).is_ok_and(|d| d == hd.body);
+        if !linked {
+            return None;
+        }
+        let expected = self.signer_key(hd.sender, hd.round);
+        FourSeat::ALL.into_iter().find(|&y| {
+            y != hd.sender
+                && self.keys[y.index()]
+                    .is_some_and(|k| Some(k) != expected && env.signed.verify(&k))
+        })
+    }
+
     /// Keeps a message of a later round until its round comes: only a few
     /// rounds ahead (the relay reorders a little, never more) and only so
     /// many, so that nobody fills the buffer.
@@ -571,6 +705,12 @@ impl FourSession {
     /// Signs `body` for the round under way, queues it for every seat and
     /// takes it into this seat's own log.
     pub(super) fn send(&mut self, body: Body4) {
+        self.send_as(self.me, body);
+    }
+
+    /// [`FourSession::send`] in the name of `seat` (this seat, or a seat
+    /// handed to this device).
+    pub(super) fn send_as(&mut self, seat: FourSeat, body: Body4) {
         if self.replay.is_some() {
             if let Some(env) = self.replayed(&body) {
                 self.take(env);
@@ -585,7 +725,7 @@ impl FourSession {
             } else {
                 self.game_id
             },
-            self.me,
+            seat,
             self.log.round(),
             &self.log.last_headers(),
             turn_ms,
@@ -608,6 +748,12 @@ impl FourSession {
             (
                 Phase::Hello,
                 Body4::Hello {
+                    key,
+                    nonce_commit,
+                    rules,
+                    ..
+                }
+                | Body4::HelloHandOver {
                     key,
                     nonce_commit,
                     rules,
@@ -638,6 +784,7 @@ impl FourSession {
                     return self.blame(sender, FourFault::BadKey, round);
                 };
                 self.keys[sender.index()] = Some(vk);
+                self.agreed[sender.index()] = matches!(env.body, Body4::HelloHandOver { .. });
                 self.hello_keys[sender.index()] = *key;
                 self.nonce_commits[sender.index()] = *nonce_commit;
                 self.log.push(env);
@@ -661,7 +808,8 @@ impl FourSession {
                 self.log.push(env);
                 if self.round_full() {
                     self.log.close_round();
-                    self.game_id = game_id(&self.rules, &self.hello_keys, &self.nonces);
+                    self.game_id =
+                        game_id(&self.rules, &self.hello_keys, &self.nonces, self.agreed);
                     self.first = first_seat(&self.game_id);
                     let code = pairing_code(&self.game_id);
                     self.code = Some(code.clone());
@@ -759,8 +907,13 @@ impl FourSession {
             }
             (Phase::Play, _) => self.take_play(env),
             (Phase::Reveal, _) => self.take_reveal(env),
-            (_, body) => self.blame(sender, FourFault::Unexpected(kind(body)), round),
+            (_, body) => self.blame(sender, FourFault::Unexpected(body.kind()), round),
         }
+    }
+
+    /// The nonce `seat` opened in round 1.
+    pub(super) fn nonces_of(&self, seat: FourSeat) -> [u8; 32] {
+        self.nonces[seat.index()]
     }
 
     /// Whether every seat expected in the round under way has sent its message.
@@ -950,10 +1103,22 @@ impl FourSession {
 
     /// A seat broke the protocol: the table ends, with the evidence in the log.
     pub(super) fn blame(&mut self, seat: FourSeat, fault: FourFault, round: u64) {
+        // A handed seat's messages are its partner's device's: the key
+        // that signed them names the culprit.
+        let seat = match self.handed[seat.index()] {
+            Some(h) if round > h && !matches!(fault, FourFault::SignedForAnother(_)) => {
+                seat.partner()
+            }
+            _ => seat,
+        };
         let evidence = self
             .taking
             .take()
-            .filter(|e| e.signed.header.sender == seat)
+            .filter(|e| {
+                let signer = self.signer_key(e.signed.header.sender, e.signed.header.round);
+                self.keys[seat.index()].is_some_and(|k| Some(k) == signer)
+                    || matches!(fault, FourFault::SignedForAnother(_))
+            })
             .map(Box::new);
         let blame = Blame {
             seat,
@@ -996,31 +1161,6 @@ pub(super) fn handshake_wait(rules: &Rules) -> Duration {
 /// trips (a reply is owed at once; a move within the clock).
 pub(super) fn move_wait(rules: &Rules) -> Duration {
     Duration::from_secs(u64::from(rules.move_seconds)) + 4 * LATENCY_BOUND
-}
-
-/// The message kind for a fault.
-pub(super) fn kind(body: &Body4) -> &'static str {
-    match body {
-        Body4::Hello { .. } => "hello",
-        Body4::Nonce { .. } => "nonce",
-        Body4::Confirm { .. } => "confirm",
-        Body4::Commit { .. } => "commit",
-        Body4::PartnerReveal { .. } => "partner reveal",
-        Body4::OpenArmy { .. } => "open army",
-        Body4::Move { .. } => "move",
-        Body4::Attack { .. } => "attack",
-        Body4::Table(_) => "table",
-        Body4::Label(_) => "label",
-        Body4::FlagOpen(_) => "flag opening",
-        Body4::NoMoves => "no-moves",
-        Body4::Resign => "resign",
-        Body4::Leave => "leave",
-        Body4::Timeout => "timeout",
-        Body4::OfferDraw => "draw offer",
-        Body4::AcceptDraw | Body4::DeclineDraw => "draw answer",
-        Body4::Dispute => "dispute",
-        Body4::Reveal { .. } => "reveal",
-    }
 }
 
 /// A setup with one piece changed: a corps commander and a platoon commander swapped (tests only).

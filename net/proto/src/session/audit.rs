@@ -18,6 +18,7 @@ use crate::audit::{Act, AuditInput, Fault, audit};
 use crate::commit::{RevealError, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed};
 use crate::envelope::Header;
+use crate::evidence::{Evidence, Part};
 use crate::fault::FaultKind;
 use crate::flip::{FLIP_SIZE, FlipLayer, layer_of, permutation};
 use crate::rank::{Seat, WireRank};
@@ -184,7 +185,11 @@ impl Session {
                             self.core.record_fault(
                                 peer,
                                 reason.clone(),
-                                format!("{peer} reveal, message seq {}", header.seq),
+                                Evidence::Message {
+                                    by: peer,
+                                    part: Part::Reveal,
+                                    seq: Some(header.seq),
+                                },
                             );
                             self.core.dispute(&reason);
                         }
@@ -209,7 +214,7 @@ impl Session {
                         result,
                         cheater: Some(peer),
                         reason: Some(FaultKind::Flooding(MAX_AFTER_END)),
-                        evidence: format!("{peer} message seq {}", header.seq),
+                        evidence: Some(Evidence::message(peer, header.seq)),
                         record: None,
                     });
                 }
@@ -228,7 +233,7 @@ impl Session {
             result: Some(a.result),
             cheater: Some(fault.map_or(peer, |f| f.culprit)),
             reason: Some(fault.map_or(FaultKind::RefusedToOpen, |f| f.reason.clone())),
-            evidence: "no reveal message before the deadline".into(),
+            evidence: Some(Evidence::NoRevealInTime),
             record: None,
         };
         self.conclude(v);
@@ -257,23 +262,27 @@ impl Session {
         // signed evidence behind it (unsigned garbage on the stream, say).
         let fault = c.fault.as_ref().filter(|_| !c.fault_unsupported);
         let (cheater, reason, evidence, record) = match (fault, found) {
-            (_, Err(f)) => (Some(f.culprit), Some(f.reason), f.evidence, None),
+            (_, Err(f)) => (Some(f.culprit), Some(f.reason), Some(f.evidence), None),
             (Some(f), Ok(_)) => (
                 Some(f.culprit),
                 Some(f.reason.clone()),
-                f.evidence.clone(),
+                Some(f.evidence),
                 None,
             ),
             (None, Ok(_)) if c.peer_disputed => (
                 Some(peer),
                 Some(FaultKind::UnsupportedDispute),
-                format!("{peer} dispute message"),
+                Some(Evidence::Message {
+                    by: peer,
+                    part: Part::Dispute,
+                    seq: None,
+                }),
                 None,
             ),
             (None, Ok(record)) => (
                 None,
                 None,
-                String::new(),
+                None,
                 record.map(|r| Box::new(with_ending(r, Some(a.result)))),
             ),
         };
@@ -348,7 +357,7 @@ impl Session {
             Err(Fault {
                 culprit,
                 reason,
-                evidence: format!("{culprit} reveal and flip commitments"),
+                evidence: Evidence::FlipCommitments(culprit),
             })
         };
         if !peer_ranks.is_empty() {

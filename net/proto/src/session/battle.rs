@@ -11,6 +11,7 @@ use super::play::{Pending, Play};
 use crate::audit::Act;
 use crate::commit::PieceOpening;
 use crate::envelope::Header;
+use crate::evidence::{Evidence, Part};
 use crate::fault::FaultKind;
 use crate::findings::{MoveFault, Unexpected};
 use crate::ot::{Defender, OtResponse, OtReveal, battle_context};
@@ -141,7 +142,11 @@ impl Play {
                     c,
                     peer,
                     FaultKind::CorruptTable(e),
-                    format!("{peer} table, message seq {seq}"),
+                    Evidence::Message {
+                        by: peer,
+                        part: Part::Table,
+                        seq: Some(seq),
+                    },
                 );
             }
         }
@@ -177,7 +182,11 @@ impl Play {
                     c,
                     peer,
                     FaultKind::FalseOutcome(e),
-                    format!("{peer} label, message seq {seq}"),
+                    Evidence::Message {
+                        by: peer,
+                        part: Part::Label,
+                        seq: Some(seq),
+                    },
                 );
             }
         }
@@ -212,7 +221,11 @@ impl Play {
                 c,
                 peer,
                 FaultKind::BadFlagOpening,
-                format!("{peer} flag opening, message seq {seq}"),
+                Evidence::Message {
+                    by: peer,
+                    part: Part::FlagOpening,
+                    seq: Some(seq),
+                },
             );
         };
         self.pending = Pending::None;

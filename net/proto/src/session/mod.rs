@@ -44,6 +44,7 @@ use crate::audit::Fault;
 pub use crate::cheats::{Cheats, Rewrite};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Header, PROTOCOL_VERSION, Transcript};
+use crate::evidence::Evidence;
 use crate::fault::FaultKind;
 use crate::frame::{FrameDecoder, encode_frame, encode_payload};
 use crate::ot::OtKey;
@@ -140,8 +141,9 @@ pub struct Verdict {
     /// Why (`None` for a clean game; [`FaultKind::NoHandshake`] with no cheater when the
     /// game never began).
     pub reason: Option<FaultKind>,
-    /// Where the evidence is: which signed message or commitment.
-    pub evidence: String,
+    /// Where the evidence is: which signed message or commitment (`None`
+    /// for a clean game or one that never began).
+    pub evidence: Option<Evidence>,
     /// A clean game's whole record as the audit rebuilt it (both setups, every action): the
     /// full board for a replay. `None` when the audit found a cheat or did not run.
     pub record: Option<Box<Record>>,
@@ -386,7 +388,7 @@ impl Core {
     }
 
     /// Keeps the first fault (and tells the app once); returns it.
-    fn record_fault(&mut self, culprit: Side, reason: FaultKind, evidence: String) -> Fault {
+    fn record_fault(&mut self, culprit: Side, reason: FaultKind, evidence: Evidence) -> Fault {
         if let Some(f) = &self.fault {
             return f.clone();
         }
@@ -685,7 +687,7 @@ impl Session {
                 Ok(None) => break,
                 Err(e) => {
                     let peer = self.core.peer();
-                    self.fault(now, peer, FaultKind::BadFrame(e), "stream".into());
+                    self.fault(now, peer, FaultKind::BadFrame(e), Evidence::Stream);
                     break;
                 }
             }
@@ -702,7 +704,7 @@ impl Session {
         }
         if let Err(e) = self.decoder.finish() {
             let peer = self.core.peer();
-            self.fault(now, peer, FaultKind::BadFrame(e), "stream".into());
+            self.fault(now, peer, FaultKind::BadFrame(e), Evidence::Stream);
         }
     }
 
@@ -719,18 +721,13 @@ impl Session {
             match VerifyingKey::from_bytes(key) {
                 Ok(k) => self.core.transcript.set_peer_key(k),
                 Err(_) => {
-                    return self.fault(now, peer, FaultKind::BadKey, "hello".into());
+                    return self.fault(now, peer, FaultKind::BadKey, Evidence::Hello);
                 }
             }
         }
         if let Err(e) = self.core.transcript.accept(&env) {
             let seq = env.header.seq;
-            return self.fault(
-                now,
-                peer,
-                FaultKind::RefusedMessage(e),
-                format!("message seq {seq}"),
-            );
+            return self.fault(now, peer, FaultKind::RefusedMessage(e), Evidence::Seq(seq));
         }
         let header = env.header;
         let body = env.body.clone();
@@ -745,7 +742,7 @@ impl Session {
                     kind: body.kind(),
                     bound: e,
                 },
-                format!("message seq {seq}"),
+                Evidence::Seq(seq),
             );
         }
         self.on_body(now, &header, body);
@@ -777,7 +774,7 @@ impl Session {
                 // own: the peer holds this setup and keeps its own closed.
                 if matches!(&self.stage, Stage::Setup(s) if s.revealed()) {
                     let peer = self.core.peer();
-                    let evidence = format!("{peer} commitment and no reveal after this side's");
+                    let evidence = Evidence::NoRevealAfterOwn(peer);
                     let f = self
                         .core
                         .record_fault(peer, FaultKind::RefusedToOpen, evidence);
@@ -785,7 +782,7 @@ impl Session {
                         result: None,
                         cheater: Some(f.culprit),
                         reason: Some(f.reason),
-                        evidence: f.evidence,
+                        evidence: Some(f.evidence),
                         record: None,
                     });
                 }
@@ -862,7 +859,7 @@ impl Session {
     /// A fault, blamed on `culprit`: before play the game ends unplayed; in
     /// play this side disputes and wins by forfeit (the audit follows);
     /// after the end it goes into the verdict.
-    fn fault(&mut self, now: Instant, culprit: Side, reason: FaultKind, evidence: String) {
+    fn fault(&mut self, now: Instant, culprit: Side, reason: FaultKind, evidence: Evidence) {
         match &mut self.stage {
             Stage::Play(p) => {
                 p.fault(&mut self.core, culprit, reason, evidence);
@@ -885,7 +882,7 @@ impl Session {
                     result: None,
                     cheater: Some(f.culprit),
                     reason: Some(f.reason),
-                    evidence: f.evidence,
+                    evidence: Some(f.evidence),
                     record: None,
                 });
             }
@@ -911,7 +908,7 @@ impl Session {
     fn violation(&mut self, now: Instant, header: &Header, kind: FaultKind) {
         let peer = self.core.peer();
         let seq = header.seq;
-        self.fault(now, peer, kind, format!("{peer} message seq {seq}"));
+        self.fault(now, peer, kind, Evidence::message(peer, seq));
     }
 
     fn conclude(&mut self, v: Verdict) {
@@ -1007,7 +1004,7 @@ impl Verdict {
             result: None,
             cheater: None,
             reason: Some(reason),
-            evidence: String::new(),
+            evidence: None,
             record: None,
         }
     }

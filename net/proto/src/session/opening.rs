@@ -11,6 +11,7 @@ use super::Core;
 use super::mode::{ModeState, flip_index};
 use super::play::{Pending, Play};
 use crate::envelope::Header;
+use crate::evidence::{Evidence, Part};
 use crate::fault::FaultKind;
 use crate::findings::{MoveFault, TurnAct, Unexpected};
 use crate::flip::{FLIP_SIZE, FlipOpening};
@@ -167,7 +168,11 @@ impl Play {
                     c,
                     peer,
                     FaultKind::BadFlipOpening(e),
-                    format!("{peer} flip opening, message seq {seq}"),
+                    Evidence::Message {
+                        by: peer,
+                        part: Part::FlipOpening,
+                        seq: Some(seq),
+                    },
                 );
             }
         };
@@ -209,7 +214,11 @@ impl Play {
                 c,
                 host,
                 FaultKind::PieceOpenedTwice(piece),
-                format!("{host} flip opening"),
+                Evidence::Message {
+                    by: host,
+                    part: Part::FlipOpening,
+                    seq: None,
+                },
             );
         }
         self.referee_action(c, now, mover, Action::Move(m));

@@ -15,6 +15,7 @@ use super::timers::Timer;
 use super::{AppEvent, Core, SessionError};
 use crate::audit::Act;
 use crate::envelope::Header;
+use crate::evidence::Evidence;
 use crate::fault::FaultKind;
 use crate::findings::{MoveFault, Phase, TurnAct, Unexpected};
 use crate::ot::{Attacker, Defender, battle_context};
@@ -380,7 +381,7 @@ impl Play {
         c: &mut Core,
         culprit: Side,
         reason: FaultKind,
-        evidence: String,
+        evidence: Evidence,
     ) {
         c.record_fault(culprit, reason.clone(), evidence);
         if self.end.is_some() {
@@ -397,7 +398,7 @@ impl Play {
     pub(super) fn violation(&mut self, c: &mut Core, header: &Header, kind: FaultKind) {
         let peer = c.peer();
         let seq = header.seq;
-        self.fault(c, peer, kind, format!("{peer} message seq {seq}"));
+        self.fault(c, peer, kind, Evidence::message(peer, seq));
     }
 
     // ----- this side's decisions ---------------------------------------------
@@ -1008,7 +1009,7 @@ impl Play {
                     c,
                     side,
                     FaultKind::IllegalMove(MoveFault::Action(e)),
-                    format!("{side}'s last message"),
+                    Evidence::LastMessage(side),
                 );
             }
         }

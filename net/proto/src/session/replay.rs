@@ -11,6 +11,7 @@ use super::play::Due;
 use super::{AppEvent, Session, SessionError, Stage, Verdict, pairing_code};
 use crate::crypto::{Digest, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Transcript};
+use crate::evidence::Evidence;
 use crate::fault::FaultKind;
 use crate::frame::{FrameDecoder, encode_frame};
 use crate::rank::Seat;
@@ -214,7 +215,7 @@ impl Session {
                     now,
                     peer,
                     FaultKind::OwnDispute(reason.clone()),
-                    "replayed dispute".into(),
+                    Evidence::ReplayedDispute,
                 );
                 Ok(())
             }
@@ -324,7 +325,7 @@ impl Session {
                     remembered: sent,
                     peer_has: start.have,
                 }),
-                evidence: String::new(),
+                evidence: None,
                 record: None,
             });
             return Ok(());

@@ -14,6 +14,7 @@ use super::{AppEvent, Core, RulesMode, Session, SessionError, Stage};
 use crate::commit::{ARMY_SIZE, SetupCommitment, seed_commitment, verify_reveal};
 use crate::crypto::{Digest, Seed};
 use crate::envelope::Header;
+use crate::evidence::{Evidence, Part};
 use crate::fault::FaultKind;
 use crate::findings::{CommitmentFault, Phase, Unexpected};
 use crate::flip::{FLIP_SIZE, FlipLayer, FlipVerifier, layer_of};
@@ -341,7 +342,11 @@ impl Session {
                 now,
                 peer_side,
                 FaultKind::SetupMismatch(e),
-                format!("{peer_side} reveal, message seq {}", header.seq),
+                Evidence::Message {
+                    by: peer_side,
+                    part: Part::Reveal,
+                    seq: Some(header.seq),
+                },
             );
         }
         let theirs = layout_of(&ranks, peer_side);
@@ -357,7 +362,11 @@ impl Session {
                     now,
                     peer_side,
                     FaultKind::IllegalSetup(e),
-                    format!("{peer_side} reveal"),
+                    Evidence::Message {
+                        by: peer_side,
+                        part: Part::Reveal,
+                        seq: None,
+                    },
                 );
             }
         };

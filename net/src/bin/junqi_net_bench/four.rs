@@ -117,6 +117,7 @@ pub(crate) fn round_trip(games: u64) -> (f64, usize) {
             key: ed25519_dalek::SigningKey::from_bytes(&k),
             seed: junqi_net::Seed::random(),
             nonce: k,
+            hand_over: false,
         };
         let mut session = FourSession::new(cfg, Instant::now()).expect("a legal preset");
         let dial = match addr {

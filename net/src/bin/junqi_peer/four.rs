@@ -31,6 +31,10 @@ pub(crate) struct FourPlan {
     pub(crate) name: String,
     pub(crate) state: Option<PathBuf>,
     pub(crate) yes: bool,
+    /// The player agrees that its partner's device plays its seat on if it leaves.
+    pub(crate) hand_over: bool,
+    /// Leave on this seat's turn after this many own moves.
+    pub(crate) leave_after: Option<u32>,
 }
 
 /// What a four-seat table's advertised rules start with (two-player
@@ -56,9 +60,18 @@ struct Seat {
     taken: Vec<FourSeat>,
     /// Where the journal is kept (`--state DIR`).
     journal: Option<PathBuf>,
+    /// Own moves left before this seat leaves (`--leave-after`).
+    leave_after: Option<u32>,
+    /// This device's own seat (another one's events come from a seat taken over).
+    own: FourSeat,
 }
 
 impl TableHandler for Seat {
+    fn take_over(&mut self) -> bool {
+        // The computer player plays a seat its partner handed over.
+        true
+    }
+
     fn journal(&mut self, session: &FourSession) {
         if let Some(path) = &self.journal
             && let Err(e) = save_journal(path, session)
@@ -82,6 +95,12 @@ impl TableHandler for Seat {
     fn event(&mut self, session: &mut FourSession, event: FourEvent) {
         match event {
             FourEvent::PairingCode(code) => {
+                for s in session.hand_overs() {
+                    println!(
+                        "hand-over agreed: if {s} leaves, {}'s device plays it on and then knows its pieces",
+                        s.partner()
+                    );
+                }
                 println!("pairing code: {code}");
                 if self.yes || super::ask("Same pairing code on every screen? [y/N] ") {
                     let _ = session.confirm_pairing(Instant::now());
@@ -99,6 +118,17 @@ impl TableHandler for Seat {
                 let Some(view) = session.view().cloned() else {
                     return;
                 };
+                if session.seat() == self.own
+                    && let Some(n) = self.leave_after.as_mut()
+                {
+                    if *n == 0 {
+                        println!("leaving the table");
+                        self.leave_after = None;
+                        session.leave(Instant::now());
+                        return;
+                    }
+                    *n -= 1;
+                }
                 let deadline =
                     Instant::now() + Duration::from_secs(u64::from(view.rules().move_seconds) / 2);
                 let stop = move || Instant::now() >= deadline;
@@ -115,6 +145,13 @@ impl TableHandler for Seat {
             FourEvent::MoveVoided => println!("my move crossed the host's timeout claim: void"),
             FourEvent::ClaimVoided => {
                 println!("my timeout claim crossed the host's move: void")
+            }
+            FourEvent::TakeOver { seat } => {
+                println!("{seat} left and handed its seat to this device")
+            }
+            FourEvent::Over(v) if session.seat() != self.own => {
+                println!("the seat taken over ({}) is over", session.seat());
+                print_verdict(&v)
             }
             FourEvent::Over(v) => print_verdict(&v),
         }
@@ -162,6 +199,7 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         key: SigningKey::from_bytes(&random32()),
         seed: Seed(random32()),
         nonce: random32(),
+        hand_over: plan.hand_over,
     };
     let identity = Identity::generate()?;
     let host = plan.rules.is_some();
@@ -181,6 +219,8 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
         advert: None,
         taken: vec![FourSeat::South],
         journal: None,
+        leave_after: plan.leave_after,
+        own: plan.seat,
     };
     // A journal of an unfinished game: this device crashed, its seat resumes.
     let mut resumed = None;
