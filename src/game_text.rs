@@ -2,8 +2,8 @@
 //! AI's hint reasons. The engine gives identifiers and typed reasons ([`junqi_game::ai::Level`],
 //! [`junqi_game::Rank`], [`junqi_game::ai::HintReason`]); the words live here.
 
-use junqi_game::Rank;
 use junqi_game::ai::{Hint, HintReason, Level};
+use junqi_game::{LayoutProblem, Rank};
 
 use crate::i18n::Lang;
 
@@ -83,6 +83,60 @@ pub fn hint_text(hint: &Hint, lang: Lang) -> String {
         (false, _) => text,
         (true, true) => format!("{text}，可以取胜"),
         (true, false) => format!("{text}, and it wins"),
+    }
+}
+
+/// A layout problem in words, the point named by its row and column as the player counts them
+/// on the board (rows from the front), after what is wrong.
+pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
+    use LayoutProblem::*;
+    let at = |row: u8, col: u8| match lang {
+        Lang::Zh => format!("（第 {row} 行第 {col} 列）"),
+        Lang::En => format!(" (row {row}, column {col})"),
+    };
+    match (*p, lang) {
+        (PieceInCamp { row, col, .. }, Lang::Zh) => format!("行营开局必须空着{}", at(row, col)),
+        (PieceInCamp { row, col, .. }, Lang::En) => format!("Camps start empty{}", at(row, col)),
+        (
+            WrongCount {
+                rank,
+                expected,
+                found,
+            },
+            Lang::Zh,
+        ) => {
+            format!("{}应为 {expected} 个，现有 {found} 个", rank.zh_name())
+        }
+        (
+            WrongCount {
+                rank,
+                expected,
+                found,
+            },
+            Lang::En,
+        ) => {
+            format!("{}: {found} instead of {expected}", rank.en_name())
+        }
+        (FlagOutsideHeadquarters { row, col }, Lang::Zh) => {
+            format!("军旗只能放在大本营{}", at(row, col))
+        }
+        (FlagOutsideHeadquarters { row, col }, Lang::En) => {
+            format!("The flag must stand in a headquarters{}", at(row, col))
+        }
+        (MineOutsideBackRows { row, col }, Lang::Zh) => {
+            format!("地雷只能放在最后两行{}", at(row, col))
+        }
+        (MineOutsideBackRows { row, col }, Lang::En) => {
+            format!("Landmines stand only in the last two rows{}", at(row, col))
+        }
+        (BombInFrontRow { row, col }, Lang::Zh) => format!("炸弹不能放在第一行{}", at(row, col)),
+        (BombInFrontRow { row, col }, Lang::En) => {
+            format!("Bombs may not stand in the front row{}", at(row, col))
+        }
+        (EmptyPoint { row, col }, Lang::Zh) => format!("此处不能空着{}", at(row, col)),
+        (EmptyPoint { row, col }, Lang::En) => {
+            format!("This point must hold a piece{}", at(row, col))
+        }
     }
 }
 
