@@ -150,7 +150,7 @@ impl Callout {
         match self.called {
             Called::Moved => None,
             Called::Battle(seen) => Some(lang.t(seen.caption_key()).to_owned()),
-            Called::Flipped(rank) => Some(rank_name(Some(rank), lang).to_owned()),
+            Called::Flipped(rank) => Some(crate::game_text::rank_name(rank, lang).to_owned()),
         }
     }
 }
@@ -612,28 +612,6 @@ impl Match {
     }
 }
 
-/// A rank's short label in `lang` (a marker, the removed-pieces list): 令 军 师 … in Chinese,
-/// Cmdr Corps Div … in English.
-pub fn rank_short(r: Rank, lang: Lang) -> String {
-    const EN: [&str; 12] = [
-        "Cmdr", "Corps", "Div", "Brig", "Regt", "Bn", "Coy", "Plt", "Eng", "Mine", "Bomb", "Flag",
-    ];
-    match lang {
-        Lang::Zh => r.zh_short().to_string(),
-        Lang::En => EN[Rank::ALL.iter().position(|&x| x == r).unwrap_or(0)].to_owned(),
-    }
-}
-
-/// A rank's name in `lang`, or "piece" when unknown.
-pub fn rank_name(r: Option<Rank>, lang: Lang) -> &'static str {
-    match (r, lang) {
-        (Some(r), Lang::Zh) => r.zh_name(),
-        (Some(r), Lang::En) => r.en_name(),
-        (None, Lang::Zh) => "棋子",
-        (None, Lang::En) => "piece",
-    }
-}
-
 /// How the player `me` calls the seat `side`: 我方 / 对方 in two-player games; in four-player
 /// games (`four`) 我方, 下家 (who moves after the player), 对家 (the partner), 上家 (who moves
 /// before), as players do round a table.
@@ -669,12 +647,12 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
             let mut s = format!(
                 "{ply}. {} {} {}→{}",
                 who(*side),
-                rank_name(*rank, lang),
+                crate::game_text::piece_name(*rank, lang),
                 board.name_of(*from),
                 board.name_of(*to)
             );
             if let Some(b) = battle {
-                let d = rank_name(b.defender, lang);
+                let d = crate::game_text::piece_name(b.defender, lang);
                 let verdict = match (b.outcome, lang) {
                     _ if b.flag_captured => lang.t("battle.flag").to_owned(),
                     (Outcome::AttackerWins, Lang::Zh) => format!("吃掉{d}"),
@@ -699,14 +677,14 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
                 "{ply}. {} 翻开 {}{}",
                 who(*side),
                 who(*owner),
-                rank.zh_name()
+                crate::game_text::rank_name(*rank, lang)
             ),
             Lang::En => format!(
                 "{ply}. {} {} {}: {}",
                 who(*side),
                 if *side == me { "flip" } else { "flips" },
                 who(*owner),
-                rank.en_name()
+                crate::game_text::rank_name(*rank, lang)
             ),
         },
         LogEntry::Timeout { side, count } => {

@@ -21,10 +21,23 @@ pub fn level_name(level: Level, lang: Lang) -> &'static str {
     }
 }
 
-/// A rank's name (the Chinese one is also the notation's, [`Rank::zh_name`]).
+/// A rank's name.
 pub fn rank_name(rank: Rank, lang: Lang) -> &'static str {
     match lang {
-        Lang::Zh => rank.zh_name(),
+        Lang::Zh => match rank {
+            Rank::Commander => "司令",
+            Rank::Corps => "军长",
+            Rank::Division => "师长",
+            Rank::Brigade => "旅长",
+            Rank::Regiment => "团长",
+            Rank::Battalion => "营长",
+            Rank::Company => "连长",
+            Rank::Platoon => "排长",
+            Rank::Engineer => "工兵",
+            Rank::Landmine => "地雷",
+            Rank::Bomb => "炸弹",
+            Rank::Flag => "军旗",
+        },
         Lang::En => match rank {
             Rank::Commander => "Commander",
             Rank::Corps => "Corps commander",
@@ -39,6 +52,33 @@ pub fn rank_name(rank: Rank, lang: Lang) -> &'static str {
             Rank::Bomb => "Bomb",
             Rank::Flag => "Flag",
         },
+    }
+}
+
+/// A rank's name in `lang`, or "piece" when it is not known.
+pub fn piece_name(rank: Option<Rank>, lang: Lang) -> &'static str {
+    match (rank, lang) {
+        (Some(r), _) => rank_name(r, lang),
+        (None, Lang::Zh) => "棋子",
+        (None, Lang::En) => "piece",
+    }
+}
+
+/// The name written on a piece's face: Chinese whatever the player's language, as on a real
+/// set (the board's tiles, the battle captions' bold font).
+pub fn piece_face(rank: Rank) -> &'static str {
+    rank_name(rank, Lang::Zh)
+}
+
+/// A rank's short label in `lang` (a marker, the removed-pieces list): 令 军 师 … in Chinese,
+/// Cmdr Corps Div … in English.
+pub fn rank_short(r: Rank, lang: Lang) -> String {
+    const EN: [&str; 12] = [
+        "Cmdr", "Corps", "Div", "Brig", "Regt", "Bn", "Coy", "Plt", "Eng", "Mine", "Bomb", "Flag",
+    ];
+    match lang {
+        Lang::Zh => r.zh_short().to_string(),
+        Lang::En => EN[r.index()].to_owned(),
     }
 }
 
@@ -105,7 +145,10 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
             },
             Lang::Zh,
         ) => {
-            format!("{}应为 {expected} 个，现有 {found} 个", rank.zh_name())
+            format!(
+                "{}应为 {expected} 个，现有 {found} 个",
+                rank_name(rank, lang)
+            )
         }
         (
             WrongCount {
@@ -115,7 +158,7 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
             },
             Lang::En,
         ) => {
-            format!("{}: {found} instead of {expected}", rank.en_name())
+            format!("{}: {found} instead of {expected}", rank_name(rank, lang))
         }
         (FlagOutsideHeadquarters { row, col }, Lang::Zh) => {
             format!("军旗只能放在大本营{}", at(row, col))

@@ -13,7 +13,8 @@ use crate::model::{ActiveGame, LanGame, Opponent};
 use crate::{
     ai,
     form::Form,
-    game_match::{LogEntry, log_text, rank_short, seat_key},
+    game_match::{LogEntry, log_text, seat_key},
+    game_text::rank_short,
     i18n::Lang,
     theme,
 };

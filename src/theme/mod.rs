@@ -295,7 +295,10 @@ mod tests {
         let bold = covered(FontFamily::Name("bold".into()));
         let mut labels: Vec<String> = ["山 界", "大本营", "军"].map(String::from).to_vec();
         for r in Rank::ALL {
-            labels.extend([r.zh_name().to_owned(), r.nickname().to_owned()]);
+            labels.extend([
+                crate::game_text::piece_face(r).to_owned(),
+                r.nickname().to_owned(),
+            ]);
             labels.push(r.zh_short().to_string());
         }
         for outcome in [
