@@ -142,11 +142,12 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
                 .iter()
                 .map(|p| crate::game_text::problem_text(p, lang))
                 .collect();
-            let sep = match lang {
-                Lang::Zh => "；",
-                Lang::En => "; ",
-            };
-            format!("{}{}{}", lang.t(key), lang.colon(), problems.join(sep))
+            format!(
+                "{}{}{}",
+                lang.t(key),
+                lang.colon(),
+                problems.join(lang.t("punct.list"))
+            )
         }
         _ => lang.t(key).to_owned(),
     }

@@ -195,7 +195,7 @@ fn actions(
                     && let Err(e) = state.layout.validate(&state.options.rules)
                 {
                     let reasons: Vec<String> = e.0.iter().map(|p| problem_text(p, lang)).collect();
-                    state.message = Some((reasons.join("；"), true));
+                    state.message = Some((reasons.join(lang.t("punct.list")), true));
                     continue;
                 }
                 if state.lan_host {

@@ -183,7 +183,7 @@ impl SetupState {
                         "{}{}{}",
                         lang.t("setup.refused"),
                         lang.colon(),
-                        reasons.join("；")
+                        reasons.join(lang.t("punct.list"))
                     ),
                     true,
                 ));
@@ -202,7 +202,7 @@ impl SetupState {
                 e.0.iter()
                     .map(|p| problem_text(p, lang))
                     .collect::<Vec<_>>()
-                    .join("；"),
+                    .join(lang.t("punct.list")),
                 true,
             )),
         };
