@@ -94,21 +94,26 @@ struct Catalog {
 }
 
 /// What went wrong loading a language's file (each is a test failure; the app logs it).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum LoadFault {
-    /// A part of the file that does not parse, and what Fluent says of it.
-    Parse(String),
-    /// The same id twice.
-    Duplicate(String),
+    /// A part of the file that does not parse (it is left out).
+    Parse(fluent_syntax::parser::ParserError),
+    /// A message the bundle refused (an id twice: the first is kept).
+    Bundle(fluent_bundle::FluentError),
 }
 
 /// Parses `lang`'s file into a bundle; what fails to load is left out and reported.
 fn load(lang: Lang) -> (Catalog, Vec<LoadFault>) {
+    load_source(lang, lang.ftl())
+}
+
+/// Parses `source` as `lang`'s messages.
+fn load_source(lang: Lang, source: &str) -> (Catalog, Vec<LoadFault>) {
     let mut faults = Vec::new();
-    let resource = match FluentResource::try_new(lang.ftl().to_owned()) {
+    let resource = match FluentResource::try_new(source.to_owned()) {
         Ok(r) => r,
         Err((r, errors)) => {
-            faults.extend(errors.iter().map(|e| LoadFault::Parse(e.to_string())));
+            faults.extend(errors.into_iter().map(LoadFault::Parse));
             r
         }
     };
@@ -125,11 +130,7 @@ fn load(lang: Lang) -> (Catalog, Vec<LoadFault>) {
     // No Unicode isolation marks around variables: the fonts have no glyph for them.
     bundle.set_use_isolating(false);
     if let Err(errors) = bundle.add_resource(resource) {
-        faults.extend(
-            errors
-                .iter()
-                .map(|e| LoadFault::Duplicate(format!("{e:?}"))),
-        );
+        faults.extend(errors.into_iter().map(LoadFault::Bundle));
     }
     let mut plain = HashMap::new();
     for id in ids {

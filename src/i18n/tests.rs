@@ -185,16 +185,25 @@ fn both_files_load_without_a_fault() {
     }
 }
 
-/// A broken file is reported, not a panic: the app shows keys and logs the fault.
+/// A broken file is reported, not a panic: what parses is kept, the rest shows its key.
 #[test]
-fn a_file_that_does_not_parse_is_reported() {
-    let broken = "ok = fine\nbroken = { $n\nalso-ok = yes\n";
-    let Err((resource, errors)) = FluentResource::try_new(broken.to_owned()) else {
-        panic!("the broken file parsed");
-    };
-    assert!(!errors.is_empty());
-    // What parses is kept.
-    assert!(resource.entries().count() >= 2);
+fn a_broken_file_is_reported_and_the_rest_kept() {
+    let broken = "ok = fine\nbroken = { $n\nalso-ok = yes\nok = twice\n";
+    let (catalog, faults) = load_source(Lang::En, broken);
+    assert!(
+        faults.iter().any(|f| matches!(f, LoadFault::Parse(_))),
+        "{faults:?}"
+    );
+    assert!(
+        faults.iter().any(|f| matches!(f, LoadFault::Bundle(_))),
+        "{faults:?}"
+    );
+    assert_eq!(catalog.plain.get("ok").map(String::as_str), Some("fine"));
+    assert_eq!(
+        catalog.plain.get("also.ok").map(String::as_str),
+        Some("yes")
+    );
+    assert!(!catalog.plain.contains_key("broken"));
 }
 
 #[test]
