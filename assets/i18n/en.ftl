@@ -136,6 +136,10 @@ seat-next = Next (right)
 seat-partner = Partner
 seat-previous = Previous (left)
 seat-out = out
+board-out = { $seat ->
+        [you] You are out
+       *[other] { $who } is out
+    }
 log-flip = { $seat ->
         [you] You flip
        *[other] { $who } flips

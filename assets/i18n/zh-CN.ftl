@@ -130,6 +130,7 @@ seat-next = 下家
 seat-partner = 对家
 seat-previous = 上家
 seat-out = 出局
+board-out = { $who }出局
 log-flip = { $who } 翻开 { $owner }{ $rank }
 log-draw_declined = { $who }拒绝和棋
 log-timeout = { $who } 超时（第 { $count } 次）

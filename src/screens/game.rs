@@ -355,10 +355,12 @@ fn announce_table(
                 };
                 (
                     hq,
-                    format!(
-                        "{} {}",
-                        lang.t(seat_key(*side, me, true, clockwise)),
-                        lang.t("seat.out")
+                    lang.tr(
+                        "board.out",
+                        &[
+                            ("seat", crate::game_match::person(*side, me)),
+                            ("who", lang.t(seat_key(*side, me, true, clockwise)).into()),
+                        ],
                     ),
                     Some(crate::battle::BattleKind::Flag),
                 )
