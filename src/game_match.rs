@@ -650,25 +650,30 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
             rank,
             battle,
         } => {
-            let mut s = format!(
-                "{ply}. {} {} {}→{}",
-                who(*side),
-                crate::game_text::piece_name(*rank, lang),
-                board.name_of(*from),
-                board.name_of(*to)
+            let moved = lang.tr(
+                "log.move",
+                &[
+                    ("who", who(*side).into()),
+                    ("piece", crate::game_text::piece_name(*rank, lang).into()),
+                    ("from", board.name_of(*from).to_string().into()),
+                    ("to", board.name_of(*to).to_string().into()),
+                ],
             );
-            if let Some(b) = battle {
-                let d = crate::game_text::piece_name(b.defender, lang);
-                let verdict = match b.outcome {
-                    _ if b.flag_captured => lang.t("battle.flag").to_owned(),
-                    Outcome::AttackerWins => lang.tr("log.takes", &[("piece", d.into())]),
-                    Outcome::DefenderWins => lang.tr("log.taken_by", &[("piece", d.into())]),
-                    Outcome::BothRemoved => lang.tr("log.trades_with", &[("piece", d.into())]),
-                };
-                s.push_str(lang.t("punct.clause"));
-                s.push_str(&verdict);
-            }
-            s
+            let Some(b) = battle else {
+                return format!("{ply}. {moved}");
+            };
+            let d = crate::game_text::piece_name(b.defender, lang);
+            let verdict = match b.outcome {
+                _ if b.flag_captured => lang.t("battle.flag").to_owned(),
+                Outcome::AttackerWins => lang.tr("log.takes", &[("piece", d.into())]),
+                Outcome::DefenderWins => lang.tr("log.taken_by", &[("piece", d.into())]),
+                Outcome::BothRemoved => lang.tr("log.trades_with", &[("piece", d.into())]),
+            };
+            let line = lang.tr(
+                "log.battle",
+                &[("move", moved.into()), ("verdict", verdict.into())],
+            );
+            format!("{ply}. {line}")
         }
         LogEntry::Flip {
             ply,

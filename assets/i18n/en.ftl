@@ -8,7 +8,6 @@
 app-title = Junqi
 app-subtitle = Land Battle Chess · two or four players
 punct-colon = :{" "}
-punct-clause = ,{" "}
 punct-list = ;{" "}
 menu-resume = Resume game
 menu-resume_detail = Unfinished game against the computer, { $moves ->
@@ -140,6 +139,8 @@ board-out = { $seat ->
         [you] You are out
        *[other] { $who } is out
     }
+log-move = { $who } { $piece } { $from }→{ $to }
+log-battle = { $move }, { $verdict }
 log-flip = { $seat ->
         [you] You flip
        *[other] { $who } flips

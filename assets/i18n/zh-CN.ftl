@@ -8,7 +8,6 @@
 app-title = 军棋
 app-subtitle = 陆战棋 · 两人对战 · 四国大战
 punct-colon = ：
-punct-clause = ，
 punct-list = ；
 menu-resume = 继续上局
 menu-resume_detail = 上次未下完的人机对局，已走 { $moves } 步
@@ -131,6 +130,8 @@ seat-partner = 对家
 seat-previous = 上家
 seat-out = 出局
 board-out = { $who }出局
+log-move = { $who } { $piece } { $from }→{ $to }
+log-battle = { $move }，{ $verdict }
 log-flip = { $who } 翻开 { $owner }{ $rank }
 log-draw_declined = { $who }拒绝和棋
 log-timeout = { $who } 超时（第 { $count } 次）
