@@ -287,6 +287,20 @@ fn the_code_and_the_files_name_the_same_keys() {
     assert!(dead.is_empty(), "messages no code names: {dead:?}");
 }
 
+/// Variables are Fluent's, named: no `{}` filled in by hand after a look-up.
+#[test]
+fn no_placeholder_is_filled_by_hand() {
+    for (path, text) in sources() {
+        assert!(
+            !text.contains(".replace(\"{}\""),
+            "{path:?} fills a {{}} by hand: use tr with a named variable"
+        );
+    }
+    for lang in Lang::ALL {
+        assert!(!lang.ftl().contains("{}"), "{lang:?}: a {{}} in the file");
+    }
+}
+
 #[test]
 fn lookup_and_fallback() {
     assert_eq!(t(Lang::Zh, "setup.go"), "出征");
