@@ -1,6 +1,6 @@
 //! The player's language ([`Lang`]) and what the app says in it: Project Fluent files, one per
 //! language (`assets/i18n/zh-CN.ftl`, `assets/i18n/en.ftl`), built into the app and parsed once,
-//! at the first look-up.
+//! when the app starts (or at the first look-up, in a test).
 //!
 //! The code names a message by its key, `menu.resume`; the file's id for it is the key with
 //! `-` for each `.` (`menu-resume`). [`t`] gives a message without variables (formatted once, a
@@ -71,9 +71,13 @@ impl Lang {
     }
 }
 
-/// Registers the [`Lang`] resource.
+/// Registers the [`Lang`] resource and parses both languages' files (a fault is logged now,
+/// not at the first screen that needs the message).
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Lang>();
+    for lang in Lang::ALL {
+        catalog(lang);
+    }
 }
 
 /// The Fluent id of a code key: `menu.resume` -> `menu-resume`.
