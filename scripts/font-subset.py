@@ -3,8 +3,9 @@
 
 Needs Debian's fonts-noto-cjk (apt-get install fonts-noto-cjk) and fonttools
 (pip install fonttools). The characters kept are every non-ASCII character in
-src/ and game/src/ (the i18n table, the rules page, piece names), the classic
-layout names, a fixed list below, and all of printable ASCII.
+the Fluent files (assets/i18n/*.ftl: everything the player reads), in src/ and
+game/src/ (the board's printed labels, piece notation), the classic layout
+names, a fixed list below, and all of printable ASCII.
 
 Run from the repository root:  python3 scripts/font-subset.py
 """
@@ -34,6 +35,8 @@ def chars() -> str:
     for sub in ("src", "game/src", "net/src"):
         for f in (ROOT / sub).rglob("*.rs"):
             found.update(c for c in f.read_text(encoding="utf-8") if ord(c) > 0x7E)
+    for f in (ROOT / "assets/i18n").glob("*.ftl"):
+        found.update(c for c in f.read_text(encoding="utf-8") if ord(c) > 0x7E)
     for f in (ROOT / "assets").rglob("*.json"):
         found.update(c for c in f.read_text(encoding="utf-8") if ord(c) > 0x7E)
     found.update(chr(c) for c in range(0x20, 0x7F))

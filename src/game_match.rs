@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     battle::{BattleKind, BattleSeen},
-    i18n::Lang,
+    i18n::{FluentValue, Lang},
 };
 
 /// A game file (a saved game): the engine's record plus who played it and when.
@@ -150,7 +150,7 @@ impl Callout {
         match self.called {
             Called::Moved => None,
             Called::Battle(seen) => Some(lang.t(seen.caption_key()).to_owned()),
-            Called::Flipped(rank) => Some(rank_name(Some(rank), lang).to_owned()),
+            Called::Flipped(rank) => Some(crate::game_text::rank_name(rank, lang).to_owned()),
         }
     }
 }
@@ -612,28 +612,6 @@ impl Match {
     }
 }
 
-/// A rank's short label in `lang` (a marker, the removed-pieces list): 令 军 师 … in Chinese,
-/// Cmdr Corps Div … in English.
-pub fn rank_short(r: Rank, lang: Lang) -> String {
-    const EN: [&str; 12] = [
-        "Cmdr", "Corps", "Div", "Brig", "Regt", "Bn", "Coy", "Plt", "Eng", "Mine", "Bomb", "Flag",
-    ];
-    match lang {
-        Lang::Zh => r.zh_short().to_string(),
-        Lang::En => EN[Rank::ALL.iter().position(|&x| x == r).unwrap_or(0)].to_owned(),
-    }
-}
-
-/// A rank's name in `lang`, or "piece" when unknown.
-pub fn rank_name(r: Option<Rank>, lang: Lang) -> &'static str {
-    match (r, lang) {
-        (Some(r), Lang::Zh) => r.zh_name(),
-        (Some(r), Lang::En) => r.en_name(),
-        (None, Lang::Zh) => "棋子",
-        (None, Lang::En) => "piece",
-    }
-}
-
 /// How the player `me` calls the seat `side`: 我方 / 对方 in two-player games; in four-player
 /// games (`four`) 我方, 下家 (who moves after the player), 对家 (the partner), 上家 (who moves
 /// before), as players do round a table.
@@ -651,6 +629,12 @@ pub fn seat_key(side: Side, me: Side, four: bool, clockwise: bool) -> &'static s
     }
 }
 
+/// The grammatical person of the seat `side` for the player `me`: `you` (a verb agrees with
+/// "You" in English) or `other`; a sentence's `seat` variable.
+pub fn person(side: Side, me: Side) -> FluentValue<'static> {
+    if side == me { "you" } else { "other" }.into()
+}
+
 /// The text of a log entry for the player `me` in `lang`, on `view`'s board and table.
 pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
     let me = view.me();
@@ -666,78 +650,70 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
             rank,
             battle,
         } => {
-            let mut s = format!(
-                "{ply}. {} {} {}→{}",
-                who(*side),
-                rank_name(*rank, lang),
-                board.name_of(*from),
-                board.name_of(*to)
+            let moved = lang.tr(
+                "log.move",
+                &[
+                    ("who", who(*side).into()),
+                    ("piece", crate::game_text::piece_name(*rank, lang).into()),
+                    ("from", board.name_of(*from).to_string().into()),
+                    ("to", board.name_of(*to).to_string().into()),
+                ],
             );
-            if let Some(b) = battle {
-                let d = rank_name(b.defender, lang);
-                let verdict = match (b.outcome, lang) {
-                    _ if b.flag_captured => lang.t("battle.flag").to_owned(),
-                    (Outcome::AttackerWins, Lang::Zh) => format!("吃掉{d}"),
-                    (Outcome::AttackerWins, Lang::En) => format!("takes {d}"),
-                    (Outcome::DefenderWins, Lang::Zh) => format!("被{d}吃掉"),
-                    (Outcome::DefenderWins, Lang::En) => format!("is taken by {d}"),
-                    (Outcome::BothRemoved, Lang::Zh) => format!("与{d}同归于尽"),
-                    (Outcome::BothRemoved, Lang::En) => format!("trades with {d}"),
-                };
-                s.push_str(if lang == Lang::Zh { "，" } else { ", " });
-                s.push_str(&verdict);
-            }
-            s
+            let Some(b) = battle else {
+                return format!("{ply}. {moved}");
+            };
+            let d = crate::game_text::piece_name(b.defender, lang);
+            let verdict = match b.outcome {
+                _ if b.flag_captured => lang.t("battle.flag").to_owned(),
+                Outcome::AttackerWins => lang.tr("log.takes", &[("piece", d.into())]),
+                Outcome::DefenderWins => lang.tr("log.taken_by", &[("piece", d.into())]),
+                Outcome::BothRemoved => lang.tr("log.trades_with", &[("piece", d.into())]),
+            };
+            let line = lang.tr(
+                "log.battle",
+                &[("move", moved.into()), ("verdict", verdict.into())],
+            );
+            format!("{ply}. {line}")
         }
         LogEntry::Flip {
             ply,
             side,
             owner,
             rank,
-        } => match lang {
-            Lang::Zh => format!(
-                "{ply}. {} 翻开 {}{}",
-                who(*side),
-                who(*owner),
-                rank.zh_name()
-            ),
-            Lang::En => format!(
-                "{ply}. {} {} {}: {}",
-                who(*side),
-                if *side == me { "flip" } else { "flips" },
-                who(*owner),
-                rank.en_name()
-            ),
-        },
-        LogEntry::Timeout { side, count } => {
-            format!("{} {} ({count})", who(*side), lang.t("game.timeouts"))
-        }
-        LogEntry::FlagShown { side } => format!(
-            "{}{}{}",
-            who(*side),
-            lang.colon(),
-            lang.t("game.flag_revealed")
+        } => format!(
+            "{ply}. {}",
+            lang.tr(
+                "log.flip",
+                &[
+                    ("seat", person(*side, me)),
+                    ("who", who(*side).into()),
+                    ("owner", who(*owner).into()),
+                    ("rank", crate::game_text::rank_name(*rank, lang).into()),
+                ],
+            )
         ),
-        // Sentences, like the move lines: "对方 拒绝和棋", "Opponent declines the draw".
-        // English verbs agree with "You" (the other seats are third persons).
-        LogEntry::DrawOffered { side } if lang == Lang::En && *side == me => {
-            format!("{} {}", who(*side), lang.t("log.draw_offered_you"))
-        }
-        LogEntry::DrawOffered { side } => {
-            format!("{} {}", who(*side), lang.t("log.draw_offered"))
-        }
-        LogEntry::DrawDeclined { side } if lang == Lang::En && *side == me => {
-            format!("{} {}", who(*side), lang.t("log.draw_declined_you"))
-        }
-        LogEntry::DrawDeclined { side } => {
-            format!("{} {}", who(*side), lang.t("game.draw_declined"))
-        }
+        LogEntry::Timeout { side, count } => lang.tr(
+            "log.timeout",
+            &[("who", who(*side).into()), ("count", (*count).into())],
+        ),
+        LogEntry::FlagShown { side } => lang.tr("log.flag_shown", &[("who", who(*side).into())]),
+        LogEntry::DrawOffered { side } => lang.tr(
+            "game.offer_from",
+            &[("seat", person(*side, me)), ("who", who(*side).into())],
+        ),
+        LogEntry::DrawDeclined { side } => lang.tr(
+            "log.draw_declined",
+            &[("seat", person(*side, me)), ("who", who(*side).into())],
+        ),
         LogEntry::Out { side, reason } => {
             let why = lang.t(reason_key(&GameResult::Win {
                 winner: *side,
                 reason: *reason,
             }));
-            format!("{} {} ({why})", who(*side), lang.t("seat.out"))
+            lang.tr(
+                "log.out",
+                &[("who", who(*side).into()), ("why", why.into())],
+            )
         }
     }
 }
@@ -745,7 +721,7 @@ pub fn log_text(entry: &LogEntry, view: &PlayerView, lang: Lang) -> String {
 /// What a player reads when the referee refuses an action of theirs.
 pub fn action_error_text(e: &ActionError, lang: Lang) -> String {
     match e {
-        ActionError::ResignTooEarly(n) => lang.t("game.resign_early").replace("{}", &n.to_string()),
+        ActionError::ResignTooEarly(n) => lang.tr("game.resign_early", &[("moves", (*n).into())]),
         ActionError::NotYourTurn(_) => lang.t("refused.turn").to_owned(),
         ActionError::Illegal(_) => lang.t("refused.illegal").to_owned(),
         ActionError::DrawAlreadyOffered => lang.t("refused.offered").to_owned(),
@@ -762,9 +738,9 @@ pub fn record_error_text(e: &SetupError, lang: Lang) -> String {
         SetupError::BadArrangement | SetupError::WrongMode => {
             lang.t("err.record_opening").to_owned()
         }
-        SetupError::Action { index, .. } => lang
-            .t("err.record_action")
-            .replace("{}", &(index + 1).to_string()),
+        SetupError::Action { index, .. } => {
+            lang.tr("err.record_action", &[("n", (index + 1).into())])
+        }
     }
 }
 
@@ -883,7 +859,10 @@ mod tests {
         for e in errors {
             for lang in [Lang::Zh, Lang::En] {
                 let text = action_error_text(&e, lang);
-                let key_left = crate::i18n::STRINGS.iter().any(|(k, _, _)| *k == text);
+                let key_left = text.contains('.')
+                    && text
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '.' || c == '_');
                 assert!(!key_left && text != e.to_string(), "{e:?}: {text}");
             }
         }

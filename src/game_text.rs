@@ -1,88 +1,169 @@
-//! The engine's typed game terms in the player's language: the AI levels, the ranks and the
-//! AI's hint reasons. The engine gives identifiers and typed reasons ([`junqi_game::ai::Level`],
-//! [`junqi_game::Rank`], [`junqi_game::ai::HintReason`]); the words live here.
+//! The engine's typed game terms in the player's language: the AI levels, the ranks, the AI's
+//! hint reasons and the layout problems. The engine gives identifiers and typed reasons
+//! ([`junqi_game::ai::Level`], [`junqi_game::Rank`], [`junqi_game::ai::HintReason`],
+//! [`junqi_game::LayoutProblem`]); the words are in the Fluent files (`assets/i18n/`).
 
-use junqi_game::Rank;
 use junqi_game::ai::{Hint, HintReason, Level};
+use junqi_game::{LayoutProblem, Rank};
 
 use crate::i18n::Lang;
 
 /// An AI level's name.
 pub fn level_name(level: Level, lang: Lang) -> &'static str {
-    match (level, lang) {
-        (Level::Novice, Lang::Zh) => "新手",
-        (Level::Novice, Lang::En) => "Novice",
-        (Level::Skilled, Lang::Zh) => "熟练",
-        (Level::Skilled, Lang::En) => "Skilled",
-        (Level::Expert, Lang::Zh) => "高手",
-        (Level::Expert, Lang::En) => "Expert",
-        (Level::Master, Lang::Zh) => "大师",
-        (Level::Master, Lang::En) => "Master",
+    lang.t(match level {
+        Level::Novice => "level.novice",
+        Level::Skilled => "level.skilled",
+        Level::Expert => "level.expert",
+        Level::Master => "level.master",
+    })
+}
+
+/// A rank's name.
+pub fn rank_name(rank: Rank, lang: Lang) -> &'static str {
+    lang.t(match rank {
+        Rank::Commander => "rank.commander",
+        Rank::Corps => "rank.corps",
+        Rank::Division => "rank.division",
+        Rank::Brigade => "rank.brigade",
+        Rank::Regiment => "rank.regiment",
+        Rank::Battalion => "rank.battalion",
+        Rank::Company => "rank.company",
+        Rank::Platoon => "rank.platoon",
+        Rank::Engineer => "rank.engineer",
+        Rank::Landmine => "rank.landmine",
+        Rank::Bomb => "rank.bomb",
+        Rank::Flag => "rank.flag",
+    })
+}
+
+/// A rank's short label in `lang` (a marker, the removed-pieces list): 令 军 师 … in Chinese,
+/// Cmdr Corps Div … in English.
+pub fn rank_short(rank: Rank, lang: Lang) -> String {
+    lang.t(match rank {
+        Rank::Commander => "rank.short.commander",
+        Rank::Corps => "rank.short.corps",
+        Rank::Division => "rank.short.division",
+        Rank::Brigade => "rank.short.brigade",
+        Rank::Regiment => "rank.short.regiment",
+        Rank::Battalion => "rank.short.battalion",
+        Rank::Company => "rank.short.company",
+        Rank::Platoon => "rank.short.platoon",
+        Rank::Engineer => "rank.short.engineer",
+        Rank::Landmine => "rank.short.landmine",
+        Rank::Bomb => "rank.short.bomb",
+        Rank::Flag => "rank.short.flag",
+    })
+    .to_owned()
+}
+
+/// A rank's name in `lang`, or "piece" when it is not known.
+pub fn piece_name(rank: Option<Rank>, lang: Lang) -> &'static str {
+    match rank {
+        Some(r) => rank_name(r, lang),
+        None => lang.t("rank.unknown"),
     }
 }
 
-/// A rank's name (the Chinese one is also the notation's, [`Rank::zh_name`]).
-pub fn rank_name(rank: Rank, lang: Lang) -> &'static str {
-    match lang {
-        Lang::Zh => rank.zh_name(),
-        Lang::En => match rank {
-            Rank::Commander => "Commander",
-            Rank::Corps => "Corps commander",
-            Rank::Division => "Division commander",
-            Rank::Brigade => "Brigade commander",
-            Rank::Regiment => "Regiment commander",
-            Rank::Battalion => "Battalion commander",
-            Rank::Company => "Company commander",
-            Rank::Platoon => "Platoon commander",
-            Rank::Engineer => "Engineer",
-            Rank::Landmine => "Landmine",
-            Rank::Bomb => "Bomb",
-            Rank::Flag => "Flag",
-        },
-    }
+/// The name written on a piece's face: Chinese whatever the player's language, as on a real
+/// set (the board's tiles, the battle captions' bold font).
+pub fn piece_face(rank: Rank) -> &'static str {
+    rank_name(rank, Lang::Zh)
 }
 
 /// The AI's one-line reason for a hint or a review's better move.
 pub fn hint_text(hint: &Hint, lang: Lang) -> String {
-    let zh = lang == Lang::Zh;
     let text = match hint.reason {
-        HintReason::Flip { at } if zh => format!("翻开 {at}：看清局面"),
-        HintReason::Flip { at } => format!("Flip {at}: learn more of the board"),
-        HintReason::TakeFlag { from, to } if zh => format!("{from} 吃 {to} 的军旗"),
-        HintReason::TakeFlag { from, to } => format!("{from} takes the flag on {to}"),
-        HintReason::Attack {
-            from,
-            to,
-            likely: Some((rank, percent)),
-        } if zh => format!(
-            "{from} 攻击 {to}：对方最可能是{}（{percent}%）",
-            rank_name(rank, lang)
+        HintReason::Flip { at } => lang.tr("hint.flip", &[("at", at.to_string().into())]),
+        HintReason::TakeFlag { from, to } => lang.tr(
+            "hint.take_flag",
+            &[
+                ("from", from.to_string().into()),
+                ("to", to.to_string().into()),
+            ],
         ),
         HintReason::Attack {
             from,
             to,
             likely: Some((rank, percent)),
-        } => format!(
-            "{from} attacks {to}: most likely a {} ({percent}%)",
-            rank_name(rank, lang).to_lowercase()
+        } => lang.tr(
+            "hint.attack_likely",
+            &[
+                ("from", from.to_string().into()),
+                ("to", to.to_string().into()),
+                ("rank", rank_name(rank, lang).to_lowercase().into()),
+                // An English article agrees with the rank's first sound ("an engineer").
+                ("kind", rank.key().into()),
+                ("percent", percent.into()),
+            ],
         ),
-        HintReason::Attack { from, to, .. } if zh => format!("{from} 攻击 {to}"),
-        HintReason::Attack { from, to, .. } => format!("{from} attacks {to}"),
-        HintReason::Camp { from, to } if zh => format!("{from} 进入行营 {to}：安全且能支援"),
-        HintReason::Camp { from, to } => {
-            format!("{from} into the camp {to}: safe and ready to strike")
-        }
-        HintReason::Advance { from, to } if zh => format!("{from} 前进到 {to}：向对方军旗施压"),
-        HintReason::Advance { from, to } => format!("{from} to {to}: pressure on the enemy flag"),
-        HintReason::Steady { from, to } if zh => format!("{from} 到 {to}：避开威胁、稳住阵地"),
-        HintReason::Steady { from, to } => {
-            format!("{from} to {to}: out of danger, keeping the position")
-        }
+        HintReason::Attack { from, to, .. } => lang.tr(
+            "hint.attack",
+            &[
+                ("from", from.to_string().into()),
+                ("to", to.to_string().into()),
+            ],
+        ),
+        HintReason::Camp { from, to } => lang.tr(
+            "hint.camp",
+            &[
+                ("from", from.to_string().into()),
+                ("to", to.to_string().into()),
+            ],
+        ),
+        HintReason::Advance { from, to } => lang.tr(
+            "hint.advance",
+            &[
+                ("from", from.to_string().into()),
+                ("to", to.to_string().into()),
+            ],
+        ),
+        HintReason::Steady { from, to } => lang.tr(
+            "hint.steady",
+            &[
+                ("from", from.to_string().into()),
+                ("to", to.to_string().into()),
+            ],
+        ),
     };
-    match (hint.wins, zh) {
-        (false, _) => text,
-        (true, true) => format!("{text}，可以取胜"),
-        (true, false) => format!("{text}, and it wins"),
+    if hint.wins {
+        lang.tr("hint.wins", &[("hint", text.into())])
+    } else {
+        text
+    }
+}
+
+/// A layout problem in words, the point named by its row and column as the player counts them
+/// on the board (rows from the front), after what is wrong.
+pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
+    use LayoutProblem::*;
+    match *p {
+        WrongCount {
+            rank,
+            expected,
+            found,
+        } => lang.tr(
+            "problem.count",
+            &[
+                ("rank", rank_name(rank, lang).into()),
+                ("expected", expected.into()),
+                ("found", found.into()),
+            ],
+        ),
+        PieceInCamp { row, col, .. } => {
+            lang.tr("problem.camp", &[("row", row.into()), ("col", col.into())])
+        }
+        FlagOutsideHeadquarters { row, col } => {
+            lang.tr("problem.flag", &[("row", row.into()), ("col", col.into())])
+        }
+        MineOutsideBackRows { row, col } => {
+            lang.tr("problem.mine", &[("row", row.into()), ("col", col.into())])
+        }
+        BombInFrontRow { row, col } => {
+            lang.tr("problem.bomb", &[("row", row.into()), ("col", col.into())])
+        }
+        EmptyPoint { row, col } => {
+            lang.tr("problem.empty", &[("row", row.into()), ("col", col.into())])
+        }
     }
 }
 

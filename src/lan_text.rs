@@ -140,13 +140,14 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
             let problems: Vec<String> = why
                 .0
                 .iter()
-                .map(|p| crate::screens::setup::problem_text(p, lang))
+                .map(|p| crate::game_text::problem_text(p, lang))
                 .collect();
-            let sep = match lang {
-                Lang::Zh => "；",
-                Lang::En => "; ",
-            };
-            format!("{}{}{}", lang.t(key), lang.colon(), problems.join(sep))
+            format!(
+                "{}{}{}",
+                lang.t(key),
+                lang.colon(),
+                problems.join(lang.t("punct.list"))
+            )
         }
         _ => lang.t(key).to_owned(),
     }

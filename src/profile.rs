@@ -13,43 +13,36 @@ use crate::{
     storage::{self, DataDir},
 };
 
-/// Rating levels by cumulative score: `(score, 中文, English)`.
-pub const LEVELS: &[(i32, &str, &str)] = &[
-    (0, "小兵", "Private"),
-    (10, "副班长", "Vice squad leader"),
-    (20, "正班长", "Squad leader"),
-    (30, "副排长", "Vice platoon leader"),
-    (50, "排长", "Platoon leader"),
-    (100, "副连长", "Vice company commander"),
-    (150, "连长", "Company commander"),
-    (220, "副营长", "Vice battalion commander"),
-    (350, "营长", "Battalion commander"),
-    (500, "副团长", "Vice regiment commander"),
-    (750, "团长", "Regiment commander"),
-    (1000, "副旅长", "Vice brigade commander"),
-    (1550, "旅长", "Brigade commander"),
-    (2150, "副师长", "Vice division commander"),
-    (3150, "师长", "Division commander"),
-    (5000, "副军长", "Vice corps commander"),
-    (6350, "军长", "Corps commander"),
-    (12750, "司令", "Commander"),
+/// Rating levels by cumulative score: `(score, key of its name)`.
+pub const LEVELS: &[(i32, &str)] = &[
+    (0, "rating.private"),
+    (10, "rating.vice_squad"),
+    (20, "rating.squad"),
+    (30, "rating.vice_platoon"),
+    (50, "rating.platoon"),
+    (100, "rating.vice_company"),
+    (150, "rating.company"),
+    (220, "rating.vice_battalion"),
+    (350, "rating.battalion"),
+    (500, "rating.vice_regiment"),
+    (750, "rating.regiment"),
+    (1000, "rating.vice_brigade"),
+    (1550, "rating.brigade"),
+    (2150, "rating.vice_division"),
+    (3150, "rating.division"),
+    (5000, "rating.vice_corps"),
+    (6350, "rating.corps"),
+    (12750, "rating.commander"),
 ];
 
 /// The index into [`LEVELS`] of a score (negative scores are 小兵).
 pub fn level_index(score: i32) -> usize {
-    LEVELS
-        .iter()
-        .rposition(|(s, _, _)| score >= *s)
-        .unwrap_or(0)
+    LEVELS.iter().rposition(|(s, _)| score >= *s).unwrap_or(0)
 }
 
 /// The level name of a score.
 pub fn level_name(score: i32, lang: Lang) -> &'static str {
-    let (_, zh, en) = LEVELS[level_index(score)];
-    match lang {
-        Lang::Zh => zh,
-        Lang::En => en,
-    }
+    lang.t(LEVELS[level_index(score)].1)
 }
 
 /// Appended to the opponent key of a game with takebacks (悔棋): it counts apart.

@@ -123,7 +123,9 @@ impl StoreError {
             }
             StoreError::Io { path, .. } => format!("{}{colon}{}", lang.t("err.io"), name(path)),
             StoreError::BadName(n) => format!("{}{colon}\"{n}\"", lang.t("err.name")),
-            StoreError::MovedAside { to, .. } => lang.t("err.moved_aside").replace("{}", &name(to)),
+            StoreError::MovedAside { to, .. } => {
+                lang.tr("err.moved_aside", &[("file", name(to).into())])
+            }
         }
     }
 
@@ -132,7 +134,7 @@ impl StoreError {
     /// the file was not moved aside.
     pub fn notice(&self, key: &'static str, lang: Lang) -> String {
         match self.kept_as() {
-            Some(name) => lang.t(key).replace("{}", &name),
+            Some(name) => lang.tr(key, &[("file", name.into())]),
             None => self.message(lang),
         }
     }

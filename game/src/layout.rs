@@ -74,7 +74,7 @@ impl fmt::Display for LayoutProblem {
             } => write!(
                 f,
                 "{found} × {rank} ({}), the army has {expected}",
-                rank.en_name()
+                rank.key()
             ),
             LayoutProblem::FlagOutsideHeadquarters { row, col } => {
                 write!(

@@ -40,22 +40,8 @@ const COUNTS: [u8; 12] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 2, 1];
 const ZH_SHORT: [char; 12] = [
     '令', '军', '师', '旅', '团', '营', '连', '排', '兵', '雷', '炸', '旗',
 ];
-const ZH_NAME: [&str; 12] = [
+const NOTATION_NAME: [&str; 12] = [
     "司令", "军长", "师长", "旅长", "团长", "营长", "连长", "排长", "工兵", "地雷", "炸弹", "军旗",
-];
-const EN_NAME: [&str; 12] = [
-    "Commander",
-    "Corps commander",
-    "Division commander",
-    "Brigade commander",
-    "Regiment commander",
-    "Battalion commander",
-    "Company commander",
-    "Platoon commander",
-    "Engineer",
-    "Landmine",
-    "Bomb",
-    "Flag",
 ];
 const NICKNAME: [&str; 12] = [
     "40", "39", "38", "37", "36", "35", "34", "33", "32", "31", "00", "30",
@@ -123,14 +109,11 @@ impl Rank {
         ZH_SHORT[self as usize]
     }
 
-    /// The Chinese name (司令, 军长, …).
-    pub const fn zh_name(self) -> &'static str {
-        ZH_NAME[self as usize]
-    }
-
-    /// The English name.
-    pub const fn en_name(self) -> &'static str {
-        EN_NAME[self as usize]
+    /// The notation's long name (司令, 军长, …): what [`Rank`]'s `Display` writes and
+    /// [`Rank::parse`] reads, in layout files and on the command line. Not a translation: an
+    /// app names ranks in its player's language itself.
+    pub const fn notation_name(self) -> &'static str {
+        NOTATION_NAME[self as usize]
     }
 
     /// The players' nickname: 40…32 for officers, 31 landmine, 30 flag, 00 bomb.
@@ -181,7 +164,7 @@ impl Rank {
         Rank::ALL.into_iter().find(|r| {
             let mut buf = [0u8; 4];
             s == r.zh_short().encode_utf8(&mut buf)
-                || s == r.zh_name()
+                || s == r.notation_name()
                 || s == r.nickname()
                 || s.eq_ignore_ascii_case(r.key())
         })
@@ -190,7 +173,7 @@ impl Rank {
 
 impl fmt::Display for Rank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.zh_name())
+        f.write_str(self.notation_name())
     }
 }
 
@@ -396,7 +379,7 @@ mod tests {
     #[test]
     fn names_parse_back() {
         for r in Rank::ALL {
-            assert_eq!(Rank::parse(r.zh_name()), Some(r));
+            assert_eq!(Rank::parse(r.notation_name()), Some(r));
             assert_eq!(Rank::parse(&r.zh_short().to_string()), Some(r));
             assert_eq!(Rank::parse(r.nickname()), Some(r));
             assert_eq!(Rank::parse(r.key()), Some(r));

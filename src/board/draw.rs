@@ -543,7 +543,7 @@ impl Drawer<'_, '_, '_> {
                     let label = if scene.show_nicknames {
                         rank.nickname()
                     } else {
-                        rank.zh_name()
+                        crate::game_text::piece_face(rank)
                     };
                     self.text(at, 4.3, label, s * 0.38, ink, true);
                 }

@@ -25,7 +25,8 @@ use crate::{
         Colour, Face, Tile,
     },
     form::Form,
-    game_match::{GameFile, LogEntry, Match, action_error_text, rank_short, seat_key},
+    game_match::{GameFile, LogEntry, Match, action_error_text, seat_key},
+    game_text::rank_short,
     i18n::Lang,
     lan::LanRequest,
     model::{ActiveGame, LastGame, NotSaved},
@@ -354,10 +355,12 @@ fn announce_table(
                 };
                 (
                     hq,
-                    format!(
-                        "{} {}",
-                        lang.t(seat_key(*side, me, true, clockwise)),
-                        lang.t("seat.out")
+                    lang.tr(
+                        "board.out",
+                        &[
+                            ("seat", crate::game_match::person(*side, me)),
+                            ("who", lang.t(seat_key(*side, me, true, clockwise)).into()),
+                        ],
                     ),
                     Some(crate::battle::BattleKind::Flag),
                 )

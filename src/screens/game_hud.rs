@@ -13,7 +13,8 @@ use crate::model::{ActiveGame, LanGame, Opponent};
 use crate::{
     ai,
     form::Form,
-    game_match::{LogEntry, log_text, rank_short, seat_key},
+    game_match::{LogEntry, log_text, person, seat_key},
+    game_text::rank_short,
     i18n::Lang,
     theme,
 };
@@ -259,9 +260,10 @@ fn turn(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     } else if s.is_remote() {
         lang.t("lan.peer_turn")
     } else if s.view.is_team_game() {
-        moving = lang.t("seat.moving").replace(
-            "{}",
-            lang.t(seat_key(s.turn(), s.me(), true, s.rules().clockwise)),
+        let who = lang.t(seat_key(s.turn(), s.me(), true, s.rules().clockwise));
+        moving = lang.tr(
+            "seat.moving",
+            &[("seat", person(s.turn(), s.me())), ("who", who.into())],
         );
         &moving
     } else {
@@ -301,7 +303,7 @@ fn counts(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     let s = &g.game_match;
     let me = s.me();
     let max = s.rules().max_timeouts;
-    ui.label(lang.t("game.move").replace("{}", &s.plies().to_string()));
+    ui.label(lang.tr("game.move", &[("n", s.plies().into())]));
     if s.view.is_team_game() {
         seats_table(ui, g, lang);
     } else {
@@ -403,15 +405,19 @@ fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
         ui.colored_label(theme::palette::WARN, st);
     }
     let offer = match g.ai_offer {
-        Some(seat) => Some(lang.t("game.offer_from").replace(
-            "{}",
-            lang.t(seat_key(
+        Some(seat) => {
+            let me = g.game_match.me();
+            let who = lang.t(seat_key(
                 seat,
-                g.game_match.me(),
+                me,
                 g.game_match.view.is_team_game(),
                 g.game_match.rules().clockwise,
-            )),
-        )),
+            ));
+            Some(lang.tr(
+                "game.offer_from",
+                &[("seat", person(seat, me)), ("who", who.into())],
+            ))
+        }
         None if g.lan_state().is_some_and(|l| l.draw_offered) => {
             Some(lang.t("lan.draw_offer").to_owned())
         }

@@ -145,7 +145,7 @@ fn ui(
                 // "积分 +0" says why: takebacks, a quick win or a draw score nothing.
                 let why = last.unscored_key().map(|k| lang.t(k)).unwrap_or_default();
                 ui.label(format!("{} {:+}{why}", lang.t("over.score"), last.score));
-                ui.label(lang.t("game.move").replace("{}", &last.plies.to_string()));
+                ui.label(lang.tr("game.move", &[("n", last.plies.into())]));
                 if let Some(lan) = &last.lan {
                     verdict_ui(ui, lan, last.me, lang);
                 }

@@ -622,10 +622,8 @@ pub fn rules_text(summary: &str, lang: Lang) -> String {
     let clock = parts
         .next()
         .and_then(|s| s.strip_suffix('s'))
-        .map(|s| match lang {
-            Lang::Zh => format!("每步 {s} 秒"),
-            Lang::En => format!("{s} s per move"),
-        })
+        .and_then(|s| s.parse::<u32>().ok())
+        .map(|s| lang.tr("lobby.clock", &[("seconds", s.into())]))
         .unwrap_or_default();
     let aids = if parts.any(|p| p == "no-inference") {
         format!(" · {}", lang.t("opt.no_inference"))

@@ -72,7 +72,7 @@ pub fn profile_page(
         if let Some(n) = status.1 {
             ui.colored_label(
                 theme::palette::OK,
-                lang.t("profile.rebuilt").replace("{}", &n.to_string()),
+                lang.tr("profile.rebuilt", &[("games", n.into())]),
             );
         }
         let idx = level_index(profile.score);
@@ -90,8 +90,8 @@ pub fn profile_page(
                     .size(22.0),
             );
         });
-        if let Some((next, zh, en)) = LEVELS.get(idx + 1) {
-            let name = if lang == Lang::Zh { zh } else { en };
+        if let Some((next, key)) = LEVELS.get(idx + 1) {
+            let name = lang.t(key);
             let prev = LEVELS[idx].0;
             let frac = (profile.score.max(0) - prev) as f32 / (next - prev) as f32;
             ui.add(
@@ -157,8 +157,8 @@ pub fn profile_page(
         egui::CollapsingHeader::new(lang.t("profile.level"))
             .default_open(false)
             .show(ui, |ui| {
-                for (i, (s, zh, en)) in LEVELS.iter().enumerate() {
-                    let name = if lang == Lang::Zh { zh } else { en };
+                for (i, (s, key)) in LEVELS.iter().enumerate() {
+                    let name = lang.t(key);
                     let text = egui::RichText::new(format!("{s:>6}  {name}"));
                     ui.label(if i == idx {
                         text.strong().color(theme::palette::HEADING)

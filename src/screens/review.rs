@@ -235,9 +235,10 @@ fn is_mistake(m: &MoveReview) -> bool {
 fn move_name(mv: Move, board: &junqi_game::Board, lang: Lang) -> String {
     match mv {
         Move::Step { from, to } => format!("{}→{}", board.name_of(from), board.name_of(to)),
-        Move::Flip { at } => lang
-            .t("review.flip")
-            .replace("{}", &board.name_of(at).to_string()),
+        Move::Flip { at } => lang.tr(
+            "review.flip",
+            &[("at", board.name_of(at).to_string().into())],
+        ),
     }
 }
 
@@ -475,11 +476,13 @@ fn curve_ui(
             let (dot, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
             ui.painter().rect_filled(dot, 2.0, colour(s));
             let who = lang.t(seat_key(s, me, four, rec.record.rules.clockwise));
-            let label = if s == me {
-                lang.t("review.my_view").to_owned()
-            } else {
-                lang.t("review.view_of").replace("{}", who)
-            };
+            let label = lang.tr(
+                "review.view_of",
+                &[
+                    ("seat", crate::game_match::person(s, me)),
+                    ("who", who.into()),
+                ],
+            );
             ui.label(label);
         }
     });
@@ -517,10 +520,7 @@ fn current_ui(ui: &mut egui::Ui, state: &ReviewState, lang: Lang) {
     };
     let who = lang.t(seat_key(m.side, rec.me, four, rec.record.rules.clockwise));
     ui.horizontal_wrapped(|ui| {
-        ui.label(
-            lang.t("review.ply")
-                .replace("{}", &state.ply_of_action(m.action).to_string()),
-        );
+        ui.label(lang.tr("review.ply", &[("n", state.ply_of_action(m.action).into())]));
         ui.label(format!("{who} {}", move_name(m.played, board, lang)));
         if is_mistake(m) {
             ui.colored_label(theme::palette::WARN, lang.t("review.mistake"));
@@ -530,7 +530,7 @@ fn current_ui(ui: &mut egui::Ui, state: &ReviewState, lang: Lang) {
     });
     if is_mistake(m) {
         // The reason names the computer's move itself.
-        let sep = if lang == Lang::Zh { "：" } else { ": " };
+        let sep = lang.colon();
         ui.add(egui::Label::new(format!("{}{sep}{}", lang.t("review.ai"), reason(m, lang))).wrap());
     }
 }
@@ -562,9 +562,7 @@ fn mistakes_ui(ui: &mut egui::Ui, state: &mut ReviewState, lang: Lang, detail: b
     order.sort_by_key(|m| m.action);
     let mut row = |ui: &mut egui::Ui, m: &MoveReview| {
         let who = lang.t(seat_key(m.side, rec.me, four, rec.record.rules.clockwise));
-        let ply = lang
-            .t("review.ply")
-            .replace("{}", &state.ply_of_action(m.action).to_string());
+        let ply = lang.tr("review.ply", &[("n", state.ply_of_action(m.action).into())]);
         let text = if detail {
             format!(
                 "{ply} {who} {} · {} {}",

@@ -18,13 +18,13 @@ fn ui(mut contexts: EguiContexts, lang: Res<Lang>, mut nav: MessageWriter<Naviga
         for (heading, paragraphs) in rules_text::sections(lang) {
             ui.add_space(6.0);
             ui.label(
-                egui::RichText::new(*heading)
+                egui::RichText::new(heading)
                     .size(22.0)
                     .strong()
                     .color(theme::palette::HEADING),
             );
-            for p in *paragraphs {
-                ui.label(egui::RichText::new(*p).size(17.0));
+            for p in paragraphs {
+                ui.label(egui::RichText::new(p).size(17.0));
             }
         }
     });

@@ -150,10 +150,7 @@ fn menu(ui: &mut egui::Ui, view: &TitleView, lang: Lang, choice: &mut Option<Tit
         if theme::menu_button(ui, lang.t("menu.resume")).clicked() {
             *choice = Some(TitleChoice::Resume);
         }
-        ui.weak(
-            lang.t("menu.resume_detail")
-                .replace("{}", &moves.to_string()),
-        );
+        ui.weak(lang.tr("menu.resume_detail", &[("moves", moves.into())]));
     }
     let items = [
         ("menu.vs_ai", TitleChoice::Go(Screen::Setup)),

@@ -264,7 +264,7 @@ mod tests {
         }
     }
 
-    /// Every character the app's sources and layouts contain has a glyph in egui's fonts (the
+    /// Every character the app's sources, layouts and Fluent files contain has a glyph in egui's fonts (the
     /// bundled subset first, egui's own after): no empty boxes after a new string is added
     /// without re-running `scripts/font-subset.py`.
     #[test]
@@ -274,6 +274,8 @@ mod tests {
         non_ascii_chars_in(&root.join("src"), "rs", &mut chars);
         non_ascii_chars_in(&root.join("game/src"), "rs", &mut chars);
         non_ascii_chars_in(&root.join("assets/layouts"), "json", &mut chars);
+        // What the player reads: the Fluent files.
+        non_ascii_chars_in(&root.join("assets/i18n"), "ftl", &mut chars);
         chars.sort_unstable();
         chars.dedup();
         assert!(chars.len() > 300, "only {} characters found", chars.len());
@@ -295,7 +297,10 @@ mod tests {
         let bold = covered(FontFamily::Name("bold".into()));
         let mut labels: Vec<String> = ["山 界", "大本营", "军"].map(String::from).to_vec();
         for r in Rank::ALL {
-            labels.extend([r.zh_name().to_owned(), r.nickname().to_owned()]);
+            labels.extend([
+                crate::game_text::piece_face(r).to_owned(),
+                r.nickname().to_owned(),
+            ]);
             labels.push(r.zh_short().to_string());
         }
         for outcome in [

@@ -1,0 +1,114 @@
+//! The new-game options ([`MatchOptions`]): the table, the rules, the computer's levels, who
+//! starts, the takebacks.
+
+use junqi_game::{Board, Mode, Rules, Side};
+use serde::{Deserialize, Serialize};
+
+use crate::model::DEFAULT_UNDOS;
+
+/// Who moves first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum First {
+    /// The player.
+    #[default]
+    Me,
+    /// The computer.
+    Ai,
+    /// Decided at random.
+    Random,
+}
+
+/// Who plays, on which board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Table {
+    /// Two players on the classic board.
+    #[default]
+    Two,
+    /// Two players on the four-player board (QQ 两人 rooms): South against North through the
+    /// centre, East and West empty.
+    TwoOnBig,
+    /// Four players (四国大战): the player, a computer partner and two computer enemies.
+    Four,
+}
+
+/// The new-game options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MatchOptions {
+    /// Every rule option.
+    pub rules: Rules,
+    /// Computer level 1…4 (新手, 熟练, 高手, 大师).
+    pub level: u8,
+    /// Who moves first.
+    pub first: First,
+    /// Who plays, on which board.
+    pub table: Table,
+    /// Four players: the player's seat.
+    pub seat: Side,
+    /// Four players: each computer seat's level, by [`Side::index`] (the player's is unused).
+    pub levels: [u8; 4],
+    /// Takebacks (悔棋) allowed a game against the computer.
+    pub undos: u8,
+}
+
+impl Default for MatchOptions {
+    fn default() -> Self {
+        Self {
+            rules: Rules::default(),
+            level: 2,
+            first: First::Me,
+            table: Table::Two,
+            seat: Side::South,
+            levels: [2; 4],
+            undos: DEFAULT_UNDOS,
+        }
+    }
+}
+
+impl MatchOptions {
+    /// Switches to `table` with its default rules (RULES.md §9 for four players: 30 s, 70 quiet
+    /// plies, the last-pieces rule), keeping the way to play where the table has it.
+    pub fn set_table(&mut self, table: Table) {
+        if table == self.table {
+            return;
+        }
+        let mode = match (table, self.rules.mode) {
+            (Table::Four, Mode::Flip) => Mode::Dark,
+            (_, m) => m,
+        };
+        self.rules = match table {
+            Table::Two => Rules::for_mode(mode),
+            Table::TwoOnBig => Rules {
+                four_player_board: true,
+                ..Rules::for_mode(mode)
+            },
+            Table::Four => Rules::four_player(mode),
+        };
+        self.table = table;
+    }
+
+    /// The board the game is played on.
+    pub fn board(&self) -> &'static Board {
+        match self.table {
+            Table::Two => Board::classic(),
+            Table::TwoOnBig | Table::Four => Board::four_player(),
+        }
+    }
+
+    /// The player's side: its seat round a four-player table, South otherwise.
+    pub fn my_side(&self) -> Side {
+        match self.table {
+            Table::Four => self.seat,
+            Table::Two | Table::TwoOnBig => Side::South,
+        }
+    }
+
+    /// The QQ 四国 room's rules for the current way to play (四暗, 双明, 全明).
+    pub fn qq_preset(&mut self) {
+        let partners_open = self.rules.partners_open;
+        self.rules = Rules {
+            partners_open,
+            ..Rules::four_player(self.rules.mode)
+        };
+    }
+}
