@@ -20,6 +20,8 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --locked
 python3 scripts/check_docs.py
 python3 scripts/check_names.py
+# No import circle between the files of a crate (docs/development.md, "Import circles").
+for dir in game/src net/proto/src net/src src; do python3 scripts/import-cycles.py "$dir"; done
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1; then
   cargo build -p junqi-net --bin junqi-peer
   JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-discovery.sh dark

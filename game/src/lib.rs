@@ -41,14 +41,13 @@ pub use layout::{
     NamedLayout, classic_layouts, parse_layouts_file,
 };
 pub use perft::{perft, perft_divide};
-pub use piece::{
-    ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankNameError, RankSet, Side, Team, ranks_in,
-};
+pub use piece::{Piece, PieceId, Rank, RankNameError, Side, Team};
 pub use position::{
     DrawReason, Effect, GameResult, IllegalMove, MAX_MOVES, Move, MoveList, MoveSets, Position,
     WinReason,
 };
 pub use position_file::{PositionFileError, position_from_json, position_to_json};
+pub use rank_set::{ALL_RANKS, MOVABLE_RANKS, RankSet, ranks_in};
 pub use rules::Announcement;
 pub use rules::{Clash, FlagCapture, MineRule, Mode, Outcome, Rules};
 pub use view::{Hidden, PieceKnowledge, PlayerView, Seen, ViewError};

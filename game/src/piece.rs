@@ -61,12 +61,6 @@ const KEY: [&str; 12] = [
     "flag",
 ];
 
-pub use crate::rank_set::RankSet;
-/// Every rank.
-pub const ALL_RANKS: RankSet = RankSet::ALL;
-/// The ranks that can ever move.
-pub const MOVABLE_RANKS: RankSet = RankSet::MOVABLE;
-
 impl Rank {
     /// All twelve ranks, highest officer first.
     pub const ALL: [Rank; 12] = [
@@ -92,11 +86,6 @@ impl Rank {
     /// Index in [`Rank::ALL`].
     pub const fn index(self) -> usize {
         self as usize
-    }
-
-    /// This rank as a one-element [`RankSet`].
-    pub const fn bit(self) -> RankSet {
-        RankSet::only(self)
     }
 
     /// How many pieces of this rank one army has.
@@ -190,11 +179,6 @@ impl FromStr for Rank {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Rank::parse(s).ok_or_else(|| RankNameError { name: s.to_owned() })
     }
-}
-
-/// Iterates over the ranks in a [`RankSet`].
-pub fn ranks_in(set: RankSet) -> impl Iterator<Item = Rank> {
-    set.iter()
 }
 
 /// A side of the board. Two-player games use `South` (bottom, the first

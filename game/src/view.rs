@@ -7,8 +7,9 @@
 use crate::board::{Board, MAX_POINTS, Point, PointKind};
 use crate::event::Event;
 use crate::layout::Deployment;
-use crate::piece::{ALL_RANKS, MOVABLE_RANKS, Piece, PieceId, Rank, RankSet, Side, ranks_in};
+use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::position::{GameResult, Move, MoveList, Position};
+use crate::rank_set::{ALL_RANKS, MOVABLE_RANKS, RankSet, ranks_in};
 use crate::rules::{Mode, Outcome, Rules};
 use serde::{Deserialize, Serialize};
 

@@ -14,8 +14,9 @@
 use super::behaviour::{Behaviour, LEARNED};
 use crate::board::{Board, Point};
 use crate::layout::classic_layouts;
-use crate::piece::{PieceId, Rank, RankSet, Side, ranks_in};
+use crate::piece::{PieceId, Rank, Side};
 use crate::position::Position;
+use crate::rank_set::{RankSet, ranks_in};
 use crate::rules::Mode;
 use crate::view::{Hidden, PlayerView, Seen};
 use rand::Rng;

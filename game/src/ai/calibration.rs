@@ -5,7 +5,8 @@
 
 use super::behaviour::{BUCKETS, Behaviour, Table};
 use super::belief::{Belief, Priors, layout_weights};
-use crate::piece::{PieceId, Rank, ranks_in};
+use crate::piece::{PieceId, Rank};
+use crate::rank_set::ranks_in;
 use crate::view::PlayerView;
 
 /// One hidden enemy piece on the board at one moment of a game: what a

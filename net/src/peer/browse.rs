@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::discovery::{Discovery, browse};
 
-use super::PeerError;
+use super::error::PeerError;
 
 /// Hosts appearing and disappearing on the LAN, while it lives (dropping it stops browsing).
 pub struct Browser {

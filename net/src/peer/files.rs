@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::envelope::Envelope;
 use crate::wire::{Body, side_of};
 
-use super::PeerError;
+use super::error::PeerError;
 
 /// The journal of the game in progress.
 pub const JOURNAL: &str = "game.bin";

@@ -15,10 +15,14 @@
 //!   [`PeerEvent`]s and the owner's commands into session calls;
 //! - `files`: the data folder's files (identity, journal, how to reach the peer again, kept
 //!   finished games) and the unfinished game a crash left ([`unfinished`]);
-//! - `browse`: finding hosts on the LAN ([`Browser`]).
+//! - `browse`: finding hosts on the LAN ([`Browser`]);
+//! - `messages`: the owner's commands and the thread's events ([`PeerCmd`], [`PeerEvent`]);
+//! - `error`: why a game could not go on ([`PeerError`]).
 
 mod browse;
+mod error;
 mod files;
+mod messages;
 mod shell;
 
 use std::io;
@@ -27,16 +31,18 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use junqi_game::{Event, GameResult, Layout, Move, PlayerView, Rules, Side, ViewError};
+use junqi_game::{Layout, PlayerView, Rules, ViewError};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 pub use browse::Browser;
+pub use error::PeerError;
 pub use files::{FINISHED_PREFIX, JOURNAL, LINK, Unfinished, discard, unfinished};
+pub use messages::{PeerCmd, PeerEvent};
 
 use crate::Seed;
 use crate::discovery::{Advert, rules_summary};
 use crate::resume::Journal;
-use crate::session::{Session, SessionError, Verdict};
+use crate::session::Session;
 use crate::transport::{Dial, Ended, Identity, endpoint, play};
 use files::Link;
 use shell::Shell;
@@ -69,165 +75,6 @@ pub enum Role {
     /// Resume the unfinished game saved in the data folder ([`unfinished`]): a host listens
     /// again on its port, a guest connects again to its host.
     Resume,
-}
-
-/// The owner's decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PeerCmd {
-    /// Guest: accept the host's rules ([`PeerEvent::RulesOffered`]) with a first layout (the
-    /// player may arrange another until it is ready).
-    Accept(Layout),
-    /// The player compared the pairing codes and arranged its army: commit to this layout
-    /// (ignored in flip games). Play begins once both sides are ready.
-    Ready(Layout),
-    /// Play a move.
-    Play(Move),
-    /// Offer a draw.
-    OfferDraw,
-    /// Accept the peer's draw offer.
-    AcceptDraw,
-    /// Decline the peer's draw offer.
-    DeclineDraw,
-    /// Resign.
-    Resign,
-    /// Break the connection as a failing network would (the session stays; both sides
-    /// reconnect and resume). For tests of the reconnection.
-    Disconnect,
-    /// Leave: the thread stops (the journal is kept for a resume if play had begun).
-    Quit,
-}
-
-/// What the game's thread reports, in order.
-#[derive(Clone, Debug)]
-pub enum PeerEvent {
-    /// The host listens on this port (and is advertised when mDNS is on).
-    Listening {
-        /// The UDP port.
-        port: u16,
-    },
-    /// Connected (again) to the peer.
-    Connected,
-    /// The connection dropped; reconnecting.
-    Dropped(Arc<io::Error>),
-    /// Both hello nonces are in: show the code; the players compare it on both screens, then
-    /// each arranges its army and is [`PeerCmd::Ready`]. Nothing about the setup is sent before.
-    PairingCode {
-        /// The code, `"123-456"`.
-        code: String,
-        /// The peer's name.
-        peer: String,
-        /// The host's rules.
-        rules: Rules,
-        /// Whether this side hosts.
-        host: bool,
-    },
-    /// Guest: the host's rules; answer with [`PeerCmd::Accept`].
-    RulesOffered {
-        /// The rules.
-        rules: Rules,
-        /// The host's name.
-        peer: String,
-    },
-    /// The peer is ready: its army is committed.
-    PeerReady,
-    /// Both armies are committed: play begins (or a saved game resumes) from this view.
-    Started {
-        /// This side.
-        me: Side,
-        /// The pairing code both screens show.
-        code: String,
-        /// The peer's name.
-        peer: String,
-        /// The player's view: the snapshot the events that follow apply to.
-        view: Box<PlayerView>,
-        /// Whether the session accepts a move now.
-        my_turn: bool,
-    },
-    /// One public event, to apply to the view.
-    Game(Event),
-    /// A move of this side was voided: only the first `kept` events of the view stand (see
-    /// [`rewind`]); the events that follow apply to that view.
-    Voided {
-        /// How many of the view's events stand.
-        kept: usize,
-    },
-    /// Whether the session accepts a move now (reported when it changes).
-    Turn(bool),
-    /// The peer offers a draw.
-    DrawOffered,
-    /// The player's move clock ran out.
-    TimeExpired,
-    /// A decision was refused.
-    Refused(SessionError),
-    /// The peer broke the protocol.
-    Fault {
-        /// Who.
-        culprit: Side,
-        /// What was seen.
-        reason: crate::FaultKind,
-    },
-    /// The game is over (the audit follows).
-    Finished(GameResult),
-    /// The finished game's signed log was kept at this path, as a journal `junqi-audit` reads
-    /// (sent just before [`PeerEvent::Verdict`]; the live journal is deleted once the game is
-    /// done). Only with a data folder.
-    Kept(PathBuf),
-    /// The finished game's signed log could not be kept (the game is unaffected; its record
-    /// just cannot be exported for an audit).
-    NotKept(Arc<io::Error>),
-    /// The end-of-game audit.
-    Verdict(Verdict),
-    /// A fatal error: the thread stops.
-    Error(PeerError),
-    /// The thread stopped: nothing more comes.
-    Stopped,
-}
-
-/// Why a LAN game could not go on.
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum PeerError {
-    /// The data folder could not be used (the identity, the link file).
-    #[error("the data folder: {0}")]
-    Storage(Arc<io::Error>),
-    /// The journal is damaged or could not be written.
-    #[error("the game's journal: {0}")]
-    Journal(Arc<io::Error>),
-    /// There is no saved game to resume.
-    #[error("no unfinished game to resume")]
-    NothingToResume,
-    /// The saved game does not replay to the same messages.
-    #[error("the saved game does not replay: {0}")]
-    Restore(junqi_proto::session::ReplayError),
-    /// The session refused to start (an illegal layout).
-    #[error("cannot start: {0}")]
-    Session(SessionError),
-    /// The network (the socket, TLS, mDNS).
-    #[error("the network: {0}")]
-    Network(Arc<io::Error>),
-    /// The game's thread could not be started.
-    #[error("cannot start the network thread: {0}")]
-    Thread(Arc<io::Error>),
-}
-
-impl PeerError {
-    fn storage(e: io::Error) -> PeerError {
-        PeerError::Storage(Arc::new(e))
-    }
-
-    fn network(e: io::Error) -> PeerError {
-        // The driver marks a journal that cannot be written as invalid data.
-        if e.kind() == io::ErrorKind::InvalidData {
-            PeerError::Journal(Arc::new(e))
-        } else {
-            PeerError::Network(Arc::new(e))
-        }
-    }
-}
-
-impl From<crate::resume::JournalError> for PeerError {
-    fn from(e: crate::resume::JournalError) -> PeerError {
-        PeerError::Journal(Arc::new(e.into()))
-    }
 }
 
 /// The owner's handle on a LAN game's thread. Dropping it stops the thread.

@@ -11,7 +11,7 @@ use crate::transport::{Control, Handler};
 use crate::wire::{Body, side_of};
 
 use super::files::{FINISHED_PREFIX, hello_name};
-use super::{PeerCmd, PeerEvent};
+use super::messages::{PeerCmd, PeerEvent};
 
 pub(super) struct Shell {
     out: mpsc::Sender<PeerEvent>,

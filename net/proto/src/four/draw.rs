@@ -10,7 +10,7 @@ use junqi_game::{Action, DrawReason, Event, GameResult, TableEvent};
 
 use super::body::Body4;
 use super::fault::FourFault;
-use super::play::Owed;
+use super::play_state::Owed;
 use super::seat::FourSeat;
 use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase};
 

@@ -29,6 +29,7 @@ pub mod hello;
 pub mod log;
 pub mod partner;
 mod play;
+mod play_state;
 pub mod rejoin;
 mod resume;
 pub mod seat;

@@ -1,7 +1,6 @@
 //! Play at a four-seat table: moves, battles between two seats watched by
 //! the two others, flag openings, seats going out, leaving.
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use junqi_game::{
@@ -12,6 +11,7 @@ use super::battle::{WatchError, watch};
 use super::body::{Body4, Kind4};
 use super::fault::FourFault;
 use super::log::Envelope4;
+use super::play_state::{Battle, Owed};
 use super::seat::{FourSeat, slot_point};
 use super::session::{Ending, FourCallError, FourEvent, FourSession, Phase, move_wait};
 use crate::crypto::Digest;
@@ -19,104 +19,6 @@ use crate::ot::{Attacker, Defender, OtError, OtRequest, OtResponse, battle_conte
 use crate::rank::WireRank;
 use crate::session::LATENCY_BOUND;
 use crate::wire::{announcement_of, rank_from_game};
-
-/// What the table waits for during play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Owed {
-    /// A move (or no-moves, a resignation, leaving) by this seat.
-    Move(FourSeat),
-    /// The defender's table.
-    Table(FourSeat),
-    /// The attacker's label (or its dispute).
-    Label(FourSeat),
-    /// A flag opening by this seat, whose commander died.
-    Flag(FourSeat),
-    /// This seat's answer to the standing draw offer.
-    Answer(FourSeat),
-}
-
-impl Owed {
-    pub(super) fn seat(self) -> FourSeat {
-        match self {
-            Owed::Move(s) | Owed::Table(s) | Owed::Label(s) | Owed::Flag(s) | Owed::Answer(s) => s,
-        }
-    }
-}
-
-/// A battle under way.
-#[derive(Clone)]
-pub(super) struct Battle {
-    attacker: FourSeat,
-    defender: FourSeat,
-    from: u8,
-    to: u8,
-    ctx: Digest,
-    mine_attacker: Option<Attacker>,
-    response: Option<OtResponse>,
-}
-
-/// The state of play.
-#[derive(Clone)]
-pub(super) struct PlayState {
-    pub(super) view: PlayerView,
-    pub(super) owed: Owed,
-    battle: Option<Battle>,
-    flags: VecDeque<FourSeat>,
-    captured: Option<FourSeat>,
-    my_attack: Option<Attacker>,
-    first_attack: Option<u64>,
-    pub(super) left: Option<FourSeat>,
-    pub(super) result: Option<GameResult>,
-    turn_start: Instant,
-    /// The host: when it claims the seat on move's timeout.
-    pub(super) claim_at: Option<Instant>,
-    /// This seat's own last move, with the state before it: a timeout
-    /// claim that crossed it voids it.
-    pub(super) before_my_move: Option<Box<PlayState>>,
-    /// This seat's own last timeout claim over the host, with the state
-    /// before it: the host's move that crossed it voids it.
-    pub(super) before_my_claim: Option<Box<PlayState>>,
-    /// 全明: this seat's own referee (every army is open).
-    pub(super) referee: Option<junqi_game::Game>,
-    /// The standing draw offer: who made it, at which ply, and the seats
-    /// that accepted it (the offerer's bit included).
-    pub(super) draw: Option<(FourSeat, u16, u8)>,
-    /// The ply of this turn's draw offer (one a turn).
-    pub(super) offered_at: Option<u16>,
-    /// Every public event applied to the view, in order: what rebuilds a
-    /// seat's view for the partner's device that takes it over.
-    pub(super) history: Vec<TableEvent>,
-}
-
-impl PlayState {
-    pub(super) fn new(view: PlayerView, first: FourSeat, now: Instant) -> PlayState {
-        PlayState {
-            view,
-            owed: Owed::Move(first),
-            battle: None,
-            flags: VecDeque::new(),
-            captured: None,
-            my_attack: None,
-            first_attack: None,
-            left: None,
-            result: None,
-            turn_start: now,
-            claim_at: None,
-            before_my_move: None,
-            before_my_claim: None,
-            referee: None,
-            draw: None,
-            offered_at: None,
-            history: Vec::new(),
-        }
-    }
-
-    /// The signed turn clock: how long the seat on turn has had it.
-    pub(super) fn turn_ms(&self, now: Instant) -> u32 {
-        u32::try_from(now.saturating_duration_since(self.turn_start).as_millis())
-            .unwrap_or(u32::MAX)
-    }
-}
 
 /// RULES.md §9: a player who leaves ends the game; if the other enemy is
 /// already out, the remaining team wins, otherwise nobody scores. The one

@@ -15,7 +15,7 @@ use junqi_game::{Move, Point};
 
 use super::body::Body4;
 use super::log::Envelope4;
-use super::play::Owed;
+use super::play_state::Owed;
 use super::seat::FourSeat;
 use super::session::{FourCallError, FourConfig, FourEvent, FourSession, Phase};
 

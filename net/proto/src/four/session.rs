@@ -15,7 +15,7 @@ use super::fault::{Blame, FourFault, Unplayed};
 use super::hello::{first_seat, game_id, pairing_code};
 use super::log::{Envelope4, Link, LinkError, TableLog, seal};
 use super::partner;
-use super::play::PlayState;
+use super::play_state::PlayState;
 use super::seat::{FourSeat, layout_of, slots_of};
 use crate::announced::AnnouncementTable;
 use crate::commit::{PieceOpening, SetupCommitment};
@@ -539,7 +539,7 @@ impl FourSession {
                 let move_owed = self
                     .play
                     .as_ref()
-                    .is_some_and(|p| matches!(p.owed, super::play::Owed::Move(_)));
+                    .is_some_and(|p| matches!(p.owed, super::play_state::Owed::Move(_)));
                 let ending = if move_owed && self.me != self.cfg.host {
                     Ending::HostStopped {
                         round: self.log.round(),

@@ -9,9 +9,11 @@ use junqi_game::{
     WinReason,
 };
 
+use super::audit_state::{Audit, Setups};
 use super::mode::{Flip, ModeState};
 use super::play::Play;
-use super::setup::{PeerCommit, ranks_of};
+use super::setup_state::{PeerCommit, ranks_of};
+use super::shared::Core;
 use super::{AppEvent, MAX_AFTER_END, Session, Stage, Verdict};
 use crate::announced::AnnouncementTable;
 use crate::audit::{Act, AuditInput, Fault, audit};
@@ -23,56 +25,6 @@ use crate::fault::FaultKind;
 use crate::flip::{FLIP_SIZE, FlipLayer, layer_of, permutation};
 use crate::rank::{Seat, WireRank};
 use crate::wire::{Body, side_of, slots_of, table_from_rules};
-
-#[derive(Clone)]
-pub(super) struct Audit {
-    result: GameResult,
-    /// The final board, if play began.
-    view: Option<PlayerView>,
-    acts: Vec<Act>,
-    peer: PeerCommit,
-    setups: Setups,
-    peer_reveal: Option<(Seed, Vec<WireRank>)>,
-    /// Whether this side has opened its seed and setup: at once if its own
-    /// message ended the game, else only after the peer's opening checked out.
-    revealed: bool,
-    /// Messages read after the end of the game.
-    after_end: u32,
-}
-
-/// What the audit checks the reveals against.
-// Lives boxed in `Stage::Audit`: the variants' sizes do not matter.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-pub(super) enum Setups {
-    /// Dark and open games: both setups, square by square.
-    Army {
-        mine: SetupCommitment,
-        peer_pieces: Vec<Digest>,
-        table: AnnouncementTable,
-    },
-    /// Flip games: both shuffle layers and the local referee.
-    Flip(Flip),
-}
-
-impl Audit {
-    /// Whether this side has opened its seed and setup.
-    pub(super) fn revealed(&self) -> bool {
-        self.revealed
-    }
-
-    pub(super) fn result(&self) -> GameResult {
-        self.result
-    }
-
-    pub(super) fn view(&self) -> Option<&PlayerView> {
-        self.view.as_ref()
-    }
-
-    pub(super) fn into_view(self) -> Option<PlayerView> {
-        self.view
-    }
-}
 
 impl Session {
     /// Ends play if it ended: the audit begins.
@@ -405,7 +357,7 @@ impl Session {
 }
 
 /// Opens this side's seed and setup (a scripted cheater may lie or refuse).
-fn send_reveal(c: &mut super::Core, setups: &Setups) {
+fn send_reveal(c: &mut Core, setups: &Setups) {
     let ranks = match c.cheats().reveal_layout {
         Some(l) => slots_of(&l, c.me),
         None => match setups {
@@ -424,7 +376,7 @@ fn send_reveal(c: &mut super::Core, setups: &Setups) {
 /// Whether the peer's opening opens its commitments (its seed, and its
 /// setup square by square; a flip game has no setup to open).
 fn opens_commitment(
-    c: &super::Core,
+    c: &Core,
     a: &Audit,
     seed: &Seed,
     ranks: &[WireRank],

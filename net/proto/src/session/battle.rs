@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use junqi_game::{Event, GameResult, Point, PointKind, Seen, WinReason};
 
-use super::Core;
 use super::mode::ModeState;
 use super::play::{Pending, Play};
+use super::shared::Core;
 use crate::audit::Act;
 use crate::commit::PieceOpening;
 use crate::envelope::Header;

@@ -15,173 +15,61 @@
 //! ([`crate::audit`]) whose [`Verdict`] names a cheater with evidence.
 //!
 //! The session is a `Stage` holding what only that stage has: the hello
-//! exchange (`hello.rs`), the pairing and the commitments (`setup.rs`), play
-//! (`play.rs`: what is owed, by whom, since when; `battle.rs`, `opening.rs`;
-//! what differs by mode, `ModeState` in `mode.rs`), the end-of-game audit (`audit.rs`) and
-//! the verdict. Data moves from one stage to the next; deadlines live in one
-//! `TimerTable` (`timers.rs`).
+//! exchange (`hello_state.rs`, handled in `hello.rs`), the pairing and the commitments
+//! (`setup_state.rs`, handled in `setup.rs`), play (`play.rs`: what is owed, by whom, since
+//! when; `battle.rs`, `opening.rs`; what differs by mode, `ModeState` in `mode.rs`), the
+//! end-of-game audit (`audit_state.rs`, handled in `audit.rs`) and the verdict (`verdict.rs`).
+//! Data moves from one stage to the next; what every stage shares is the `Core`
+//! (`shared.rs`); deadlines live in one `TimerTable` (`timers.rs`). A stage's data names
+//! only the files below it, never the `Session` (no import circle between the files).
 
 mod audit;
+mod audit_state;
 mod battle;
+mod error;
+mod event;
 mod hello;
+mod hello_state;
 mod mode;
 mod opening;
 mod play;
 mod replay;
+mod replay_error;
 mod setup;
+mod setup_state;
+mod shared;
 mod timers;
+mod verdict;
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use ed25519_dalek::{SigningKey, VerifyingKey};
-use junqi_game::{
-    Event, GameResult, Layout, LayoutErrors, Mode as RulesMode, Move, PlayerView, Record, Rules,
-    Side,
-};
+use junqi_game::{GameResult, Layout, Mode as RulesMode, Move, PlayerView, Rules, Side};
 
-use crate::audit::Fault;
 pub use crate::cheats::{Cheats, Rewrite};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST, ctx, h};
 use crate::envelope::{Envelope, Header, PROTOCOL_VERSION, Transcript};
 use crate::evidence::Evidence;
 use crate::fault::FaultKind;
-use crate::frame::{FrameDecoder, encode_frame, encode_payload};
-use crate::ot::OtKey;
+use crate::frame::{FrameDecoder, encode_payload};
 use crate::rank::Seat;
-use crate::wire::{Body, side_of};
+use crate::wire::Body;
 
-use audit::Audit;
-use hello::Hello;
+use audit_state::Audit;
+pub use error::SessionError;
+pub use event::AppEvent;
+use hello_state::Hello;
 use play::Play;
-pub use replay::{ReplayError, ReplayFault};
-use setup::Setup;
+pub use replay_error::{ReplayError, ReplayFault};
+use setup_state::{HandshakeWait, Setup};
+use shared::Core;
+pub use timers::{DEFAULT_GRACE, LATENCY_BOUND, PAIRING_TIMEOUT};
 use timers::{Timer, TimerTable};
-
-/// The latency bound: the one-way network latency the protocol assumes, and
-/// the one constant every deadline of play derives from (`net/README.md`,
-/// "Time"). The waiting side claims a move a round trip (2 × the bound)
-/// after the mover's deadline, an answer or a reply two round trips after;
-/// the claimed-on side accepts a claim only once its own deadline has
-/// passed on its own clock. With one-way latency within the bound an honest
-/// message never crosses an honest claim. A timeout claim that did cross a
-/// move voids it only if the move was sent within the claim margin of its
-/// deadline on the mover's signed clock ([`crate::envelope::Header::turn_ms`]);
-/// any other crossing claim is the claimant's violation.
-pub const LATENCY_BOUND: Duration = Duration::from_secs(2);
-
-/// The grace a session starts with: the latency bound ([`Session::set_grace`]
-/// changes it for tests of other networks).
-pub const DEFAULT_GRACE: Duration = LATENCY_BOUND;
+pub use verdict::Verdict;
 
 /// Messages after the end of the game (other than the awaited reveal) that
 /// are read before the peer is blamed for flooding.
 pub const MAX_AFTER_END: u32 = 16;
-
-/// How long the players have to compare the pairing codes: from the code
-/// shown until both commitments are in. Then the game ends before it began,
-/// with no winner and nobody blamed ([`FaultKind::PairingTimeout`]).
-pub const PAIRING_TIMEOUT: Duration = Duration::from_secs(5 * 60);
-
-/// What the app learns from the session.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AppEvent {
-    /// Both nonces are in: show this code and ask the player to compare it
-    /// with the other screen; call [`Session::confirm_pairing`] when they
-    /// match. Nothing about the setup is sent before that.
-    PairingCode {
-        /// Six digits, `"123-456"`.
-        code: String,
-    },
-    /// Guest: the host proposes these rules; call [`Session::accept`] to join.
-    RulesOffered {
-        /// The rules.
-        rules: Rules,
-        /// The host's display name.
-        peer_name: String,
-    },
-    /// Both setups are committed: play begins.
-    Started {
-        /// This side.
-        me: Side,
-        /// Who moves first.
-        first: Side,
-        /// The game id.
-        game_id: Digest,
-    },
-    /// A public event, already applied to [`Session::view`].
-    Game(Event),
-    /// It is this side's turn.
-    YourTurn,
-    /// This side's move clock ran out; the peer will claim the timeout.
-    TimeExpired,
-    /// The peer offers a draw: answer with [`Session::accept_draw`] or
-    /// [`Session::decline_draw`].
-    DrawOffered,
-    /// The peer broke the protocol; the game ends and the audit runs.
-    Fault {
-        /// Who cheated.
-        culprit: Side,
-        /// What was seen.
-        reason: FaultKind,
-    },
-    /// The game is over (the audit follows).
-    Finished(GameResult),
-    /// The end-of-game audit.
-    Verdict(Verdict),
-}
-
-/// The outcome of the end-of-game audit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// The game result as played.
-    pub result: Option<GameResult>,
-    /// The cheater, if any.
-    pub cheater: Option<Side>,
-    /// Why (`None` for a clean game; [`FaultKind::NoHandshake`] with no cheater when the
-    /// game never began).
-    pub reason: Option<FaultKind>,
-    /// Where the evidence is: which signed message or commitment (`None`
-    /// for a clean game or one that never began).
-    pub evidence: Option<Evidence>,
-    /// A clean game's whole record as the audit rebuilt it (both setups, every action): the
-    /// full board for a replay. `None` when the audit found a cheat or did not run.
-    pub record: Option<Box<Record>>,
-}
-
-impl Verdict {
-    /// Whether the audit found nothing wrong.
-    #[must_use]
-    pub fn is_clean(&self) -> bool {
-        self.cheater.is_none()
-    }
-}
-
-/// Why a local request was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SessionError {
-    /// Not in a phase where this is possible.
-    #[error("not possible now")]
-    WrongPhase,
-    /// Not this side's turn.
-    #[error("not your turn")]
-    NotYourTurn,
-    /// The move is not legal.
-    #[error("illegal move")]
-    Illegal,
-    /// The layout breaks the setup rules.
-    #[error("illegal layout: {0}")]
-    BadLayout(LayoutErrors),
-    /// Resigning is not allowed yet.
-    #[error("resigning is not allowed yet")]
-    ResignTooEarly,
-    /// The move clock ran out.
-    #[error("the move clock ran out")]
-    TimeExpired,
-    /// A draw was already offered this turn.
-    #[error("a draw was already offered this turn")]
-    AlreadyOffered,
-}
 
 /// Where the session is: each stage holds what exists only there, and hands
 /// it on to the next.
@@ -214,58 +102,6 @@ struct Done {
     view: Option<PlayerView>,
 }
 
-/// What every stage shares: who this side is, its secrets, the signed log
-/// and the queues to the app and the peer.
-#[derive(Clone)]
-struct Core {
-    seat: Seat,
-    me: Side,
-    name: String,
-    grace: Duration,
-    transcript: Transcript,
-    seed: Seed,
-    nonce: [u8; 32],
-    ot_key: OtKey,
-    /// The host's proposal; the guest's from the host's hello on.
-    rules: Rules,
-    /// What is saved to resume (the host's from the start, the guest's once it accepts).
-    layout: Option<Layout>,
-    /// The peer's ed25519 key (zeros until its hello).
-    peer_key: [u8; 32],
-    /// Zeros until both nonces are known.
-    game_id: Digest,
-    first: Side,
-    log: Vec<Envelope<Body>>,
-    out: VecDeque<Vec<u8>>,
-    events: VecDeque<AppEvent>,
-    /// The first fault seen, in any stage.
-    fault: Option<Fault>,
-    peer_disputed: bool,
-    /// Rebuilding from a saved log: claims are not checked against the clock
-    /// (the live session already checked them, and its answer is in the log).
-    replaying: bool,
-    /// Rebuilding: the side refused the message being replayed (its next own
-    /// logged message is a dispute), so a claim failed its clock check then.
-    replay_refuses: bool,
-    /// Rebuilding: the side's fault came from a logged dispute that the log
-    /// itself does not support.
-    fault_unsupported: bool,
-    /// The turn clock the next message sent carries (its signed `turn_ms`).
-    turn_ms: u32,
-    /// Rebuilding: the turn clocks of this side's logged messages, by sequence
-    /// number (a clock is not read again when a log is replayed).
-    replay_clocks: Vec<u32>,
-    /// Restored from a journal: nothing new is sent (no move, no claim) until the peer's
-    /// stream start shows that it holds no more of this side's messages than the journal
-    /// (a newer message would reuse sequence numbers and battle counters the peer has seen).
-    resync_pending: bool,
-    #[cfg(feature = "testing")]
-    cheats: Cheats,
-    /// Messages of each kind sent so far (for [`Cheats::rewrites`]).
-    #[cfg(feature = "testing")]
-    sent_kinds: std::collections::HashMap<&'static str, usize>,
-}
-
 /// One side of a game.
 #[derive(Clone)]
 pub struct Session {
@@ -282,139 +118,6 @@ impl std::fmt::Debug for Session {
             .field("stage", &self.stage_name())
             .field("result", &self.result())
             .finish_non_exhaustive()
-    }
-}
-
-impl Core {
-    fn new(
-        seat: Seat,
-        rules: Rules,
-        transcript: Transcript,
-        seed: Seed,
-        nonce: [u8; 32],
-        name: &str,
-    ) -> Core {
-        Core {
-            seat,
-            me: side_of(seat),
-            name: name.chars().take(32).collect(),
-            grace: DEFAULT_GRACE,
-            transcript,
-            ot_key: OtKey::from_seed(&seed),
-            seed,
-            nonce,
-            rules,
-            layout: None,
-            peer_key: [0; 32],
-            game_id: ZERO_DIGEST,
-            first: Side::South,
-            log: Vec::new(),
-            out: VecDeque::new(),
-            events: VecDeque::new(),
-            fault: None,
-            peer_disputed: false,
-            replaying: false,
-            replay_refuses: false,
-            fault_unsupported: false,
-            turn_ms: 0,
-            replay_clocks: Vec::new(),
-            resync_pending: false,
-            #[cfg(feature = "testing")]
-            cheats: Cheats::default(),
-            #[cfg(feature = "testing")]
-            sent_kinds: std::collections::HashMap::new(),
-        }
-    }
-
-    #[cfg(feature = "testing")]
-    fn cheats(&self) -> &Cheats {
-        &self.cheats
-    }
-
-    #[cfg(not(feature = "testing"))]
-    #[allow(clippy::unused_self)]
-    fn cheats(&self) -> &'static Cheats {
-        &NO_CHEATS
-    }
-
-    fn peer(&self) -> Side {
-        self.me.opponent()
-    }
-
-    fn peer_seat(&self) -> Seat {
-        self.seat.other()
-    }
-
-    fn move_time(&self) -> Duration {
-        Duration::from_secs(u64::from(self.rules.move_seconds.max(1)))
-    }
-
-    /// Whether `deadline` has passed on this side's clock; when rebuilding
-    /// from a log, whether the side accepted the claim then.
-    fn clock_passed(&self, now: Instant, deadline: Instant) -> bool {
-        if self.replaying {
-            !self.replay_refuses
-        } else {
-            now >= deadline
-        }
-    }
-
-    fn send(&mut self, body: Body) {
-        #[cfg(feature = "testing")]
-        let body = {
-            let seen = self.sent_kinds.entry(body.kind()).or_insert(0);
-            let n = *seen;
-            *seen += 1;
-            match self.cheats.rewrite(&body, n) {
-                Some(Some(other)) => other,
-                Some(None) => return,
-                None => body,
-            }
-        };
-        let turn_ms = std::mem::take(&mut self.turn_ms);
-        let turn_ms = if self.replaying {
-            let seq = self.transcript.counts().0 as usize;
-            self.replay_clocks.get(seq).copied().unwrap_or(turn_ms)
-        } else {
-            turn_ms
-        };
-        let env = self
-            .transcript
-            .seal_at(body, turn_ms)
-            .expect("own messages fit a frame");
-        let bytes = encode_frame(&env).expect("own messages fit a frame");
-        self.log.push(env);
-        self.out.push_back(bytes);
-    }
-
-    /// Keeps the first fault (and tells the app once); returns it.
-    fn record_fault(&mut self, culprit: Side, reason: FaultKind, evidence: Evidence) -> Fault {
-        if let Some(f) = &self.fault {
-            return f.clone();
-        }
-        self.events.push_back(AppEvent::Fault {
-            culprit,
-            reason: reason.clone(),
-        });
-        let f = Fault {
-            culprit,
-            reason,
-            evidence,
-        };
-        self.fault = Some(f.clone());
-        f
-    }
-
-    /// Tells the peer why this side stops: the English sentence, cut on a
-    /// character boundary (`String::truncate` panics inside a character).
-    fn dispute(&mut self, reason: &FaultKind) {
-        let mut r = reason.to_string();
-        let mut end = r.len().min(crate::wire::MAX_REASON);
-        while !r.is_char_boundary(end) {
-            end -= 1;
-        }
-        r.truncate(end);
-        self.send(Body::Dispute { reason: r });
     }
 }
 
@@ -532,7 +235,7 @@ impl Session {
     #[cfg(feature = "testing")]
     pub fn forge(&mut self, body: Body) -> Option<Vec<u8>> {
         let env = self.core.transcript.seal(body).ok()?;
-        encode_frame(&env).ok()
+        crate::frame::encode_frame(&env).ok()
     }
 
     /// Signs and frames an arbitrary body as this side's next message,
@@ -541,7 +244,7 @@ impl Session {
     #[cfg(feature = "testing")]
     pub fn forge_acking(&mut self, body: Body, ack_seq: u64) -> Option<Vec<u8>> {
         let env = self.core.transcript.seal_acking(body, ack_seq).ok()?;
-        encode_frame(&env).ok()
+        crate::frame::encode_frame(&env).ok()
     }
 
     /// Messages this side has received from the peer.
@@ -835,10 +538,10 @@ impl Session {
                 }
                 match s.handshake_wait() {
                     // The other player compares the codes: allow a person's time.
-                    Some(setup::HandshakeWait::Person) => {
+                    Some(HandshakeWait::Person) => {
                         keep(&mut t, Timer::Handshake, now + move_time * 2 + c.grace)
                     }
-                    Some(setup::HandshakeWait::Program) => {
+                    Some(HandshakeWait::Program) => {
                         t.set(Timer::Handshake, now + move_time + c.grace);
                     }
                     None => {}
@@ -996,21 +699,6 @@ impl Session {
         matches!(&self.stage, Stage::Hello(h) if h.awaits_hello())
     }
 }
-
-impl Verdict {
-    /// A game that ended before it began: nobody is blamed.
-    fn not_begun(reason: FaultKind) -> Verdict {
-        Verdict {
-            result: None,
-            cheater: None,
-            reason: Some(reason),
-            evidence: None,
-            record: None,
-        }
-    }
-}
-#[cfg(not(feature = "testing"))]
-static NO_CHEATS: Cheats = Cheats::NONE;
 
 /// The host's commitment to its hello nonce.
 #[must_use]

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use junqi_game::{Action, Move, Point, Side};
 
-use super::Core;
 use super::mode::{ModeState, flip_index};
 use super::play::{Pending, Play};
+use super::shared::Core;
 use crate::envelope::Header;
 use crate::evidence::{Evidence, Part};
 use crate::fault::FaultKind;

@@ -9,10 +9,12 @@ use junqi_game::{
     Action, DrawReason, Event, GameResult, Move, PlayerView, Point, Seen, Side, WinReason,
 };
 
+use super::error::SessionError;
+use super::event::AppEvent;
 use super::mode::{ModeState, RefereeSnapshot};
-use super::setup::PeerCommit;
+use super::setup_state::PeerCommit;
+use super::shared::Core;
 use super::timers::Timer;
-use super::{AppEvent, Core, SessionError};
 use crate::audit::Act;
 use crate::envelope::Header;
 use crate::evidence::Evidence;

@@ -3,7 +3,28 @@
 //! the earliest armed one and [`super::Session::handle_timeout`] fires the
 //! expired ones.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The latency bound: the one-way network latency the protocol assumes, and
+/// the one constant every deadline of play derives from (`net/README.md`,
+/// "Time"). The waiting side claims a move a round trip (2 × the bound)
+/// after the mover's deadline, an answer or a reply two round trips after;
+/// the claimed-on side accepts a claim only once its own deadline has
+/// passed on its own clock. With one-way latency within the bound an honest
+/// message never crosses an honest claim. A timeout claim that did cross a
+/// move voids it only if the move was sent within the claim margin of its
+/// deadline on the mover's signed clock ([`crate::envelope::Header::turn_ms`]);
+/// any other crossing claim is the claimant's violation.
+pub const LATENCY_BOUND: Duration = Duration::from_secs(2);
+
+/// The grace a session starts with: the latency bound ([`Session::set_grace`](super::Session::set_grace)
+/// changes it for tests of other networks).
+pub const DEFAULT_GRACE: Duration = LATENCY_BOUND;
+
+/// How long the players have to compare the pairing codes: from the code
+/// shown until both commitments are in. Then the game ends before it began,
+/// with no winner and nobody blamed ([`FaultKind::PairingTimeout`](crate::FaultKind::PairingTimeout)).
+pub const PAIRING_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
 /// What a deadline is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
