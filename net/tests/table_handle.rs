@@ -102,7 +102,7 @@ fn a_host_with_two_computer_seats_and_a_guest_play_a_whole_table() {
             TableRole::Host {
                 rules,
                 name: "alice".into(),
-                layout: layout.clone(),
+                layout,
                 port: 0,
                 mdns: false,
                 computers: vec![(FourSeat::East, 1), (FourSeat::West, 1)],
