@@ -871,6 +871,116 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "名称不能为空，且只能含字母、数字、汉字、-、_",
         "A name must not be empty and may hold only letters, digits, Chinese characters, - and _",
     ),
+    // Four-seat LAN tables.
+    ("table.tables", "四国桌", "2 v 2 tables"),
+    ("table.none", "附近没有四国桌", "No 2 v 2 table nearby"),
+    ("table.free", "空位", "Free seats"),
+    ("table.full", "已满", "Full"),
+    ("table.host", "开四国桌", "Host a 2 v 2 table"),
+    (
+        "table.host_hint",
+        "你坐南；其他座位留给玩家或由电脑补上",
+        "You sit South; leave each other seat to a player or fill it with the computer",
+    ),
+    (
+        "table.setup",
+        "开四国桌：规则与座位",
+        "Host a 2 v 2 table: rules and seats",
+    ),
+    ("table.way", "玩法", "Way"),
+    ("table.per_move", "每步 {} 秒", "{} s per move"),
+    ("table.open_seat", "留给玩家", "A player"),
+    ("table.computer", "电脑", "Computer"),
+    ("table.open_table", "开桌", "Open the table"),
+    (
+        "table.waiting",
+        "等待玩家入座…",
+        "Waiting for players to sit…",
+    ),
+    ("table.joining", "正在入座：", "Taking the seat: "),
+    ("table.your_seat", "你的座位", "Your seat"),
+    ("table.seats", "座位", "Seats"),
+    (
+        "table.ai_on_host",
+        "电脑（{}）· 房主设备运行",
+        "Computer ({}) · on the host's device",
+    ),
+    ("table.link_up", "在线", "online"),
+    ("table.link_down", "断线", "offline"),
+    (
+        "table.rules_devices",
+        "每台设备只知道它所运行座位的棋子。",
+        "A device knows the pieces of the seats it runs, and no others.",
+    ),
+    (
+        "table.rules_partners",
+        "双明：对家互见棋子，敌方看不到。",
+        "Partners open: partners see each other's pieces; the other team does not.",
+    ),
+    (
+        "table.rules_open",
+        "全明：所有棋子公开。",
+        "All open: every piece is face up.",
+    ),
+    (
+        "table.rules_host_ai",
+        "{}：电脑座位由房主设备运行：房主可见其棋子。",
+        "{}: a computer seat run by the host's device: the host can see its pieces.",
+    ),
+    (
+        "table.rules_enemy_ai",
+        "房主设备也运行对方一队的电脑座位：确认配对码即表示你同意。",
+        "The host's device also runs a computer seat of the other team: confirming the code means you agree.",
+    ),
+    (
+        "table.compare",
+        "四位玩家比对同一个配对码（可以念出来），一致再确认",
+        "All four players compare this one code (say it aloud); confirm if it is the same",
+    ),
+    (
+        "table.confirmed",
+        "已确认，等待其他玩家确认…",
+        "Confirmed; waiting for the other players…",
+    ),
+    (
+        "table.refused_early",
+        "开局前几步不能认输",
+        "Too early to resign",
+    ),
+    (
+        "table.refused_offered",
+        "本回合已求和",
+        "A draw was offered this turn already",
+    ),
+    ("table.draw_by", "{}求和", "{} offers a draw"),
+    (
+        "table.blamed",
+        "审计发现违规：{}",
+        "The audit found a cheater: {}",
+    ),
+    ("table.left", "{}离开了牌桌（逃跑）", "{} left the table"),
+    (
+        "table.abandoned",
+        "牌桌中断，无结果",
+        "The table broke off: no result",
+    ),
+    ("table.unplayed", "牌桌没有开始", "The table never started"),
+    (
+        "table.stale",
+        "本机记录比牌桌旧，无法继续",
+        "This device's journal is older than the table: it cannot go on",
+    ),
+    (
+        "table.not_audited",
+        "未审计：有座位没有亮出棋子",
+        "Not audited: a seat did not open its army",
+    ),
+    (
+        "table.unfinished",
+        "未下完的四国桌",
+        "Unfinished 2 v 2 table",
+    ),
+    ("table.ended", "牌桌结束", "The table ended"),
 ];
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ pub mod screens;
 pub mod settings;
 pub mod storage;
 pub mod suspend;
+pub mod table_text;
 pub mod theme;
 pub mod version;
 pub mod window_fit;

@@ -413,7 +413,19 @@ fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             )),
         )),
         None if g.lan_state().is_some_and(|l| l.draw_offered) => {
-            Some(lang.t("lan.draw_offer").to_owned())
+            match g.lan_state().and_then(|l| l.table.as_ref()?.draw_by) {
+                // At a table: which seat offers it.
+                Some(by) => Some(lang.t("game.offer_from").replace(
+                    "{}",
+                    lang.t(seat_key(
+                        by,
+                        g.game_match.me(),
+                        true,
+                        g.game_match.rules().clockwise,
+                    )),
+                )),
+                None => Some(lang.t("lan.draw_offer").to_owned()),
+            }
         }
         None => None,
     };
@@ -507,6 +519,9 @@ pub(crate) fn log_view(
 
 /// The LAN game's pairing code and connection state.
 fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
+    if let Some(t) = &l.table {
+        return super::seat_table::banner(ui, l, t, me, lang);
+    }
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
         ui.label(
@@ -617,11 +632,16 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
                     .strong()
                     .color(egui::Color32::from_rgb(r, gr, b).gamma_multiply(1.6)),
                 );
-                let who = match g.opponent.level(side) {
-                    Some(level) if side != me => level_name(level, lang),
-                    _ => "",
-                };
-                ui.label(who);
+                match g.lan_state().and_then(|l| l.table.as_deref()) {
+                    // A LAN table: who plays the seat, and its connection where known.
+                    Some(t) => super::seat_table::who_ui(ui, t, side, lang),
+                    None => {
+                        ui.label(match g.opponent.level(side) {
+                            Some(level) if side != me => level_name(level, lang),
+                            _ => "",
+                        });
+                    }
+                }
                 // Compact, so that the row fits the panel in both languages.
                 ui.label(format!("{}/{max}", s.view.timeouts(side)))
                     .on_hover_text(lang.t("game.timeouts"));

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use super::{
     Navigate, Screen,
+    lobby_table::{self, TableAction, TableLobby},
     setup::{LanArranging, SetupState},
 };
 use crate::{
@@ -139,13 +140,9 @@ impl LobbyState {
         )
     }
 
-    /// Applies one discovery to the list.
+    /// Applies one discovery to the list (four-seat tables are listed apart, by
+    /// [`super::lobby_table`]).
     pub fn apply(&mut self, d: Discovery) {
-        // The app cannot take a seat at a four-seat table yet (its four-player LAN screens
-        // are still to come): such a table is not listed, rather than offered and refused.
-        if matches!(&d, Discovery::Found(h) if h.free_seats.is_some()) {
-            return;
-        }
         self.hosts.apply(d, Instant::now());
     }
 }
@@ -441,13 +438,15 @@ fn ui(
     mut lobby: ResMut<LobbyState>,
     mut nav: MessageWriter<Navigate>,
     mut actions: MessageWriter<LobbyAction>,
+    mut table: ResMut<TableLobby>,
+    mut table_actions: MessageWriter<TableAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let back = theme::page(ctx, lang.t("menu.back"), lang.t("lobby.title"), |ui| {
         ui.horizontal(|ui| {
             ui.label(lang.t("lobby.name"));
-            let busy = lobby.phase != LobbyPhase::Browsing;
+            let busy = lobby.phase != LobbyPhase::Browsing || table.busy();
             ui.add_enabled(
                 !busy,
                 egui::TextEdit::singleline(&mut lobby.name).desired_width(200.0),
@@ -455,6 +454,10 @@ fn ui(
         });
         ui.add_space(8.0);
         match lobby.phase.clone() {
+            LobbyPhase::Browsing if table.busy() => {
+                let name = lobby.name.clone();
+                lobby_table::panel_ui(ui, &mut table, &name, lang, &mut table_actions);
+            }
             LobbyPhase::Browsing => {
                 if let Some(u) = lobby.unfinished.clone() {
                     egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -483,7 +486,7 @@ fn ui(
                 ui.add_space(8.0);
                 egui::Frame::group(ui.style()).show(ui, |ui| {
                     ui.set_min_size(egui::vec2(ui.available_width().min(640.0), 220.0));
-                    if lobby.hosts.is_empty() {
+                    if lobby.hosts.hosts().iter().all(|h| lobby_table::is_table(h)) {
                         ui.weak(lang.t("lobby.none"));
                     }
                     egui::Grid::new("hosts")
@@ -491,6 +494,9 @@ fn ui(
                         .spacing([24.0, 10.0])
                         .show(ui, |ui| {
                             for h in lobby.hosts.hosts() {
+                                if lobby_table::is_table(h) {
+                                    continue;
+                                }
                                 ui.label(egui::RichText::new(&h.name).size(20.0).strong());
                                 ui.label(rules_text(&h.rules, lang));
                                 ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
@@ -506,6 +512,8 @@ fn ui(
                     actions.write(LobbyAction::Host);
                 }
                 ui.weak(lang.t("lobby.host_hint"));
+                ui.add_space(12.0);
+                lobby_table::browse_ui(ui, &lobby, &table, lang, &mut table_actions);
             }
             LobbyPhase::Hosting { port, rules } => {
                 ui.horizontal(|ui| {
@@ -595,6 +603,7 @@ fn ui(
     });
     if back {
         actions.write(LobbyAction::Cancel);
+        table_actions.write(TableAction::Cancel);
         nav.write(Navigate(Screen::Title));
     }
     Ok(())
