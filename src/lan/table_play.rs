@@ -19,13 +19,13 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// The opponent's line of a table: the other players' names.
-fn others(table: &LanTable, me: junqi_game::Side) -> String {
+fn others(table: &LanTable, me: junqi_game::Side, lang: Lang) -> String {
     junqi_game::Side::FOUR
         .iter()
         .filter(|s| **s != me)
         .filter_map(|s| table.name(*s))
         .map(|n| match junqi_net::table_handle::computer_level(n) {
-            Some(_) => "AI",
+            Some(_) => lang.t("table.computer"),
             None => n,
         })
         .collect::<Vec<_>>()
@@ -57,12 +57,12 @@ fn follow(
                 let me = seat.side();
                 let mut m = Match::remote(
                     (**view).clone(),
-                    format!("lan:{}", others(&table, me)),
+                    format!("lan:{}", others(&table, me, *lang)),
                     now_secs(),
                 );
                 m.set_turn(*my_turn);
                 let lan = LanGame {
-                    peer: others(&table, me),
+                    peer: others(&table, me, *lang),
                     code: pending.1.clone(),
                     connected: true,
                     table: Some(Box::new(table)),

@@ -29,9 +29,9 @@ pub fn who_ui(ui: &mut egui::Ui, t: &LanTable, side: Side, lang: Lang) {
     });
 }
 
-/// The banner above the board: the pairing code, and a warning while this device's link to the
-/// table is down.
-pub fn banner(ui: &mut egui::Ui, l: &LanGame, t: &LanTable, _me: Side, lang: Lang) {
+/// The banner above the board: the pairing code, a warning while this device's link to the
+/// table is down, and how the table ended when it ended without a result.
+pub fn banner(ui: &mut egui::Ui, l: &LanGame, t: &LanTable, me: Side, lang: Lang) {
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
         ui.label(
@@ -46,6 +46,15 @@ pub fn banner(ui: &mut egui::Ui, l: &LanGame, t: &LanTable, _me: Side, lang: Lan
         ui.colored_label(
             egui::Color32::from_rgb(230, 90, 70),
             egui::RichText::new(lang.t("lan.dropped")).strong(),
+        );
+    }
+    // A table over without a result (a seat left, the table broke off) stays on the board.
+    if let Some(v) = &t.verdict
+        && v.result.is_none()
+    {
+        ui.colored_label(
+            theme::palette::WARN,
+            egui::RichText::new(ending_text(v, me, lang)).strong(),
         );
     }
 }
