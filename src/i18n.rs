@@ -902,8 +902,8 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ("table.seats", "座位", "Seats"),
     (
         "table.ai_on_host",
-        "电脑（{}）· 房主设备运行",
-        "Computer ({}) · on the host's device",
+        "电脑（{}）· 房主设备",
+        "Computer ({}), host's device",
     ),
     ("table.link_up", "在线", "online"),
     ("table.link_down", "断线", "offline"),

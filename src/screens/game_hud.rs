@@ -238,6 +238,8 @@ fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     };
     let who = match &g.opponent {
         Opponent::Ai { level } => level_name(*level, lang).to_owned(),
+        // A LAN table names its players in the seat table.
+        Opponent::Lan(l) if l.table.is_some() => lang.t("four.title").to_owned(),
         Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
         Opponent::Table { .. } => lang.t("four.title").to_owned(),
     };

@@ -456,7 +456,9 @@ fn ui(
         match lobby.phase.clone() {
             LobbyPhase::Browsing if table.busy() => {
                 let name = lobby.name.clone();
-                lobby_table::panel_ui(ui, &mut table, &name, lang, &mut table_actions);
+                let mut out = Vec::new();
+                lobby_table::panel_ui(ui, &mut table, &name, lang, &mut out);
+                table_actions.write_batch(out);
             }
             LobbyPhase::Browsing => {
                 if let Some(u) = lobby.unfinished.clone() {
@@ -513,7 +515,9 @@ fn ui(
                 }
                 ui.weak(lang.t("lobby.host_hint"));
                 ui.add_space(12.0);
-                lobby_table::browse_ui(ui, &lobby, &table, lang, &mut table_actions);
+                let mut out = Vec::new();
+                lobby_table::browse_ui(ui, &lobby, &table, lang, &mut out);
+                table_actions.write_batch(out);
             }
             LobbyPhase::Hosting { port, rules } => {
                 ui.horizontal(|ui| {

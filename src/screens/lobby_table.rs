@@ -343,7 +343,7 @@ pub fn browse_ui(
     lobby: &LobbyState,
     table: &TableLobby,
     lang: Lang,
-    actions: &mut MessageWriter<TableAction>,
+    actions: &mut Vec<TableAction>,
 ) {
     ui.label(egui::RichText::new(lang.t("table.tables")).strong());
     if let Some(u) = &table.unfinished {
@@ -357,10 +357,10 @@ pub fn browse_ui(
             ));
             ui.horizontal(|ui| {
                 if ui.button(lang.t("lobby.resume")).clicked() {
-                    actions.write(TableAction::Resume);
+                    actions.push(TableAction::Resume);
                 }
                 if ui.button(lang.t("lobby.discard")).clicked() {
-                    actions.write(TableAction::Discard);
+                    actions.push(TableAction::Discard);
                 }
             });
         });
@@ -377,10 +377,9 @@ pub fn browse_ui(
             ui.weak(lang.t("table.none"));
         }
         for h in tables {
-            ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new(&h.name).size(20.0).strong());
-                ui.label(summary_text(&h.rules, lang));
-            });
+            // The name on a line of its own: a long one would run into the way.
+            ui.label(egui::RichText::new(&h.name).size(20.0).strong());
+            ui.label(summary_text(&h.rules, lang));
             ui.horizontal_wrapped(|ui| {
                 let free: Vec<FourSeat> = h
                     .free_seats
@@ -396,7 +395,7 @@ pub fn browse_ui(
                         .button(egui::RichText::new(seat_name(seat.side(), lang)).size(20.0))
                         .clicked()
                     {
-                        actions.write(TableAction::Join {
+                        actions.push(TableAction::Join {
                             fullname: h.fullname.clone(),
                             seat,
                         });
@@ -408,7 +407,7 @@ pub fn browse_ui(
     });
     ui.add_space(4.0);
     if theme::menu_button(ui, lang.t("table.host")).clicked() {
-        actions.write(TableAction::Setup);
+        actions.push(TableAction::Setup);
     }
     ui.weak(lang.t("table.host_hint"));
     if let Some(v) = &table.ended {
@@ -480,7 +479,7 @@ pub fn panel_ui(
     table: &mut TableLobby,
     name: &str,
     lang: Lang,
-    actions: &mut MessageWriter<TableAction>,
+    actions: &mut Vec<TableAction>,
 ) {
     match table.phase.clone() {
         TablePhase::Idle => {}
@@ -538,10 +537,10 @@ pub fn panel_ui(
             ui.add_space(8.0);
             ui.horizontal_wrapped(|ui| {
                 if theme::menu_button(ui, lang.t("table.open_table")).clicked() {
-                    actions.write(TableAction::Host);
+                    actions.push(TableAction::Host);
                 }
                 if theme::menu_button(ui, lang.t("lobby.cancel")).clicked() {
-                    actions.write(TableAction::Cancel);
+                    actions.push(TableAction::Cancel);
                 }
             });
         }
@@ -557,7 +556,7 @@ pub fn panel_ui(
             ));
             seats_ui(ui, &table.seats, table.seat, lang);
             if ui.button(lang.t("lobby.cancel")).clicked() {
-                actions.write(TableAction::Cancel);
+                actions.push(TableAction::Cancel);
             }
         }
         TablePhase::Joining { host, seat } => {
@@ -571,7 +570,7 @@ pub fn panel_ui(
             });
             seats_ui(ui, &table.seats, table.seat, lang);
             if ui.button(lang.t("lobby.cancel")).clicked() {
-                actions.write(TableAction::Cancel);
+                actions.push(TableAction::Cancel);
             }
         }
         TablePhase::Pairing {
@@ -598,15 +597,15 @@ pub fn panel_ui(
                     ui.label(lang.t("table.confirmed"));
                 });
                 if ui.button(lang.t("lobby.cancel")).clicked() {
-                    actions.write(TableAction::Cancel);
+                    actions.push(TableAction::Cancel);
                 }
             } else {
                 ui.horizontal_wrapped(|ui| {
                     if theme::menu_button(ui, lang.t("lobby.confirm")).clicked() {
-                        actions.write(TableAction::Confirm);
+                        actions.push(TableAction::Confirm);
                     }
                     if theme::menu_button(ui, lang.t("lobby.mismatch")).clicked() {
-                        actions.write(TableAction::Cancel);
+                        actions.push(TableAction::Cancel);
                     }
                 });
             }

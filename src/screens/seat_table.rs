@@ -13,25 +13,46 @@ use crate::{
     theme,
 };
 
-/// The seat table's "who" cell: the name, then the connection where this device knows it.
+/// Characters of a player's name the seat table shows (the panel is narrow; the whole name is
+/// on the pairing screen).
+const NAME_CHARS: usize = 7;
+
+/// The seat table's "who" cell: the name (shortened to fit the panel), then the connection
+/// where this device knows it: a link down is marked ○ and coloured (the word on hover).
 pub fn who_ui(ui: &mut egui::Ui, t: &LanTable, side: Side, lang: Lang) {
     let info = &t.seats[side.index()];
-    ui.horizontal(|ui| {
-        ui.label(seat_who(info, lang));
-        if let Some(text) = link_text(info, lang) {
-            let colour = if info.link == Some(false) {
-                theme::palette::WARN
-            } else {
-                theme::palette::OK
-            };
-            ui.colored_label(colour, egui::RichText::new(text).size(13.0));
+    let who = seat_who(info, lang);
+    // A computer seat by its level, as round a table against the computer.
+    let who_short = match info.computer() {
+        Some(level) => crate::game_text::level_name(crate::ai::level(level), lang).to_owned(),
+        None => who.clone(),
+    };
+    let short: String = if who_short.chars().count() > NAME_CHARS {
+        who_short
+            .chars()
+            .take(NAME_CHARS - 1)
+            .chain(['…'])
+            .collect()
+    } else {
+        who_short
+    };
+    let text = match (info.link, link_text(info, lang)) {
+        (Some(false), Some(_)) => {
+            egui::RichText::new(format!("○{short}")).color(theme::palette::WARN)
         }
-    });
+        _ => egui::RichText::new(short),
+    };
+    let r = ui.label(text);
+    match link_text(info, lang) {
+        Some(link) => r.on_hover_text(format!("{who} · {link}")),
+        None => r.on_hover_text(who),
+    };
 }
 
 /// The banner above the board: the pairing code, a warning while this device's link to the
 /// table is down, and how the table ended when it ended without a result.
 pub fn banner(ui: &mut egui::Ui, l: &LanGame, t: &LanTable, me: Side, lang: Lang) {
+    // One line: the board keeps its room on a phone.
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
         ui.label(
@@ -40,14 +61,13 @@ pub fn banner(ui: &mut egui::Ui, l: &LanGame, t: &LanTable, me: Side, lang: Lang
                 .strong()
                 .color(egui::Color32::from_rgb(250, 210, 80)),
         );
+        if !t.host && !l.connected {
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 90, 70),
+                egui::RichText::new(lang.t("table.link_down")).strong(),
+            );
+        }
     });
-    let down = if t.host { false } else { !l.connected };
-    if down {
-        ui.colored_label(
-            egui::Color32::from_rgb(230, 90, 70),
-            egui::RichText::new(lang.t("lan.dropped")).strong(),
-        );
-    }
     // A table over without a result (a seat left, the table broke off) stays on the board.
     if let Some(v) = &t.verdict
         && v.result.is_none()
