@@ -937,6 +937,7 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
         "四位玩家比对同一个配对码（可以念出来），一致再确认",
         "All four players compare this one code (say it aloud); confirm if it is the same",
     ),
+    ("table.confirm", "配对码相同，确认", "Same code: confirm"),
     (
         "table.confirmed",
         "已确认，等待其他玩家确认…",

@@ -198,6 +198,9 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
         .and_then(|l| l.table.as_ref())
         .expect("a table");
     assert_eq!(t.name(Side::South), Some("alice"));
+    assert_eq!(t.name(Side::North), Some("bob"));
+    assert_eq!(t.seat(Side::East).computer(), Some(1));
+    assert_eq!(t.seat(Side::West).computer(), Some(1));
     assert_eq!(g.lan_state().unwrap().code, ca);
 
     // Both boards played by clicks to the end.

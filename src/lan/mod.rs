@@ -36,6 +36,9 @@ pub fn plugin(app: &mut App) {
     ));
 }
 
+/// What the default display names start with.
+pub const DEFAULT_NAME_PREFIX: &str = "junqi-";
+
 /// The player's display name on the LAN.
 pub fn default_name() -> String {
     let user = std::env::var("USER")
@@ -49,6 +52,6 @@ pub fn default_name() -> String {
     if user.is_empty() {
         "junqi".into()
     } else {
-        format!("junqi-{user}")
+        format!("{DEFAULT_NAME_PREFIX}{user}")
     }
 }

@@ -661,7 +661,7 @@ fn the_table_lobby_and_the_seat_table_fit_every_size_in_both_languages() {
                     assert!(
                         drawn
                             .iter()
-                            .any(|d| d.text.as_deref().is_some_and(|t| t.starts_with("○junqi"))),
+                            .any(|d| d.text.as_deref().is_some_and(|t| t.starts_with("○bob"))),
                         "the seat table names the players ({lang:?}, {tab:?}, {size:?})"
                     );
                 }

@@ -601,7 +601,7 @@ pub fn panel_ui(
                 }
             } else {
                 ui.horizontal_wrapped(|ui| {
-                    if theme::menu_button(ui, lang.t("lobby.confirm")).clicked() {
+                    if theme::menu_button(ui, lang.t("table.confirm")).clicked() {
                         actions.push(TableAction::Confirm);
                     }
                     if theme::menu_button(ui, lang.t("lobby.mismatch")).clicked() {

@@ -15,17 +15,22 @@ use crate::{
 
 /// Characters of a player's name the seat table shows (the panel is narrow; the whole name is
 /// on the pairing screen).
-const NAME_CHARS: usize = 7;
+const NAME_CHARS: usize = 6;
 
 /// The seat table's "who" cell: the name (shortened to fit the panel), then the connection
 /// where this device knows it: a link down is marked ○ and coloured (the word on hover).
 pub fn who_ui(ui: &mut egui::Ui, t: &LanTable, side: Side, lang: Lang) {
-    let info = &t.seats[side.index()];
+    let info = t.seat(side);
     let who = seat_who(info, lang);
     // A computer seat by its level, as round a table against the computer.
     let who_short = match info.computer() {
         Some(level) => crate::game_text::level_name(crate::ai::level(level), lang).to_owned(),
         None => who.clone(),
+    };
+    // The app's default names all start with "junqi-": what follows tells players apart.
+    let who_short = match who_short.strip_prefix(crate::lan::DEFAULT_NAME_PREFIX) {
+        Some(rest) if !rest.is_empty() => rest.to_owned(),
+        _ => who_short,
     };
     let short: String = if who_short.chars().count() > NAME_CHARS {
         who_short
