@@ -939,6 +939,11 @@ pub const STRINGS: &[(&str, &str, &str)] = &[
     ),
     ("table.confirm", "配对码相同，确认", "Same code: confirm"),
     (
+        "table.seat_header",
+        "座位 · 玩家 · 超时",
+        "Seat · player · timeouts",
+    ),
+    (
         "table.confirmed",
         "已确认，等待其他玩家确认…",
         "Confirmed; waiting for the other players…",

@@ -616,7 +616,12 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     let s = &g.game_match;
     let me = s.me();
     let max = s.rules().max_timeouts;
-    ui.weak(lang.t("seat.header"));
+    let lan_table = g.lan_state().is_some_and(|l| l.table.is_some());
+    ui.weak(lang.t(if lan_table {
+        "table.seat_header"
+    } else {
+        "seat.header"
+    }));
     egui::Grid::new("seats")
         .num_columns(4)
         .spacing([10.0, 2.0])

@@ -487,7 +487,10 @@ fn ui(
                 });
                 ui.add_space(8.0);
                 egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_min_size(egui::vec2(ui.available_width().min(640.0), 220.0));
+                    // Shorter when four-seat tables are listed below, so that they show too.
+                    let tables = lobby.hosts.hosts().iter().any(|h| lobby_table::is_table(h));
+                    let height = if tables { 80.0 } else { 220.0 };
+                    ui.set_min_size(egui::vec2(ui.available_width().min(640.0), height));
                     if lobby.hosts.hosts().iter().all(|h| lobby_table::is_table(h)) {
                         ui.weak(lang.t("lobby.none"));
                     }
