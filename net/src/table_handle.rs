@@ -789,3 +789,52 @@ async fn run(
     ep.wait_idle().await;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_file_reads_back_and_anything_else_is_no_link() {
+        for file in [
+            TableLinkFile {
+                dial: LinkDial::Host(52011),
+                computers: vec![(FourSeat::East, 1), (FourSeat::West, 4)],
+            },
+            TableLinkFile {
+                dial: LinkDial::Join("192.168.1.7:4433".parse().unwrap()),
+                computers: Vec::new(),
+            },
+        ] {
+            assert_eq!(TableLinkFile::parse(&file.to_text()), Some(file));
+        }
+        for junk in [
+            "",
+            "host",
+            "host x",
+            "visit 1",
+            "join nowhere",
+            "host 1\ncomputer 9 1",
+            "host 1\ncomputer 1",
+            "host 1\nseat 1 1",
+        ] {
+            assert_eq!(TableLinkFile::parse(junk), None, "{junk:?}");
+        }
+    }
+
+    #[test]
+    fn only_a_computer_seats_name_reads_as_a_level() {
+        for level in 1..=4 {
+            assert_eq!(computer_level(&computer_name(level)), Some(level));
+        }
+        for name in [
+            "alice",
+            "#computer@host:",
+            "#computer@host:0",
+            "#computer@host:5",
+            "junqi-#computer@host:1",
+        ] {
+            assert_eq!(computer_level(name), None, "{name}");
+        }
+    }
+}
