@@ -16,7 +16,7 @@ use junqi_net::table_handle::{
     SeatInfo, TableError, TableReport, TableRole, UnfinishedTable, discard_table, unfinished_table,
 };
 
-use super::{Navigate, Screen, lobby::LobbyState};
+use super::{Navigate, Screen, lobby::LobbyState, setup::SetupState};
 use crate::{
     i18n::Lang,
     lan::table::{TableNews, TableRequest, table_dir},
@@ -187,9 +187,14 @@ fn find_unfinished(mut table: ResMut<TableLobby>, dir: Res<DataDir>) {
     }
 }
 
-/// The player's army for `rules`: a random legal one (the table commits it after the pairing).
-fn layout(rules: &Rules) -> Layout {
-    Layout::random(rules, &mut rand::rng())
+/// The player's army for `rules`: the one last arranged on the setup screen if the table's
+/// rules take it, a random legal one otherwise (the table commits it after the pairing).
+fn layout(rules: &Rules, mine: Layout) -> Layout {
+    if mine.validate(rules).is_ok() {
+        mine
+    } else {
+        Layout::random(rules, &mut rand::rng())
+    }
 }
 
 /// Whether a lobby entry is a four-seat table.
@@ -201,6 +206,7 @@ fn actions(
     mut reader: MessageReader<TableAction>,
     mut table: ResMut<TableLobby>,
     lobby: Res<LobbyState>,
+    setup: Res<SetupState>,
     dir: Res<DataDir>,
     mut requests: MessageWriter<TableRequest>,
 ) {
@@ -224,7 +230,7 @@ fn actions(
                 requests.write(TableRequest::Start(TableRole::Host {
                     rules,
                     name: lobby.name.clone(),
-                    layout: layout(&rules),
+                    layout: layout(&rules, setup.layout),
                     port: 0,
                     mdns: lobby.mdns,
                     computers,
@@ -250,7 +256,7 @@ fn actions(
                     addr,
                     seat: *seat,
                     name: lobby.name.clone(),
-                    layout: layout(&rules),
+                    layout: layout(&rules, setup.layout),
                 }));
                 table.seat = Some(*seat);
                 table.seats = Default::default();
