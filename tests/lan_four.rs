@@ -225,6 +225,10 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
     assert!(la.result.is_some());
     assert_eq!(la.result, lb.result);
     assert!(la.four);
+    // The profile's and the record's key names the other players, the same in every language.
+    assert!(la.opponent.starts_with("lan:") && la.opponent.contains("bob"));
+    assert_eq!(la.opponent.matches("ai-1").count(), 2, "{}", la.opponent);
+    assert!(lb.opponent.contains("alice"));
     for l in [&la, &lb] {
         let t = l
             .lan

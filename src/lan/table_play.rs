@@ -18,15 +18,15 @@ pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, follow);
 }
 
-/// The opponent's line of a table: the other players' names.
-fn others(table: &LanTable, me: junqi_game::Side, lang: Lang) -> String {
+/// The other players' names, a computer seat named by `computer` (its level).
+fn others(table: &LanTable, me: junqi_game::Side, computer: impl Fn(u8) -> String) -> String {
     junqi_game::Side::FOUR
         .iter()
         .filter(|s| **s != me)
         .filter_map(|s| table.name(*s))
         .map(|n| match junqi_net::table_handle::computer_level(n) {
-            Some(_) => lang.t("table.computer"),
-            None => n,
+            Some(level) => computer(level),
+            None => n.to_owned(),
         })
         .collect::<Vec<_>>()
         .join(" · ")
@@ -55,14 +55,13 @@ fn follow(
                 let mut table = pending.0.clone();
                 table.host = *seat == HOST_SEAT;
                 let me = seat.side();
-                let mut m = Match::remote(
-                    (**view).clone(),
-                    format!("lan:{}", others(&table, me, *lang)),
-                    now_secs(),
-                );
+                // The record's and the profile's key is the same in every language.
+                let key = format!("lan:{}", others(&table, me, |l| format!("ai-{l}")));
+                let mut m = Match::remote((**view).clone(), key, now_secs());
                 m.set_turn(*my_turn);
+                let lang = *lang;
                 let lan = LanGame {
-                    peer: others(&table, me, *lang),
+                    peer: others(&table, me, |_| lang.t("table.computer").to_owned()),
                     code: pending.1.clone(),
                     connected: true,
                     table: Some(Box::new(table)),
