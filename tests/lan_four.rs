@@ -125,6 +125,16 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
         port.is_some()
     });
     let addr: SocketAddr = format!("127.0.0.1:{}", port.unwrap()).parse().unwrap();
+    // The waiting room's seat table fills as the seats come: the host's computer seats first.
+    run_until(&mut [&mut a], 20, |apps| {
+        let seats = &apps[0].world().resource::<TableLobby>().seats;
+        seats[1].computer() == Some(1) && seats[3].computer() == Some(1)
+    });
+    assert_eq!(
+        a.world().resource::<TableLobby>().seats[2].name,
+        None,
+        "North is still free"
+    );
 
     // The guest's lobby lists the table with its free seat, apart from two-player hosts.
     let info = HostInfo {

@@ -512,6 +512,9 @@ impl TableHandler for Owner {
     }
 
     fn journal(&mut self, session: &FourSession) {
+        // The host comes here after every message it took: the waiting room's seat table
+        // fills as the hellos come in.
+        self.seats_changed(session);
         if let Some(path) = &self.journal
             && let Err(e) = save_journal(path, session)
         {
