@@ -167,6 +167,15 @@ pub fn problem_text(p: &LayoutProblem, lang: Lang) -> String {
     }
 }
 
+/// The way a four-player game is played: 四暗, 双明 or 全明.
+pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
+    match (rules.mode, rules.partners_open) {
+        (junqi_game::Mode::Open, _) => "four.open",
+        (_, true) => "four.partners",
+        _ => "four.dark",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,8 @@ pub mod board;
 #[cfg(feature = "dev")]
 pub mod demo;
 #[cfg(feature = "dev")]
+pub mod demo_table;
+#[cfg(feature = "dev")]
 pub mod diag;
 pub mod form;
 pub mod game_match;
@@ -38,6 +40,7 @@ pub mod screens;
 pub mod settings;
 pub mod storage;
 pub mod suspend;
+pub mod table_text;
 pub mod theme;
 pub mod version;
 pub mod window_fit;
@@ -96,7 +99,7 @@ impl Plugin for AppPlugin {
             app.add_plugins(audio::playback_plugin);
         }
         #[cfg(feature = "dev")]
-        app.add_plugins((demo::plugin, diag::plugin));
+        app.add_plugins((demo::plugin, demo_table::plugin, diag::plugin));
     }
 }
 

@@ -86,14 +86,24 @@ fn the_lobby_lists_hosts_as_they_appear_and_disappear() {
         .map(|h| h.name.clone())
         .collect();
     assert_eq!(names, ["alice", "bob"]);
-    // A four-seat table (it advertises its free seats) is not offered: the app cannot take
-    // a seat at one yet, and joining it as a two-player game would only be refused.
+    // A four-seat table (it advertises its free seats) is listed too, as a table (apart from
+    // the two-player hosts, with a seat picker: tests/lan_four.rs).
     let mut table = host_info("carol", "192.168.1.7:4000".parse().unwrap());
     table.free_seats = junqi_net::discovery::FreeSeats::parse("ENW");
-    assert!(table.free_seats.is_some());
-    tx.send(Discovery::Found(table)).unwrap();
+    table.rules = "four dark 30s".into();
+    tx.send(Discovery::Found(table.clone())).unwrap();
     app.update();
-    assert_eq!(app.world().resource::<LobbyState>().hosts.len(), 2);
+    let lobby = app.world().resource::<LobbyState>();
+    assert_eq!(lobby.hosts.len(), 3);
+    let tables: Vec<bool> = lobby
+        .hosts
+        .hosts()
+        .iter()
+        .map(|h| junqi::screens::lobby_table::is_table(h))
+        .collect();
+    assert_eq!(tables, [false, false, true]);
+    tx.send(Discovery::Lost(table.fullname.clone())).unwrap();
+    app.update();
     // A host seen again is updated in place, not listed twice.
     let mut a2 = a.clone();
     a2.rules = "dark 60s".into();

@@ -404,6 +404,19 @@ pub fn rules_summary(rules: &junqi_game::Rules) -> String {
     format!("{mode} {}s{aids}", rules.move_seconds)
 }
 
+/// What a four-seat table advertises as its rules (`four dark 30s`, `four
+/// partners 30s` for 双明, `four open 30s`): two-player browsers skip it.
+#[must_use]
+pub fn table_summary(rules: &junqi_game::Rules) -> String {
+    let mode = match (rules.mode, rules.partners_open) {
+        (junqi_game::Mode::Dark, true) => "partners",
+        (junqi_game::Mode::Dark, false) => "dark",
+        (junqi_game::Mode::Open, _) => "open",
+        (junqi_game::Mode::Flip, _) => "flip",
+    };
+    format!("four {mode} {}s", rules.move_seconds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

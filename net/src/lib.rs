@@ -13,6 +13,7 @@ pub mod discovery;
 pub mod peer;
 pub mod resume;
 pub mod table;
+pub mod table_handle;
 pub mod table_journal;
 pub mod transport;
 

@@ -13,9 +13,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use junqi_game::Move;
 use junqi_proto::four::log::Envelope4;
 use junqi_proto::four::rejoin::{LinkStart, Welcome};
-use junqi_proto::four::{FourEvent, FourSeat, FourSession, FourVerdict};
+use junqi_proto::four::{Body4, FourCallError, FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_proto::session::LATENCY_BOUND;
 use quinn::{Connection, Endpoint, RecvStream, SendStream};
 use tokio::sync::{Semaphore, mpsc};
@@ -61,12 +62,77 @@ pub trait TableHandler {
     fn take_over(&mut self) -> bool {
         false
     }
+    /// The host: the link of the device that plays `seat` went down or came
+    /// back (the seat table's connection state; a seat's device is up from
+    /// its first message, [`TableHandler::seat_taken`]).
+    fn seat_link(&mut self, _seat: FourSeat, _up: bool) {}
+    /// An owner's command ([`TableCmd`]) the session refused.
+    fn refused(&mut self, _cmd: TableCmd, _error: FourCallError) {}
     /// The device keeps its journal now
     /// ([`crate::table_journal::save_journal`]): what the session is about
     /// to send is in its log; and at the host, after every message it took,
     /// so that a restarted host lacks at most the rounds under way (its
     /// returning guests resend from two rounds before their own).
     fn journal(&mut self, _session: &FourSession) {}
+}
+
+/// An owner's decision, given to the driver while it waits ([`play_table_with`]):
+/// what a person at the seat decides arrives at any time, not in answer to an
+/// event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableCmd {
+    /// The pairing code is the same on every screen.
+    Confirm,
+    /// Play a move.
+    Play(Move),
+    /// Offer a draw (the seat on move, once a turn).
+    OfferDraw,
+    /// Answer the draw offer ([`FourEvent::AnswerDraw`]).
+    AnswerDraw(bool),
+    /// Resign (the seat goes out; its team plays on with the partner).
+    Resign,
+    /// Leave the table (逃跑): signed when this seat owes the next message,
+    /// else the seat goes silent; the driver stops either way.
+    Leave,
+}
+
+impl TableCmd {
+    /// Applies the command to the session.
+    ///
+    /// # Errors
+    /// The session's refusal.
+    pub fn apply(self, session: &mut FourSession, now: Instant) -> Result<(), FourCallError> {
+        match self {
+            TableCmd::Confirm => session.confirm_pairing(now),
+            TableCmd::Play(m) => session.play(now, m),
+            TableCmd::OfferDraw => session.offer_draw(now),
+            TableCmd::AnswerDraw(yes) => session.answer_draw(now, yes),
+            TableCmd::Resign => session.resign(now),
+            TableCmd::Leave => {
+                session.leave(now);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The players' names from the seats' hellos (in seat order; `None` for a
+/// seat whose hello is not in yet).
+#[must_use]
+pub fn seat_names(session: &FourSession) -> [Option<String>; 4] {
+    let mut out: [Option<String>; 4] = Default::default();
+    if let Some(hellos) = session.log().messages(0) {
+        for (slot, e) in out.iter_mut().zip(hellos) {
+            if let Some(Envelope4 {
+                body: Body4::Hello { name, .. },
+                ..
+            }) = e
+            {
+                *slot = Some(name.clone());
+            }
+        }
+    }
+    out
 }
 
 /// How long a finished host keeps relaying for the seats still finishing,
@@ -255,6 +321,23 @@ pub async fn play_table<H: TableHandler>(
     dial: TableDial,
     handler: &mut H,
 ) -> io::Result<FourVerdict> {
+    play_table_with(session, ep, dial, handler, None).await
+}
+
+/// As [`play_table`], also taking the owner's decisions from `cmds` as they
+/// come (a person's moves, confirmations and answers). A
+/// [`TableCmd::Leave`] stops the driver once its `Leave` is sent (or at
+/// once, when this seat owes nothing); the channel closing is a leave too.
+///
+/// # Errors
+/// A guest that cannot reach the host (at first, or again after a drop).
+pub async fn play_table_with<H: TableHandler>(
+    session: &mut FourSession,
+    ep: &Endpoint,
+    dial: TableDial,
+    handler: &mut H,
+    mut cmds: Option<&mut mpsc::UnboundedReceiver<TableCmd>>,
+) -> io::Result<FourVerdict> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut links: BTreeMap<u64, Link> = BTreeMap::new();
     let mut next_id = 0u64;
@@ -424,7 +507,27 @@ pub async fn play_table<H: TableHandler>(
                 None => std::future::pending().await,
             }
         };
+        let owner = async {
+            match cmds.as_deref_mut() {
+                Some(c) => c.recv().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
+            c = owner => match c {
+                Some(c) => {
+                    if let Err(e) = c.apply(session, Instant::now()) {
+                        handler.refused(c, e);
+                    }
+                }
+                // The owner is gone: so is its seat.
+                None => {
+                    cmds = None;
+                    if session.verdict().is_none() {
+                        session.leave(Instant::now());
+                    }
+                }
+            },
             m = rx.recv() => match m {
                 Some(Report::Frame(id, payload)) => {
                     if host {
@@ -434,6 +537,7 @@ pub async fn play_table<H: TableHandler>(
                         {
                             l.seat = Some(e.signed.header.sender);
                             handler.seat_taken(e.signed.header.sender);
+                            handler.seat_link(e.signed.header.sender, true);
                         }
                         // The relay: unchanged to every other device.
                         let f = framed(&payload);
@@ -452,7 +556,11 @@ pub async fn play_table<H: TableHandler>(
                     }
                 }
                 Some(Report::Closed(id)) => {
-                    links.remove(&id);
+                    if let Some(Link { seat: Some(s), .. }) = links.remove(&id)
+                        && !links.values().any(|l| l.seat == Some(s))
+                    {
+                        handler.seat_link(s, false);
+                    }
                 }
                 Some(Report::Incoming(conn, send, recv, dec, start)) => {
                     let mut welcome = None;
@@ -483,6 +591,9 @@ pub async fn play_table<H: TableHandler>(
                         LinkStart::Rejoin(r) => r.rounds.saturating_sub(RESEND_BACK),
                         LinkStart::New => 0,
                     };
+                    if let Some(s) = seat {
+                        handler.seat_link(s, true);
+                    }
                     let mut link = Link { conn, send, seat };
                     let mut frames: Vec<Vec<u8>> = Vec::new();
                     if let Some(w) = welcome

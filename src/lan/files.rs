@@ -69,10 +69,15 @@ pub fn export_for_audit(
 ) -> Result<PathBuf, ExportError> {
     let from = record_journal(record);
     let bytes = std::fs::read(&from)?;
-    junqi_net::resume::load(&from).map_err(|e| match e {
-        junqi_net::resume::JournalError::Io(e) => ExportError::from(e),
-        _ => ExportError::Damaged,
-    })?;
+    if junqi_net::table::is_table_file(&bytes) {
+        // A four-seat table's signed log.
+        junqi_net::table::load_log(&bytes).map_err(|_| ExportError::Damaged)?;
+    } else {
+        junqi_net::resume::load(&from).map_err(|e| match e {
+            junqi_net::resume::JournalError::Io(e) => ExportError::from(e),
+            _ => ExportError::Damaged,
+        })?;
+    }
     let stem = record
         .file_stem()
         .and_then(|s| s.to_str())

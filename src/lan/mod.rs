@@ -8,6 +8,8 @@
 //! - [`plugin`](mod@plugin): the resources' owner; forwards the handle's reports and the screens' requests.
 //! - [`play`]: the game side: a LAN game's [`crate::model::ActiveGame`] is created from the
 //!   snapshot when play begins and follows the events that come after it.
+//! - [`table`], [`table_play`]: four-seat tables (四国大战), the same way: the table's handle
+//!   and its game side.
 //! - [`files`]: finished games' signed logs kept next to their records, for `junqi-audit`.
 //! - [`multicast`]: the Wi-Fi multicast lock mDNS needs on Android.
 
@@ -15,6 +17,8 @@ pub mod files;
 pub mod multicast;
 pub mod play;
 pub mod plugin;
+pub mod table;
+pub mod table_play;
 
 pub use files::{ExportError, export_for_audit, keep_journal, record_journal};
 pub use plugin::{LanBrowsing, LanEvent, LanFound, LanLink, LanRequest};
@@ -23,8 +27,17 @@ use bevy::prelude::*;
 
 /// LAN play: the handle's owner, then the game side and the multicast lock, which follow it.
 pub fn plugin(app: &mut App) {
-    app.add_plugins((plugin::plugin, play::plugin, multicast::plugin));
+    app.add_plugins((
+        plugin::plugin,
+        play::plugin,
+        multicast::plugin,
+        table::plugin,
+        table_play::plugin,
+    ));
 }
+
+/// What the default display names start with.
+pub const DEFAULT_NAME_PREFIX: &str = "junqi-";
 
 /// The player's display name on the LAN.
 pub fn default_name() -> String {
@@ -39,6 +52,6 @@ pub fn default_name() -> String {
     if user.is_empty() {
         "junqi".into()
     } else {
-        format!("junqi-{user}")
+        format!("{DEFAULT_NAME_PREFIX}{user}")
     }
 }

@@ -133,7 +133,7 @@ fn set(g: &mut ActiveGame, f: impl FnOnce(&mut LanGame)) {
 }
 
 /// Shows what the peer's move did, and clears what no longer holds once the view moved on.
-fn announce(
+pub(super) fn announce(
     g: &mut ActiveGame,
     a: Option<Callout>,
     lang: Lang,

@@ -26,4 +26,6 @@ pub struct LanGame {
     /// Where the finished game's signed log was kept ([`junqi_net::peer::PeerEvent::Kept`]): moved
     /// next to the saved record, for the replay screen's audit export.
     pub journal: Option<std::path::PathBuf>,
+    /// A four-seat table's seats and verdict (`None`: a two-player game).
+    pub table: Option<Box<super::LanTable>>,
 }

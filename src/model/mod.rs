@@ -4,11 +4,13 @@
 
 mod active;
 mod lan;
+mod lan_table;
 mod last;
 mod opponent;
 
 pub use active::{ActiveGame, DEFAULT_UNDOS};
 pub use lan::LanGame;
+pub use lan_table::LanTable;
 pub use last::{LastGame, NotSaved};
 pub use opponent::Opponent;
 

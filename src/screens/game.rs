@@ -453,12 +453,11 @@ fn save_lan_record(dir: Res<DataDir>, last: Option<ResMut<LastGame>>) {
     if last.game.is_some() {
         return;
     }
-    let Some(record) = last
-        .lan
-        .as_ref()
-        .and_then(|l| l.verdict.as_ref())
-        .and_then(|v| v.record.as_deref())
-    else {
+    let Some(record) = last.lan.as_ref().and_then(|l| {
+        let two = l.verdict.as_ref().and_then(|v| v.record.as_deref());
+        // A four-seat table's record, once its audit rebuilt it from the four armies.
+        two.or_else(|| l.table.as_ref()?.verdict.as_ref()?.record.as_ref())
+    }) else {
         return;
     };
     let saved = GameFile {

@@ -229,7 +229,7 @@ fn leave_bar(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
 fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     let s = &g.game_match;
     let mode = if s.view.is_team_game() {
-        way_key(s.rules())
+        crate::game_text::way_key(s.rules())
     } else {
         match s.rules().mode {
             Mode::Dark => "opt.mode.dark",
@@ -239,6 +239,8 @@ fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     };
     let who = match &g.opponent {
         Opponent::Ai { level } => level_name(*level, lang).to_owned(),
+        // A LAN table names its players in the seat table.
+        Opponent::Lan(l) if l.table.is_some() => lang.t("four.title").to_owned(),
         Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
         Opponent::Table { .. } => lang.t("four.title").to_owned(),
     };
@@ -419,7 +421,18 @@ fn notices(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang, out: &mut HudOut) {
             ))
         }
         None if g.lan_state().is_some_and(|l| l.draw_offered) => {
-            Some(lang.t("lan.draw_offer").to_owned())
+            match g.lan_state().and_then(|l| l.table.as_ref()?.draw_by) {
+                // At a table: which seat offers it.
+                Some(by) => {
+                    let me = g.game_match.me();
+                    let who = lang.t(seat_key(by, me, true, g.game_match.rules().clockwise));
+                    Some(lang.tr(
+                        "game.offer_from",
+                        &[("seat", person(by, me)), ("who", who.into())],
+                    ))
+                }
+                None => Some(lang.t("lan.draw_offer").to_owned()),
+            }
         }
         None => None,
     };
@@ -513,6 +526,9 @@ pub(crate) fn log_view(
 
 /// The LAN game's pairing code and connection state.
 fn lan_banner(ui: &mut egui::Ui, l: &LanGame, me: Side, lang: Lang) {
+    if let Some(t) = &l.table {
+        return super::seat_table::banner(ui, l, t, me, lang);
+    }
     ui.horizontal(|ui| {
         ui.label(egui::RichText::new(lang.t("lobby.code")).strong());
         ui.label(
@@ -605,7 +621,12 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
     let s = &g.game_match;
     let me = s.me();
     let max = s.rules().max_timeouts;
-    ui.weak(lang.t("seat.header"));
+    let lan_table = g.lan_state().is_some_and(|l| l.table.is_some());
+    ui.weak(lang.t(if lan_table {
+        "table.seat_header"
+    } else {
+        "seat.header"
+    }));
     egui::Grid::new("seats")
         .num_columns(4)
         .spacing([10.0, 2.0])
@@ -623,11 +644,16 @@ fn seats_table(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
                     .strong()
                     .color(egui::Color32::from_rgb(r, gr, b).gamma_multiply(1.6)),
                 );
-                let who = match g.opponent.level(side) {
-                    Some(level) if side != me => level_name(level, lang),
-                    _ => "",
-                };
-                ui.label(who);
+                match g.lan_state().and_then(|l| l.table.as_deref()) {
+                    // A LAN table: who plays the seat, and its connection where known.
+                    Some(t) => super::seat_table::who_ui(ui, t, side, lang),
+                    None => {
+                        ui.label(match g.opponent.level(side) {
+                            Some(level) if side != me => level_name(level, lang),
+                            _ => "",
+                        });
+                    }
+                }
                 // Compact, so that the row fits the panel in both languages.
                 ui.label(format!("{}/{max}", s.view.timeouts(side)))
                     .on_hover_text(lang.t("game.timeouts"));
@@ -673,15 +699,6 @@ pub enum GameAction {
     AnswerDraw(bool),
     /// 放大 / 全图: zoom the four-player board in on a phone, or show it whole.
     Zoom,
-}
-
-/// The way a four-player game is played: 四暗, 双明 or 全明.
-pub fn way_key(rules: &junqi_game::Rules) -> &'static str {
-    match (rules.mode, rules.partners_open) {
-        (Mode::Open, _) => "four.open",
-        (_, true) => "four.partners",
-        _ => "four.dark",
-    }
 }
 
 /// The seats of the view's game, the player first, then in turn order.

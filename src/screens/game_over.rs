@@ -208,6 +208,9 @@ fn ui(
 /// The LAN audit's verdict: clean, or who cheated, why and where the evidence is.
 fn verdict_ui(ui: &mut egui::Ui, lan: &LanGame, me: Side, lang: Lang) {
     ui.add_space(12.0);
+    if let Some(t) = &lan.table {
+        return super::seat_table::verdict_ui(ui, t, me, lang);
+    }
     match &lan.verdict {
         None => {
             ui.horizontal(|ui| {

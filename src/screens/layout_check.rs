@@ -536,3 +536,139 @@ fn the_other_screens_fit_every_size_in_both_languages() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Four-seat LAN tables: the lobby's list of tables with their seat buttons, the host's seat
+/// setup, the wait for players, the pairing code with the seat table and the rules line, and the
+/// game screen's seat table with the players' names and links.
+#[test]
+fn the_table_lobby_and_the_seat_table_fit_every_size_in_both_languages() {
+    use super::lobby::LobbyState;
+    use super::lobby_table::{SeatChoice, TableLobby, TablePhase, Way, browse_ui, panel_ui};
+    use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
+    use junqi_net::table_handle::{SeatInfo, computer_name};
+
+    let mut lobby = LobbyState::default();
+    for (name, rules, seats, ip) in [
+        ("junqi-dave", "dark 60s", None, 5),
+        ("junqi-alice", "four dark 30s", Some("ENW"), 7),
+        (
+            "junqi-erin-with-a-long-name",
+            "four partners 30s",
+            Some("E"),
+            9,
+        ),
+        ("junqi-frank", "four open 30s", Some("-"), 11),
+    ] {
+        lobby.apply(Discovery::Found(HostInfo {
+            fullname: format!("{name}._junqi._udp.local."),
+            name: name.into(),
+            version: 1,
+            rules: rules.into(),
+            addrs: vec![std::net::SocketAddr::from(([192, 168, 1, ip], 4433))],
+            free_seats: seats.and_then(FreeSeats::parse),
+        }));
+    }
+    let seat = |name: &str, link| SeatInfo {
+        name: Some(name.into()),
+        link,
+    };
+    let seats = [
+        seat("junqi-alice", Some(true)),
+        seat(&computer_name(4), Some(true)),
+        seat("junqi-bob-on-a-phone", Some(false)),
+        seat(&computer_name(1), Some(true)),
+    ];
+    let mut phases = vec![
+        ("table list", TablePhase::Idle),
+        ("table setup", TablePhase::Setup),
+        ("table waiting", TablePhase::Waiting { port: Some(52011) }),
+        (
+            "table pairing",
+            TablePhase::Pairing {
+                code: "482-913".into(),
+                rules: Way::Partners.rules(),
+                confirmed: false,
+            },
+        ),
+    ];
+    phases.push((
+        "table confirmed",
+        TablePhase::Pairing {
+            code: "482-913".into(),
+            rules: Way::Dark.rules(),
+            confirmed: true,
+        },
+    ));
+    for lang in [Lang::Zh, Lang::En] {
+        for size in SIZES {
+            for (what, phase) in &phases {
+                let mut table = TableLobby {
+                    phase: phase.clone(),
+                    seats: seats.clone(),
+                    seat: Some(junqi_net::four::FourSeat::North),
+                    ..Default::default()
+                };
+                table.setup.seats = [
+                    SeatChoice::Computer(4),
+                    SeatChoice::Player,
+                    SeatChoice::Computer(1),
+                ];
+                let (screen, _, drawn) = lay_out(size, |ctx, _| {
+                    theme::page(ctx, lang.t("menu.back"), lang.t("lobby.title"), |ui| {
+                        let mut out = Vec::new();
+                        if table.busy() {
+                            panel_ui(ui, &mut table, "junqi-alice", lang, &mut out);
+                        } else {
+                            // The two-player games above the tables, as the lobby shows them.
+                            let mut joins = Vec::new();
+                            super::lobby::host_list_ui(ui, &lobby, lang, &mut joins);
+                            browse_ui(ui, &lobby, &table, lang, &mut out);
+                        }
+                    });
+                    Rect::NOTHING
+                });
+                check_page(
+                    &format!("{what} ({lang:?}) at {size:?}"),
+                    size,
+                    screen,
+                    &drawn,
+                );
+            }
+            // The game: the seat table with the players' names and links.
+            let (four, _) = demo::demo_four_match(demo::FourDemo::Dark, 24, 5);
+            let lan = crate::model::LanGame {
+                peer: "junqi-bob · junqi-carol".into(),
+                code: "482-913".into(),
+                connected: false,
+                table: Some(Box::new(crate::model::LanTable {
+                    host: false,
+                    seats: seats.clone(),
+                    ..Default::default()
+                })),
+                ..Default::default()
+            };
+            let g = ActiveGame::lan(four, lan);
+            for tab in [HudTab::Log, HudTab::Removed, HudTab::Table] {
+                let mut tab = tab;
+                let (screen, board, drawn) = lay_out(size, |ctx, form| {
+                    hud(ctx, &g, lang, form, &mut tab, false).board
+                });
+                check(
+                    &format!("LAN table game ({lang:?}, {tab:?}) at {size:?}"),
+                    size,
+                    screen,
+                    board,
+                    &drawn,
+                );
+                if tab == HudTab::Table || size.0 > size.1 {
+                    assert!(
+                        drawn
+                            .iter()
+                            .any(|d| d.text.as_deref().is_some_and(|t| t.starts_with("○bob"))),
+                        "the seat table names the players ({lang:?}, {tab:?}, {size:?})"
+                    );
+                }
+            }
+        }
+    }
+}

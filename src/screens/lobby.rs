@@ -3,171 +3,25 @@
 //! LAN plugin ([`crate::lan`]) for what it needs and follows its reports up to the start of play;
 //! the game screen takes over from there.
 
-#[cfg(feature = "dev")]
-use std::sync::{Mutex, mpsc};
-
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use junqi_game::{Layout, Mode, Rules};
 use junqi_net::discovery::{Discovery, Lobby};
-use junqi_net::peer::{PeerCmd, PeerError, PeerEvent, Role, Unfinished};
+use junqi_net::peer::{PeerCmd, PeerEvent, Role};
 use std::time::Instant;
 
+pub use super::lobby_state::{LobbyAction, LobbyPhase, LobbyState};
 use super::{
     Navigate, Screen,
+    lobby_table::{self, TableAction, TableLobby},
     setup::{LanArranging, SetupState},
 };
 use crate::{
     i18n::Lang,
-    lan::{LanEvent, LanFound, LanLink, LanRequest, default_name},
+    lan::{LanEvent, LanFound, LanLink, LanRequest},
     storage::DataDir,
     theme,
 };
-
-/// Where the lobby is.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum LobbyPhase {
-    /// Listing hosts.
-    #[default]
-    Browsing,
-    /// Hosting: waiting for a guest.
-    Hosting {
-        /// The port, once listening.
-        port: Option<u16>,
-        /// The advertised rules summary.
-        rules: String,
-    },
-    /// Connecting to a host.
-    Joining {
-        /// The host's name.
-        host: String,
-    },
-    /// Resuming the unfinished game: reconnecting to the peer.
-    Resuming {
-        /// The peer's name.
-        peer: String,
-    },
-    /// Both nonces are in: the players compare the pairing code on both screens before anything
-    /// about the setup is sent.
-    Pairing {
-        /// The pairing code.
-        code: String,
-        /// The peer's name.
-        peer: String,
-        /// The host's rules.
-        rules: Rules,
-        /// Whether this side hosts.
-        host: bool,
-    },
-    /// The codes matched: each player arranges its army on the setup screen
-    /// ([`SetupState::lan`]); play begins once both are ready.
-    Arranging {
-        /// The pairing code.
-        code: String,
-        /// The peer's name.
-        peer: String,
-    },
-}
-
-/// The lobby's state.
-#[derive(Resource)]
-pub struct LobbyState {
-    /// Hosts found, in order of discovery (capped by count and age).
-    pub hosts: Lobby,
-    /// Where the lobby is.
-    pub phase: LobbyPhase,
-    /// The last error.
-    pub error: Option<PeerError>,
-    /// The player's display name.
-    pub name: String,
-    /// Advertise by mDNS when hosting (off in tests: listen on 127.0.0.1 only).
-    pub mdns: bool,
-    /// Why the last LAN session ended before play began (the verdict's kind, shown
-    /// translated).
-    pub ended: Option<junqi_net::FaultKind>,
-    /// The peer is ready (its army committed), perhaps before this player compared the codes.
-    pub peer_ready: bool,
-    /// An unfinished LAN game saved by an earlier run (after a crash, say): offered to resume.
-    pub unfinished: Option<Unfinished>,
-    /// Discoveries fed by a test instead of the LAN plugin's browser (feature `dev`).
-    #[cfg(feature = "dev")]
-    feed: Option<Mutex<mpsc::Receiver<Discovery>>>,
-}
-
-impl Default for LobbyState {
-    fn default() -> Self {
-        Self {
-            hosts: Lobby::new(),
-            phase: LobbyPhase::Browsing,
-            error: None,
-            name: default_name(),
-            mdns: true,
-            unfinished: None,
-            peer_ready: false,
-            ended: None,
-            #[cfg(feature = "dev")]
-            feed: None,
-        }
-    }
-}
-
-impl LobbyState {
-    /// Takes discoveries from `rx` instead of mDNS (tests; feature `dev`).
-    #[cfg(feature = "dev")]
-    pub fn set_feed(&mut self, rx: mpsc::Receiver<Discovery>) {
-        self.feed = Some(Mutex::new(rx));
-    }
-
-    /// Whether discoveries come from a test's feed instead of mDNS (never without `dev`).
-    fn fed(&self) -> bool {
-        #[cfg(feature = "dev")]
-        let fed = self.feed.is_some();
-        #[cfg(not(feature = "dev"))]
-        let fed = false;
-        fed
-    }
-
-    /// Whether a LAN session is being set up and play has not begun.
-    pub fn before_play(&self) -> bool {
-        matches!(
-            self.phase,
-            LobbyPhase::Hosting { .. }
-                | LobbyPhase::Joining { .. }
-                | LobbyPhase::Resuming { .. }
-                | LobbyPhase::Pairing { .. }
-                | LobbyPhase::Arranging { .. }
-        )
-    }
-
-    /// Applies one discovery to the list.
-    pub fn apply(&mut self, d: Discovery) {
-        // The app cannot take a seat at a four-seat table yet (its four-player LAN screens
-        // are still to come): such a table is not listed, rather than offered and refused.
-        if matches!(&d, Discovery::Found(h) if h.free_seats.is_some()) {
-            return;
-        }
-        self.hosts.apply(d, Instant::now());
-    }
-}
-
-/// What the lobby's buttons ask for.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub enum LobbyAction {
-    /// Go to the setup screen to choose the options, then host.
-    Host,
-    /// Host now with the setup screen's options and layout.
-    StartHosting,
-    /// Join the host with this mDNS full name.
-    Join(String),
-    /// The pairing codes match on both screens: arrange the army.
-    ConfirmPairing,
-    /// Resume the unfinished game.
-    Resume,
-    /// Delete the unfinished game.
-    Discard,
-    /// Stop hosting or joining (also: the pairing codes differ).
-    Cancel,
-}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LobbyState>()
@@ -441,13 +295,15 @@ fn ui(
     mut lobby: ResMut<LobbyState>,
     mut nav: MessageWriter<Navigate>,
     mut actions: MessageWriter<LobbyAction>,
+    mut table: ResMut<TableLobby>,
+    mut table_actions: MessageWriter<TableAction>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let lang = *lang;
     let back = theme::page(ctx, lang.t("menu.back"), lang.t("lobby.title"), |ui| {
         ui.horizontal(|ui| {
             ui.label(lang.t("lobby.name"));
-            let busy = lobby.phase != LobbyPhase::Browsing;
+            let busy = lobby.phase != LobbyPhase::Browsing || table.busy();
             ui.add_enabled(
                 !busy,
                 egui::TextEdit::singleline(&mut lobby.name).desired_width(200.0),
@@ -455,6 +311,12 @@ fn ui(
         });
         ui.add_space(8.0);
         match lobby.phase.clone() {
+            LobbyPhase::Browsing if table.busy() => {
+                let name = lobby.name.clone();
+                let mut out = Vec::new();
+                lobby_table::panel_ui(ui, &mut table, &name, lang, &mut out);
+                table_actions.write_batch(out);
+            }
             LobbyPhase::Browsing => {
                 if let Some(u) = lobby.unfinished.clone() {
                     egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -481,31 +343,18 @@ fn ui(
                     ui.label(lang.t("lobby.searching"));
                 });
                 ui.add_space(8.0);
-                egui::Frame::group(ui.style()).show(ui, |ui| {
-                    ui.set_min_size(egui::vec2(ui.available_width().min(640.0), 220.0));
-                    if lobby.hosts.is_empty() {
-                        ui.weak(lang.t("lobby.none"));
-                    }
-                    egui::Grid::new("hosts")
-                        .num_columns(4)
-                        .spacing([24.0, 10.0])
-                        .show(ui, |ui| {
-                            for h in lobby.hosts.hosts() {
-                                ui.label(egui::RichText::new(&h.name).size(20.0).strong());
-                                ui.label(rules_text(&h.rules, lang));
-                                ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
-                                if ui.button(lang.t("lobby.join")).clicked() {
-                                    actions.write(LobbyAction::Join(h.fullname.clone()));
-                                }
-                                ui.end_row();
-                            }
-                        });
-                });
+                let mut out = Vec::new();
+                host_list_ui(ui, &lobby, lang, &mut out);
+                actions.write_batch(out);
                 ui.add_space(8.0);
                 if theme::menu_button(ui, lang.t("lobby.host")).clicked() {
                     actions.write(LobbyAction::Host);
                 }
                 ui.weak(lang.t("lobby.host_hint"));
+                ui.add_space(12.0);
+                let mut out = Vec::new();
+                lobby_table::browse_ui(ui, &lobby, &table, lang, &mut out);
+                table_actions.write_batch(out);
             }
             LobbyPhase::Hosting { port, rules } => {
                 ui.horizontal(|ui| {
@@ -595,12 +444,47 @@ fn ui(
     });
     if back {
         actions.write(LobbyAction::Cancel);
+        table_actions.write(TableAction::Cancel);
         nav.write(Navigate(Screen::Title));
     }
     Ok(())
 }
 
 /// The string key of a mode's name.
+/// The two-player games found, one wrapped row each (name, rules, address, 加入): on a phone
+/// held upright the join button goes to the next line instead of past the screen's edge.
+pub(crate) fn host_list_ui(
+    ui: &mut egui::Ui,
+    lobby: &LobbyState,
+    lang: Lang,
+    out: &mut Vec<LobbyAction>,
+) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        // Shorter when four-seat tables are listed below, so that they show too.
+        let tables = lobby.hosts.hosts().iter().any(|h| lobby_table::is_table(h));
+        let height = if tables { 80.0 } else { 220.0 };
+        ui.set_min_size(egui::vec2(ui.available_width().min(640.0), height));
+        if lobby.hosts.hosts().iter().all(|h| lobby_table::is_table(h)) {
+            ui.weak(lang.t("lobby.none"));
+        }
+        for h in lobby.hosts.hosts() {
+            if lobby_table::is_table(h) {
+                continue;
+            }
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 16.0;
+                ui.label(egui::RichText::new(&h.name).size(20.0).strong());
+                ui.label(rules_text(&h.rules, lang));
+                ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
+                if ui.button(lang.t("lobby.join")).clicked() {
+                    out.push(LobbyAction::Join(h.fullname.clone()));
+                }
+            });
+            ui.add_space(6.0);
+        }
+    });
+}
+
 fn mode_key(mode: junqi_game::Mode) -> &'static str {
     match mode {
         junqi_game::Mode::Dark => "opt.mode.dark",

@@ -6,11 +6,14 @@ pub mod game_over;
 #[cfg(test)]
 mod layout_check;
 pub mod lobby;
+pub mod lobby_state;
+pub mod lobby_table;
 pub mod profile;
 pub mod replay;
 pub mod review;
 pub mod rules;
 pub mod rules_text;
+pub mod seat_table;
 pub mod settings;
 pub mod setup;
 pub mod setup_memory;
@@ -55,6 +58,7 @@ pub(super) fn plugin(app: &mut App) {
         game::plugin,
         game_over::plugin,
         lobby::plugin,
+        lobby_table::plugin,
         replay::plugin,
         review::plugin,
         profile::plugin,

@@ -416,6 +416,13 @@ impl FourSession {
         self.game_id
     }
 
+    /// The table's rules (the host's, once its hello is in; before, this
+    /// seat's own or the four-player default).
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     /// The pairing code, once every hello and nonce is in.
     #[must_use]
     pub fn pairing_code(&self) -> Option<&str> {

@@ -9,7 +9,7 @@ use ed25519_dalek::SigningKey;
 use junqi_game::ai::Player;
 use junqi_game::{Action, Mode, Rules};
 use junqi_net::Seed;
-use junqi_net::discovery::{Advert, FreeSeats, rules_summary};
+use junqi_net::discovery::{Advert, FreeSeats, table_summary};
 use junqi_net::four::{Ending, FourConfig, FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_net::table::{TableDial, TableHandler, play_table, save_log};
 use junqi_net::table_journal::{JOURNAL_FILE, load_journal, save_journal};
@@ -249,10 +249,7 @@ pub(crate) fn run_four(mut plan: FourPlan) -> Result<FourEnd, std::io::Error> {
             let port = ep.local_addr()?.port();
             println!("listening on 127.0.0.1:{port}");
             if plan.mdns {
-                let summary = format!(
-                    "{TABLE_PREFIX}{}",
-                    rules_summary(&plan.rules.expect("the host's rules"))
-                );
+                let summary = table_summary(&plan.rules.expect("the host's rules"));
                 handler.advert = Some(
                     Advert::start_table(
                         &plan.name,

@@ -1,0 +1,273 @@
+//! The four-seat handle an app owns (`junqi_net::table_handle`): a host
+//! whose device also runs two computer seats (East and West) and a guest
+//! (North) play a whole 四暗 game on loopback, each person's moves sent as
+//! commands; both end with the same record and a clean audit, the host's
+//! seat table names every seat with its link, and the kept game file is
+//! the table's signed log. A seat's device killed mid-game (a `junqi-peer`
+//! process, SIGKILL) is taken up again by the handle from its journal
+//! (`TableRole::Resume`), and the table plays on to one record.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use junqi_game::ai::{Ai, Level, Player};
+use junqi_game::{Action, Mode, Rules};
+use junqi_net::four::{Ending, FourSeat, FourVerdict};
+use junqi_net::table::{TableCmd, is_table_file, load_log};
+use junqi_net::table_handle::{
+    LINK_FILE, SeatInfo, TableHandle, TableReport, TableRole, computer_name,
+};
+
+mod support;
+use support::{Scratch, spawn};
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-handle-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Plays one person's seat by the engine until its table is over.
+struct Person {
+    handle: TableHandle,
+    ai: Ai,
+    seats: Option<Box<[SeatInfo; 4]>>,
+    verdict: Option<(FourVerdict, Option<PathBuf>)>,
+    code: Option<String>,
+    port: Option<u16>,
+    stopped: bool,
+}
+
+impl Person {
+    fn new(handle: TableHandle, seed: u64) -> Person {
+        Person {
+            handle,
+            ai: Ai::new(Level::Novice, seed),
+            seats: None,
+            verdict: None,
+            code: None,
+            port: None,
+            stopped: false,
+        }
+    }
+
+    /// Takes the reports that came; acts on them as a player would.
+    fn poll(&mut self) {
+        while let Some(r) = self.handle.try_recv() {
+            let turn = match r {
+                TableReport::Listening { port } => {
+                    self.port = Some(port);
+                    None
+                }
+                TableReport::Seats(s) => {
+                    self.seats = Some(s);
+                    None
+                }
+                TableReport::PairingCode { code, rules } => {
+                    assert_eq!(rules.mode, Mode::Dark);
+                    self.code = Some(code);
+                    self.handle.send(TableCmd::Confirm);
+                    None
+                }
+                TableReport::Started { view, my_turn, .. }
+                | TableReport::View { view, my_turn, .. }
+                | TableReport::Voided { view, my_turn } => my_turn.then_some(view),
+                TableReport::Turn(_) | TableReport::Refused(_) => None,
+                TableReport::AnswerDraw { .. } => {
+                    self.handle.send(TableCmd::AnswerDraw(false));
+                    None
+                }
+                TableReport::Over { verdict, kept } => {
+                    self.verdict = Some((*verdict, kept));
+                    None
+                }
+                TableReport::Error(e) => panic!("the table failed: {e}"),
+                TableReport::Stopped => {
+                    self.stopped = true;
+                    None
+                }
+            };
+            if let Some(view) = turn
+                && let Action::Move(m) = self.ai.act(&view, &|| false)
+            {
+                self.handle.send(TableCmd::Play(m));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_host_with_two_computer_seats_and_a_guest_play_a_whole_table() {
+    let (hd, gd) = (temp_dir("host"), temp_dir("guest"));
+    let rules = Rules {
+        move_seconds: 20,
+        ..Rules::four_player(Mode::Dark)
+    };
+    let layout = Ai::new(Level::Novice, 1).layout(&rules);
+    let mut host = Person::new(
+        TableHandle::start(
+            TableRole::Host {
+                rules,
+                name: "alice".into(),
+                layout,
+                port: 0,
+                mdns: false,
+                computers: vec![(FourSeat::East, 1), (FourSeat::West, 1)],
+            },
+            Some(hd.clone()),
+            || {},
+        ),
+        7,
+    );
+    let give_up = Instant::now() + Duration::from_secs(20);
+    while host.port.is_none() {
+        assert!(Instant::now() < give_up, "the host listens");
+        host.poll();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let addr = format!("127.0.0.1:{}", host.port.unwrap()).parse().unwrap();
+    let mut guest = Person::new(
+        TableHandle::start(
+            TableRole::Join {
+                addr,
+                seat: FourSeat::North,
+                name: "bob".into(),
+                layout,
+            },
+            Some(gd.clone()),
+            || {},
+        ),
+        8,
+    );
+    let give_up = Instant::now() + Duration::from_secs(600);
+    while !(host.stopped && guest.stopped) {
+        assert!(Instant::now() < give_up, "the table ends");
+        host.poll();
+        guest.poll();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // One code on both screens.
+    assert!(host.code.is_some());
+    assert_eq!(host.code, guest.code);
+    // The host's seat table: every name, the computers marked as run by the
+    // host, the guest's link known.
+    let seats = host.seats.expect("the seat table");
+    assert_eq!(seats[0].name.as_deref(), Some("alice"));
+    assert_eq!(seats[2].name.as_deref(), Some("bob"));
+    assert_eq!(seats[1].name, Some(computer_name(1)));
+    assert_eq!(seats[1].computer(), Some(1));
+    assert_eq!(seats[3].computer(), Some(1));
+    assert_eq!(seats[2].computer(), None);
+    assert!(seats[2].link.is_some());
+    // The guest knows the names too.
+    let gseats = guest.seats.expect("the guest's seat table");
+    assert_eq!(gseats[0].name.as_deref(), Some("alice"));
+    assert_eq!(gseats[3].computer(), Some(1));
+    let (hv, hk) = host.verdict.expect("the host's verdict");
+    let (gv, gk) = guest.verdict.expect("the guest's verdict");
+    assert_eq!(hv.ending, Ending::Played, "{hv:?}");
+    assert!(hv.blame.is_none() && gv.blame.is_none());
+    assert!(hv.result.is_some());
+    assert_eq!(hv.result, gv.result);
+    assert!(hv.record.is_some());
+    assert_eq!(hv.record, gv.record);
+    // The kept game files are the table's log, for junqi-audit; the journals are gone.
+    for k in [hk, gk] {
+        let bytes = std::fs::read(k.expect("a kept game file")).unwrap();
+        assert!(is_table_file(&bytes));
+        load_log(&bytes).expect("a table's log");
+    }
+    assert!(!hd.join(junqi_net::table_journal::JOURNAL_FILE).exists());
+    assert!(!gd.join(junqi_net::table_journal::JOURNAL_FILE).exists());
+    let _ = std::fs::remove_dir_all(&hd);
+    let _ = std::fs::remove_dir_all(&gd);
+}
+
+fn start_host(dir: &std::path::Path) -> (Person, std::net::SocketAddr) {
+    let rules = Rules {
+        move_seconds: 20,
+        ..Rules::four_player(Mode::Dark)
+    };
+    let layout = Ai::new(Level::Novice, 1).layout(&rules);
+    let mut host = Person::new(
+        TableHandle::start(
+            TableRole::Host {
+                rules,
+                name: "alice".into(),
+                layout,
+                port: 0,
+                mdns: false,
+                computers: vec![(FourSeat::East, 1), (FourSeat::West, 1)],
+            },
+            Some(dir.to_path_buf()),
+            || {},
+        ),
+        7,
+    );
+    let give_up = Instant::now() + Duration::from_secs(20);
+    while host.port.is_none() {
+        assert!(Instant::now() < give_up, "the host listens");
+        host.poll();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let addr = format!("127.0.0.1:{}", host.port.unwrap()).parse().unwrap();
+    (host, addr)
+}
+
+#[test]
+fn a_seat_killed_mid_game_is_resumed_by_the_handle_from_its_journal() {
+    let scratch = Scratch::new("handle-resume");
+    let hd = scratch.0.join("host");
+    let nd = scratch.0.join("north");
+    let (mut host, addr) = start_host(&hd);
+    let log = scratch.0.join("north.log");
+    let (a, n) = (addr.to_string(), nd.to_string_lossy().into_owned());
+    let mut north = spawn(
+        &[
+            "join", "--seat", "north", "--addr", &a, "--yes", "--ai", "random", "--seed", "5",
+            "--state", &n,
+        ],
+        &log,
+    );
+    // Until North's device has played a while, then it crashes.
+    let give_up = Instant::now() + Duration::from_secs(120);
+    loop {
+        host.poll();
+        let events = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("event: "))
+            .count();
+        if events >= 30 {
+            break;
+        }
+        assert!(host.verdict.is_none(), "the game ended before the crash");
+        assert!(Instant::now() < give_up, "North plays");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    north.0.kill().unwrap();
+    let _ = north.0.wait();
+    assert!(nd.join(junqi_net::table_journal::JOURNAL_FILE).exists());
+    // The app's handle takes the seat up again (it dials the host it joined).
+    std::fs::write(nd.join(LINK_FILE), format!("join {addr}\n")).unwrap();
+    let mut back = Person::new(
+        TableHandle::start(TableRole::Resume, Some(nd.clone()), || {}),
+        9,
+    );
+    let give_up = Instant::now() + Duration::from_secs(600);
+    while !(host.stopped && back.stopped) {
+        assert!(Instant::now() < give_up, "the table ends");
+        host.poll();
+        back.poll();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (hv, _) = host.verdict.expect("the host's verdict");
+    let (bv, kept) = back.verdict.expect("the resumed seat's verdict");
+    assert_eq!(hv.ending, Ending::Played, "{hv:?}");
+    assert!(hv.blame.is_none() && bv.blame.is_none());
+    assert!(hv.record.is_some());
+    assert_eq!(hv.record, bv.record);
+    assert!(kept.is_some());
+    // The resumed seat's seat table knows the names again (from its journal's hellos).
+    assert_eq!(back.seats.expect("seats")[0].name.as_deref(), Some("alice"));
+}

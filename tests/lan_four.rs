@@ -1,0 +1,264 @@
+//! Headless tests of four-seat LAN tables (四国大战 over the LAN, `MinimalPlugins`, no window):
+//! two apps in this process (two data folders) at one table over QUIC on 127.0.0.1 — one opens
+//! the table from its lobby with East and West given to computer players (which its device
+//! runs, each a seat of its own dialling the table over loopback), the other finds it in its
+//! lobby's list with its free seat and takes North; the one pairing code is the same on both
+//! screens, the rules line says the host's device runs the computer seats, nothing starts
+//! before both confirmed, both boards are played by clicks to the end, and both result screens
+//! hold the same result, a clean audit and a saved record with its signed log beside it.
+
+use std::net::SocketAddr;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use junqi::{
+    board::BoardClick,
+    i18n::Lang,
+    model::{ActiveGame, LastGame},
+    screens::{
+        Navigate, Screen,
+        lobby::LobbyState,
+        lobby_table::{SeatChoice, TableAction, TableLobby, TablePhase, is_table},
+    },
+    table_text::rules_lines,
+};
+use junqi_game::{Move, Side};
+use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
+use junqi_net::four::FourSeat;
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("junqi-four-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+/// An app in the lobby whose host list comes from a channel instead of mDNS.
+fn lobby_app(dir: &std::path::Path) -> (App, mpsc::Sender<Discovery>) {
+    let mut app = junqi::headless_app(dir.to_path_buf());
+    let (tx, rx) = mpsc::channel();
+    {
+        let mut lobby = app.world_mut().resource_mut::<LobbyState>();
+        lobby.set_feed(rx);
+        lobby.mdns = false;
+        lobby.name = "alice".into();
+    }
+    app.update();
+    app.world_mut().write_message(Navigate(Screen::Lobby));
+    app.update();
+    app.update();
+    assert_eq!(screen(&app), Screen::Lobby);
+    (app, tx)
+}
+
+fn run_until(apps: &mut [&mut App], secs: u64, mut done: impl FnMut(&mut [&mut App]) -> bool) {
+    let t0 = Instant::now();
+    while !done(apps) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(secs),
+            "timed out: screens {:?}",
+            apps.iter().map(|a| screen(a)).collect::<Vec<_>>()
+        );
+        for a in apps.iter_mut() {
+            a.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn phase(app: &App) -> TablePhase {
+    app.world().resource::<TableLobby>().phase.clone()
+}
+
+/// Clicks a legal move for the app's player when it is its turn; `true` if it played.
+fn click_a_move(app: &mut App, nth: usize) -> bool {
+    let Some(g) = app.world().get_resource::<ActiveGame>() else {
+        return false;
+    };
+    if !g.game_match.my_turn() || g.game_match.result().is_some() {
+        return false;
+    }
+    let moves = g.game_match.view.legal_moves().to_vec();
+    if moves.is_empty() {
+        return false;
+    }
+    match moves[nth % moves.len()] {
+        Move::Step { from, to } => {
+            app.world_mut().write_message(BoardClick(from));
+            app.update();
+            app.world_mut().write_message(BoardClick(to));
+        }
+        Move::Flip { at } => {
+            app.world_mut().write_message(BoardClick(at));
+        }
+    }
+    app.update();
+    true
+}
+
+#[test]
+fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
+    let (da, db) = (temp_dir("host"), temp_dir("guest"));
+    let (mut a, _ta) = lobby_app(&da);
+    let (mut b, tb) = lobby_app(&db);
+    b.world_mut().resource_mut::<LobbyState>().name = "bob".into();
+
+    // The host chooses: East and West the computer (新手), North open for a player.
+    a.world_mut().write_message(TableAction::Setup);
+    a.update();
+    assert_eq!(phase(&a), TablePhase::Setup);
+    a.world_mut().resource_mut::<TableLobby>().setup.seats = [
+        SeatChoice::Computer(1),
+        SeatChoice::Player,
+        SeatChoice::Computer(1),
+    ];
+    a.world_mut().write_message(TableAction::Host);
+    let mut port = None;
+    run_until(&mut [&mut a], 20, |apps| {
+        if let TablePhase::Waiting { port: Some(p) } = phase(apps[0]) {
+            port = Some(p);
+        }
+        port.is_some()
+    });
+    let addr: SocketAddr = format!("127.0.0.1:{}", port.unwrap()).parse().unwrap();
+    // The waiting room's seat table fills as the seats come: the host's computer seats first.
+    run_until(&mut [&mut a], 20, |apps| {
+        let seats = &apps[0].world().resource::<TableLobby>().seats;
+        seats[1].computer() == Some(1) && seats[3].computer() == Some(1)
+    });
+    assert_eq!(
+        a.world().resource::<TableLobby>().seats[2].name,
+        None,
+        "North is still free"
+    );
+
+    // The guest's lobby lists the table with its free seat, apart from two-player hosts.
+    let info = HostInfo {
+        fullname: "alice._junqi._udp.local.".into(),
+        name: "alice".into(),
+        version: 1,
+        rules: "four dark 30s".into(),
+        addrs: vec![addr],
+        free_seats: FreeSeats::parse("N"),
+    };
+    assert!(is_table(&info));
+    tb.send(Discovery::Found(info.clone())).unwrap();
+    b.update();
+    let listed = b.world().resource::<LobbyState>().hosts.hosts()[0].clone();
+    assert_eq!(
+        listed.free_seats.unwrap().seats().collect::<Vec<_>>(),
+        [FourSeat::North]
+    );
+    b.world_mut().write_message(TableAction::Join {
+        fullname: info.fullname.clone(),
+        seat: FourSeat::North,
+    });
+
+    // One code on both screens, the same seat table, the rules line naming the host's
+    // computer seats; nothing starts before both confirmed.
+    run_until(&mut [&mut a, &mut b], 60, |apps| {
+        apps.iter()
+            .all(|x| matches!(phase(x), TablePhase::Pairing { .. }))
+    });
+    let code = |x: &App| match phase(x) {
+        TablePhase::Pairing { code, rules, .. } => (code, rules),
+        p => panic!("not pairing: {p:?}"),
+    };
+    let (ca, rules) = code(&a);
+    assert_eq!(ca, code(&b).0);
+    let seats = b.world().resource::<TableLobby>().seats.clone();
+    assert_eq!(seats[0].name.as_deref(), Some("alice"));
+    assert_eq!(seats[2].name.as_deref(), Some("bob"));
+    assert_eq!(seats[1].computer(), Some(1));
+    assert_eq!(seats[3].computer(), Some(1));
+    let lines = rules_lines(&rules, &seats, Lang::En);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("the host can see its pieces")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("other team")), "{lines:?}");
+    a.world_mut().write_message(TableAction::Confirm);
+    for _ in 0..50 {
+        a.update();
+        b.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        screen(&a),
+        Screen::Lobby,
+        "no play before every player confirmed"
+    );
+    b.world_mut().write_message(TableAction::Confirm);
+    run_until(&mut [&mut a, &mut b], 60, |apps| {
+        apps.iter().all(|x| screen(x) == Screen::Game)
+    });
+    let me = |x: &App| x.world().resource::<ActiveGame>().game_match.me();
+    assert_eq!(me(&a), Side::South);
+    assert_eq!(me(&b), Side::North);
+    // The seat table of the game knows every seat's player.
+    let g = b.world().resource::<ActiveGame>();
+    let t = g
+        .lan_state()
+        .and_then(|l| l.table.as_ref())
+        .expect("a table");
+    assert_eq!(t.name(Side::South), Some("alice"));
+    assert_eq!(t.name(Side::North), Some("bob"));
+    assert_eq!(t.seat(Side::East).computer(), Some(1));
+    assert_eq!(t.seat(Side::West).computer(), Some(1));
+    assert_eq!(g.lan_state().unwrap().code, ca);
+
+    // Both boards played by clicks to the end.
+    let mut n = 0usize;
+    run_until(&mut [&mut a, &mut b], 900, |apps| {
+        for x in apps.iter_mut() {
+            n += 1;
+            click_a_move(x, n);
+        }
+        apps.iter().all(|x| screen(x) == Screen::GameOver)
+    });
+    // The audit's verdict and the saved record follow the end.
+    run_until(&mut [&mut a, &mut b], 60, |apps| {
+        apps.iter().all(|x| {
+            x.world()
+                .get_resource::<LastGame>()
+                .is_some_and(|l| l.game.is_some())
+        })
+    });
+    let last = |x: &App| x.world().resource::<LastGame>().clone();
+    let (la, lb) = (last(&a), last(&b));
+    assert!(la.result.is_some());
+    assert_eq!(la.result, lb.result);
+    assert!(la.four);
+    // The profile's and the record's key names the other players, the same in every language.
+    assert!(la.opponent.starts_with("lan:") && la.opponent.contains("bob"));
+    assert_eq!(la.opponent.matches("ai-1").count(), 2, "{}", la.opponent);
+    assert!(lb.opponent.contains("alice"));
+    for l in [&la, &lb] {
+        let t = l
+            .lan
+            .as_ref()
+            .and_then(|l| l.table.as_ref())
+            .expect("a table");
+        let v = t.verdict.as_ref().expect("the verdict");
+        assert!(v.blame.is_none(), "{v:?}");
+        assert!(v.record.is_some());
+        let saved = l.saved.as_ref().expect("the record saved");
+        assert!(saved.exists());
+        // The signed log beside it, for junqi-audit.
+        let log = junqi::lan::files::record_journal(saved);
+        let bytes = std::fs::read(&log).expect("the table's log kept beside the record");
+        assert!(junqi_net::table::load_log(&bytes).is_ok());
+    }
+    assert_eq!(
+        la.game.as_ref().unwrap().record,
+        lb.game.as_ref().unwrap().record
+    );
+    let _ = std::fs::remove_dir_all(&da);
+    let _ = std::fs::remove_dir_all(&db);
+}
