@@ -12,6 +12,7 @@
 pub mod behaviour;
 pub mod belief;
 pub mod calibration;
+pub mod caution;
 pub mod conceal;
 pub mod concede;
 pub mod eval;
@@ -117,6 +118,8 @@ impl Level {
                     soft: 0,
                     flip_soft: 0,
                     mine_doubt: 0,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::None,
                 slip: 0.2,
@@ -146,6 +149,8 @@ impl Level {
                     soft: 0,
                     flip_soft: 0,
                     mine_doubt: 0,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::None,
                 slip: 0.0,
@@ -175,6 +180,8 @@ impl Level {
                     soft: 0,
                     flip_soft: 0,
                     mine_doubt: 0,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::Hand,
                 slip: 0.0,
@@ -234,6 +241,8 @@ impl Level {
                     // samples count twice, +0.013 a seed over eight paired
                     // seeds (README, *Doubt where the strikes go*).
                     mine_doubt: 100,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::Hand,
                 slip: 0.0,
