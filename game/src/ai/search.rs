@@ -79,8 +79,7 @@ pub struct SearchParams {
     /// How open games (two players, nothing hidden) are searched: 0 as the
     /// samples are (every root move screened, the best `candidates` deeper
     /// to `open_depth`); 1 every move, iterative deepening alpha-beta with a
-    /// transposition table until the budget runs out ([`open`]); 2 the same
-    /// with late quiet moves reduced a ply.
+    /// transposition table until the budget runs out ([`open`]).
     pub open_full: u8,
     /// How much a blind strike's expected loss counts once more (percent;
     /// 0 = not at all): root attacks in dark games on unidentified enemy
@@ -564,8 +563,12 @@ pub fn analyse(
         })
         .collect();
     let mut s = Searcher::new(p, view.me(), stop);
-    if p.open_full > 0 && view.rules().mode == Mode::Open && !view.is_team_game() {
-        let mut o = open::Open::new(&mut s, p.open_full >= 2);
+    if p.open_full > 0
+        && view.rules().mode == Mode::Open
+        && !view.is_team_game()
+        && !open::hunting(&positions[0])
+    {
+        let mut o = open::Open::new(&mut s);
         let (moves, depth, complete) = o.search(&positions[0], &root, &bonus, u8::MAX);
         out.moves = moves;
         out.depth = depth;

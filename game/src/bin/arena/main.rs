@@ -277,7 +277,7 @@ impl RunArgs {
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
 /// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, doubt, soft, flip_soft, nodes,
-/// open_full (open games: 0 screened, 1 full-width alpha-beta, 2 with late-move reductions), caution (percent: blind strikes at unmoved pieces charged their
+/// open_full (open games: 0 screened, 1 full-width alpha-beta), caution (percent: blind strikes at unmoved pieces charged their
 /// expected loss once more),
 /// full, honest, priors, slip, gen, boxed (0: never a flag boxed in by three
 /// landmines, 1: always, 2: either, 3: never, its centre side open), forwin, resign (0: never resigns, to
