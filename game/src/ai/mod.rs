@@ -247,7 +247,13 @@ impl Level {
                     // the full-width alpha-beta partner (docs/journal/
                     // 2026-12-07-open-search-and-caution.md).
                     open_full: 1,
-                    caution: 0,
+                    // Officers struck unmoved pieces that were the commander,
+                    // a corps or a bomb, and a defender that never converts
+                    // drew the deal: charging the expected loss once more
+                    // scored 0.913 (17.5% drawn) against 0.838 (32.5%) over
+                    // 40 games against the guard in dark games (journal,
+                    // 2026-12-07-open-search-and-caution.md).
+                    caution: 100,
                 },
                 priors: Priors::Hand,
                 slip: 0.0,
