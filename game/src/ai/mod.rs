@@ -12,6 +12,7 @@
 pub mod behaviour;
 pub mod belief;
 pub mod calibration;
+pub mod caution;
 pub mod conceal;
 pub mod concede;
 pub mod eval;
@@ -117,6 +118,8 @@ impl Level {
                     soft: 0,
                     flip_soft: 0,
                     mine_doubt: 0,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::None,
                 slip: 0.2,
@@ -146,6 +149,8 @@ impl Level {
                     soft: 0,
                     flip_soft: 0,
                     mine_doubt: 0,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::None,
                 slip: 0.0,
@@ -175,6 +180,8 @@ impl Level {
                     soft: 0,
                     flip_soft: 0,
                     mine_doubt: 0,
+                    open_full: 0,
+                    caution: 0,
                 },
                 priors: Priors::Hand,
                 slip: 0.0,
@@ -234,6 +241,19 @@ impl Level {
                     // samples count twice, +0.013 a seed over eight paired
                     // seeds (README, *Doubt where the strikes go*).
                     mine_doubt: 100,
+                    // Open games are perfect information: every move, as deep as
+                    // the budget goes (depth 6 on average), not ten candidates
+                    // to four plies: 1.000 against 0.688 over 40 games against
+                    // the full-width alpha-beta partner (docs/journal/
+                    // 2026-12-07-open-search-and-caution.md).
+                    open_full: 1,
+                    // Officers struck unmoved pieces that were the commander,
+                    // a corps or a bomb, and a defender that never converts
+                    // drew the deal: charging the expected loss once more
+                    // scored 0.913 (17.5% drawn) against 0.838 (32.5%) over
+                    // 40 games against the guard in dark games (journal,
+                    // 2026-12-07-open-search-and-caution.md).
+                    caution: 100,
                 },
                 priors: Priors::Hand,
                 slip: 0.0,

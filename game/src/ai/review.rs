@@ -221,6 +221,10 @@ fn judge(
     let mut rng = rng_for(seed, action, view.me(), 0x4a55_4447);
     let mut p = params.search;
     p.noise = 0;
+    // The loss of the played move needs its exact score: the full-width
+    // open search scores only its best move exactly (the rest by the
+    // bound they failed low on), the screened search scores them all.
+    p.open_full = 0;
     let a = search::analyse(view, &belief, &p, &mut rng, &|| false);
     if !a.complete {
         return None;

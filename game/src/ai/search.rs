@@ -8,7 +8,7 @@ use super::eval::{Guard, Knowledge, WIN, attack_swing};
 use super::score;
 use super::team::friends;
 use super::weights::Weights;
-use super::{conceal, probe};
+use super::{caution, conceal, probe};
 use crate::board::{Point, PointKind, PointSet};
 use crate::piece::{Rank, Side};
 use crate::position::{GameResult, MAX_MOVES, Move, MoveList, Position};
@@ -16,6 +16,8 @@ use crate::rules::Mode;
 use crate::view::PlayerView;
 use arrayvec::ArrayVec;
 use rand::Rng;
+
+mod open;
 
 const INF: i32 = WIN * 2;
 
@@ -74,6 +76,15 @@ pub struct SearchParams {
     /// meets a landmine: the strikes go where the samples' mines are
     /// fewest, so there they are too few.
     pub mine_doubt: i32,
+    /// How open games (two players, nothing hidden) are searched: 0 as the
+    /// samples are (every root move screened, the best `candidates` deeper
+    /// to `open_depth`); 1 every move, iterative deepening alpha-beta with a
+    /// transposition table until the budget runs out ([`open`]).
+    pub open_full: u8,
+    /// How much a blind strike's expected loss counts once more (percent;
+    /// 0 = not at all): root attacks in dark games on unidentified enemy
+    /// pieces that never moved are charged it ([`super::caution`]).
+    pub caution: i32,
 }
 
 /// How a search treats the root player's attacks on unidentified enemy
@@ -548,9 +559,24 @@ pub fn analyse(
             };
             noise as f32 + probe::bonus(view, belief, m, p.probe)
                 - conceal::cost(view, belief, m, p.conceal)
+                - caution::cost(view, belief, m, p.caution)
         })
         .collect();
     let mut s = Searcher::new(p, view.me(), stop);
+    if p.open_full > 0
+        && view.rules().mode == Mode::Open
+        && !view.is_team_game()
+        && !open::hunting(&positions[0])
+    {
+        let mut o = open::Open::new(&mut s);
+        let (moves, depth, complete) = o.search(&positions[0], &root, &bonus, u8::MAX);
+        out.moves = moves;
+        out.depth = depth;
+        out.complete = complete;
+        out.samples = 1;
+        out.nodes = s.nodes;
+        return out;
+    }
     if p.interior != Interior::Clairvoyant {
         let mut hidden = Box::new([None; 256]);
         for k in belief.pieces() {

@@ -277,6 +277,8 @@ impl RunArgs {
 
 /// A player by name; `LEVEL:key=value,...` overrides search settings for tuning
 /// (keys: samples, screen, cand, depth, open, q, contempt, probe, conceal, mix, doubt, soft, flip_soft, nodes,
+/// open_full (open games: 0 screened, 1 full-width alpha-beta), caution (percent: blind strikes at unmoved pieces charged their
+/// expected loss once more),
 /// full, honest, priors, slip, gen, boxed (0: never a flag boxed in by three
 /// landmines, 1: always, 2: either, 3: never, its centre side open), forwin, resign (0: never resigns, to
 /// see whether the games it resigns were lost), and the evaluation's weights
@@ -315,6 +317,8 @@ fn make_player(name: &str, seed: u64, four: bool) -> Result<Box<dyn Player>, Str
             "soft" => p.search.soft = n as i32,
             "flip_soft" => p.search.flip_soft = n as i32,
             "nodes" => p.search.nodes = n as u64,
+            "open_full" => p.search.open_full = n as u8,
+            "caution" => p.search.caution = n as i32,
             "full" => {
                 p.search.eval = match n as u8 {
                     0 => Knowledge::Basic,
