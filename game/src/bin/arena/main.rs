@@ -31,13 +31,14 @@
 
 mod calibrate;
 mod spsa;
+mod study;
 mod tune;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use junqi_game::ai::{Ai, FlagBox, Interior, Knowledge, Level, Player, Priors, player_by_name};
 use junqi_game::progress::Progress;
 use junqi_game::{
-    Action, DrawReason, Game, GameResult, Mode, Move, PlayerView, Rules, Side, TableEvent, Team,
+    Action, DrawReason, Game, GameResult, Mode, PlayerView, Rules, Side, TableEvent, Team,
     WinReason,
 };
 use rand::SeedableRng;
@@ -595,7 +596,7 @@ fn play_four(args: &Args, index: usize) -> Played {
     match game.result() {
         Some(GameResult::Win { winner, reason }) => {
             if winner.team() != a_team {
-                dump_loss(
+                study::dump_loss(
                     &game,
                     &format!("game {index}, A is {a_team:?}, {reason:?}"),
                     12,
@@ -724,11 +725,11 @@ fn play_one(args: &Args, index: usize) -> Played {
         }
     }
     out.plies = plies;
-    save_record(&game, index);
+    study::save_record(&game, index);
     match game.result() {
         Some(GameResult::Win { winner, reason }) => {
             if winner != a_side {
-                dump_loss(
+                study::dump_loss(
                     &game,
                     &format!("game {index}, A is {a_side}, {reason:?}"),
                     6,
@@ -839,65 +840,6 @@ fn mean(v: &[f64]) -> f64 {
         0.0
     } else {
         v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-/// With `ARENA_RECORDS=DIR` set, writes the record of game `index` to
-/// `DIR/game-INDEX.json`, to replay and study it.
-fn save_record(game: &Game, index: usize) {
-    let Some(dir) = std::env::var_os("ARENA_RECORDS") else {
-        return;
-    };
-    let path = std::path::Path::new(&dir).join(format!("game-{index}.json"));
-    let written = serde_json::to_string(game.record())
-        .map_err(|e| e.to_string())
-        .and_then(|json| std::fs::write(&path, json).map_err(|e| e.to_string()));
-    if let Err(e) = written {
-        eprintln!("\ncannot write {}: {e}", path.display());
-    }
-}
-
-/// With `ARENA_DUMP_LOSS` set, prints a lost game's position `plies` plies before its end and
-/// its last `events`, to study why A lost.
-fn dump_loss(game: &Game, what: &str, plies: usize, events: usize) {
-    if std::env::var_os("ARENA_DUMP_LOSS").is_none() {
-        return;
-    }
-    let back = game.record().actions.len().saturating_sub(plies);
-    let g = Game::replay(game.record(), Some(back)).expect("replays");
-    eprintln!(
-        "\nloss, {what}; {plies} plies before the end:\n{:?}",
-        g.position()
-    );
-    let ev = game.events();
-    for e in &ev[ev.len().saturating_sub(events)..] {
-        eprintln!("  {e:?}");
-    }
-    if std::env::var_os("ARENA_DUMP_LOSS").is_some_and(|v| v == "battles") {
-        dump_battles(game);
-    }
-}
-
-/// Every battle of `game` with the true ranks (`ARENA_DUMP_LOSS=battles`).
-fn dump_battles(game: &Game) {
-    let record = game.record();
-    for (i, (side, action)) in record.actions.iter().enumerate() {
-        let Action::Move(Move::Step { from, to }) = *action else {
-            continue;
-        };
-        let before = Game::replay(record, Some(i)).expect("replays");
-        let pos = before.position();
-        if let (Some(a), Some(d)) = (pos.at(from), pos.at(to)) {
-            let board = pos.board();
-            let outcome = pos.rules().clash(a.rank, d.rank).outcome;
-            eprintln!(
-                "  ply {i}: {side} {:?} {} x {:?} {}: {outcome:?}",
-                a.rank,
-                board.name_of(from),
-                d.rank,
-                board.name_of(to)
-            );
-        }
     }
 }
 
