@@ -79,7 +79,7 @@ pub struct SearchParams {
     /// How open games (two players, nothing hidden) are searched: 0 as the
     /// samples are (every root move screened, the best `candidates` deeper
     /// to `open_depth`); 1 every move, iterative deepening alpha-beta with a
-    /// transposition table until the budget runs out ([`open`]).
+    /// transposition table until the budget runs out (the `open` module).
     pub open_full: u8,
     /// How much a blind strike's expected loss counts once more (percent;
     /// 0 = not at all): root attacks in dark games on unidentified enemy
