@@ -7,18 +7,19 @@
 //! process) and a new app resuming from its journal; leaving at the pairing code; a damaged
 //! journal reported in the lobby.
 
+mod lan_support;
+use lan_support::{click_a_move, lobby_app, run_until, screen, temp_dir};
+
 use std::net::SocketAddr;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use junqi::{
-    board::BoardClick,
     i18n::Lang,
     lan::{LanLink, LanRequest},
     model::{ActiveGame, LastGame},
     screens::{
-        Navigate, Screen,
+        Screen,
         game_hud::GameAction,
         lobby::{LobbyAction, LobbyPhase, LobbyState, rules_text},
         replay::ReplayState,
@@ -26,19 +27,9 @@ use junqi::{
     },
     storage::DataDir,
 };
-use junqi_game::{GameResult, Layout, Mode, Move, Setup, WinReason, classic_layouts};
+use junqi_game::{GameResult, Layout, Mode, Setup, WinReason, classic_layouts};
 use junqi_net::discovery::{Discovery, HostInfo};
 use junqi_net::peer::{PeerCmd, PeerError};
-
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("junqi-lan-test-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn screen(app: &App) -> Screen {
-    *app.world().resource::<State<Screen>>().get()
-}
 
 fn host_info(name: &str, addr: SocketAddr) -> HostInfo {
     HostInfo {
@@ -49,23 +40,6 @@ fn host_info(name: &str, addr: SocketAddr) -> HostInfo {
         addrs: vec![addr],
         free_seats: None,
     }
-}
-
-/// An app in the lobby whose host list comes from a channel instead of mDNS.
-fn lobby_app(dir: &std::path::Path) -> (App, mpsc::Sender<Discovery>) {
-    let mut app = junqi::headless_app(dir.to_path_buf());
-    let (tx, rx) = mpsc::channel();
-    {
-        let mut lobby = app.world_mut().resource_mut::<LobbyState>();
-        lobby.set_feed(rx);
-        lobby.mdns = false;
-    }
-    app.update();
-    app.world_mut().write_message(Navigate(Screen::Lobby));
-    app.update();
-    app.update();
-    assert_eq!(screen(&app), Screen::Lobby);
-    (app, tx)
 }
 
 #[test]
@@ -128,48 +102,6 @@ fn the_lobby_lists_hosts_as_they_appear_and_disappear() {
     assert_eq!(screen(&app), Screen::Setup);
     assert!(app.world().resource::<SetupState>().lan_host);
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Clicks a legal move for the app's player when it is its turn (the first legal step, or a
-/// flip); `true` if it played.
-fn click_a_move(app: &mut App, nth: usize) -> bool {
-    let Some(g) = app.world().get_resource::<ActiveGame>() else {
-        return false;
-    };
-    if !g.game_match.my_turn() || g.game_match.result().is_some() {
-        return false;
-    }
-    let moves = g.game_match.view.legal_moves().to_vec();
-    if moves.is_empty() {
-        return false;
-    }
-    match moves[nth % moves.len()] {
-        Move::Step { from, to } => {
-            app.world_mut().write_message(BoardClick(from));
-            app.update();
-            app.world_mut().write_message(BoardClick(to));
-        }
-        Move::Flip { at } => {
-            app.world_mut().write_message(BoardClick(at));
-        }
-    }
-    app.update();
-    true
-}
-
-fn run_until(apps: &mut [&mut App], secs: u64, mut done: impl FnMut(&mut [&mut App]) -> bool) {
-    let t0 = Instant::now();
-    while !done(apps) {
-        assert!(
-            t0.elapsed() < Duration::from_secs(secs),
-            "timed out: screens {:?}",
-            apps.iter().map(|a| screen(a)).collect::<Vec<_>>()
-        );
-        for a in apps.iter_mut() {
-            a.update();
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 /// The pairing code the lobby shows, once both nonces are in, and whether the player is past it

@@ -7,103 +7,36 @@
 //! before both confirmed, both boards are played by clicks to the end, and both result screens
 //! hold the same result, a clean audit and a saved record with its signed log beside it.
 
+mod lan_support;
+use lan_support::{click_a_move, lobby_app, run_until, screen, temp_dir};
+
 use std::net::SocketAddr;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bevy::prelude::*;
 use junqi::{
-    board::BoardClick,
     i18n::Lang,
     model::{ActiveGame, LastGame},
     screens::{
-        Navigate, Screen,
+        Screen,
         lobby::LobbyState,
         lobby_table::{SeatChoice, TableAction, TableLobby, TablePhase, is_table},
     },
     table_text::rules_lines,
 };
-use junqi_game::{Move, Side};
+use junqi_game::Side;
 use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
 use junqi_net::four::FourSeat;
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("junqi-four-test-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn screen(app: &App) -> Screen {
-    *app.world().resource::<State<Screen>>().get()
-}
-
-/// An app in the lobby whose host list comes from a channel instead of mDNS.
-fn lobby_app(dir: &std::path::Path) -> (App, mpsc::Sender<Discovery>) {
-    let mut app = junqi::headless_app(dir.to_path_buf());
-    let (tx, rx) = mpsc::channel();
-    {
-        let mut lobby = app.world_mut().resource_mut::<LobbyState>();
-        lobby.set_feed(rx);
-        lobby.mdns = false;
-        lobby.name = "alice".into();
-    }
-    app.update();
-    app.world_mut().write_message(Navigate(Screen::Lobby));
-    app.update();
-    app.update();
-    assert_eq!(screen(&app), Screen::Lobby);
-    (app, tx)
-}
-
-fn run_until(apps: &mut [&mut App], secs: u64, mut done: impl FnMut(&mut [&mut App]) -> bool) {
-    let t0 = Instant::now();
-    while !done(apps) {
-        assert!(
-            t0.elapsed() < Duration::from_secs(secs),
-            "timed out: screens {:?}",
-            apps.iter().map(|a| screen(a)).collect::<Vec<_>>()
-        );
-        for a in apps.iter_mut() {
-            a.update();
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
 fn phase(app: &App) -> TablePhase {
     app.world().resource::<TableLobby>().phase.clone()
-}
-
-/// Clicks a legal move for the app's player when it is its turn; `true` if it played.
-fn click_a_move(app: &mut App, nth: usize) -> bool {
-    let Some(g) = app.world().get_resource::<ActiveGame>() else {
-        return false;
-    };
-    if !g.game_match.my_turn() || g.game_match.result().is_some() {
-        return false;
-    }
-    let moves = g.game_match.view.legal_moves().to_vec();
-    if moves.is_empty() {
-        return false;
-    }
-    match moves[nth % moves.len()] {
-        Move::Step { from, to } => {
-            app.world_mut().write_message(BoardClick(from));
-            app.update();
-            app.world_mut().write_message(BoardClick(to));
-        }
-        Move::Flip { at } => {
-            app.world_mut().write_message(BoardClick(at));
-        }
-    }
-    app.update();
-    true
 }
 
 #[test]
 fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
     let (da, db) = (temp_dir("host"), temp_dir("guest"));
     let (mut a, _ta) = lobby_app(&da);
+    a.world_mut().resource_mut::<LobbyState>().name = "alice".into();
     let (mut b, tb) = lobby_app(&db);
     b.world_mut().resource_mut::<LobbyState>().name = "bob".into();
 

@@ -99,33 +99,8 @@ impl Person {
 #[test]
 fn a_host_with_two_computer_seats_and_a_guest_play_a_whole_table() {
     let (hd, gd) = (temp_dir("host"), temp_dir("guest"));
-    let rules = Rules {
-        move_seconds: 20,
-        ..Rules::four_player(Mode::Dark)
-    };
-    let layout = Ai::new(Level::Novice, 1).layout(&rules);
-    let mut host = Person::new(
-        TableHandle::start(
-            TableRole::Host {
-                rules,
-                name: "alice".into(),
-                layout,
-                port: 0,
-                mdns: false,
-                computers: vec![(FourSeat::East, 1), (FourSeat::West, 1)],
-            },
-            Some(hd.clone()),
-            || {},
-        ),
-        7,
-    );
-    let give_up = Instant::now() + Duration::from_secs(20);
-    while host.port.is_none() {
-        assert!(Instant::now() < give_up, "the host listens");
-        host.poll();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let addr = format!("127.0.0.1:{}", host.port.unwrap()).parse().unwrap();
+    let (mut host, addr) = start_host(&hd);
+    let layout = Ai::new(Level::Novice, 1).layout(&Rules::four_player(Mode::Dark));
     let mut guest = Person::new(
         TableHandle::start(
             TableRole::Join {
