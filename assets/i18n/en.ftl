@@ -139,7 +139,7 @@ board-out = { $seat ->
         [you] You are out
        *[other] { $who } is out
     }
-log-move = { $who } { $piece } { $from }→{ $to }
+log-move = { $who }: { $piece } { $from }→{ $to }
 log-battle = { $move }, { $verdict }
 log-flip = { $seat ->
         [you] You flip
