@@ -194,6 +194,9 @@ def build_summary(data):
     )
 
 
+# Tables rendered from another table's JSON file.
+DATA = {"build_summary": "build"}
+
 RENDER = {"engine": engine, "net": net, "arena": arena, "build": build, "build_summary": build_summary}
 
 
@@ -205,7 +208,7 @@ def render_doc(path):
         name = m.group(2)
         if name not in RENDER:
             sys.exit(f"{path}: unknown bench table {name!r}")
-        data = load(name)
+        data = load(DATA.get(name, name))
         if data is None:
             return m.group(0)
         return m.group(1) + RENDER[name](data).replace("{bench}", bench) + m.group(4)
