@@ -6,6 +6,7 @@
 #   scripts/screenshots.sh game rules # only these screens
 #   SIZE=720x1600 scripts/screenshots.sh   # at another window size (phone portrait), saved in
 #                                          # docs/screenshots/720x1600/
+#   SHOT_SECONDS=600 scripts/screenshots.sh  # more time per screen on a loaded machine
 #
 # `lobby`, `lan-pairing`, `lan-setup` (the guest's own setup after the pairing) and `lan-game`
 # start headless `junqi-peer` hosts (advertised by mDNS) first, so the lobby lists real
@@ -74,7 +75,7 @@ for spec in "${SHOTS[@]}"; do
   esac
   JUNQI_DEMO_FRAMES=${frames:-${JUNQI_DEMO_FRAMES:-}} JUNQI_WINDOW=$SIZE \
   JUNQI_DATA_DIR=$DATA JUNQI_DEMO=$screen JUNQI_LANG=$lang JUNQI_SCREENSHOT=$file \
-    BEVY_ASSET_ROOT=$ROOT timeout 180 \
+    BEVY_ASSET_ROOT=$ROOT timeout "${SHOT_SECONDS:-300}" \
     xvfb-run -a -s "-screen 0 ${SIZE}x24" "$BIN" >"$DATA/$screen-$lang.log" 2>&1 \
     || { echo "app failed:"; tail -20 "$DATA/$screen-$lang.log"; }
   stop_peers
