@@ -727,6 +727,7 @@ fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
         .expect("the unfinished game is offered");
     assert!(!offer.host);
     assert_eq!(offer.mode, Mode::Dark);
+    assert_eq!(offer.big_board, saved.rules.four_player_board);
     assert!(offer.messages >= saved.log.len());
     guest.world_mut().write_message(LobbyAction::Resume);
     run_until(&mut [&mut host, &mut guest], 60, |a| {

@@ -234,8 +234,10 @@ fn the_setup_screen_fits_every_size_in_both_languages() {
         for lang in [Lang::Zh, Lang::En] {
             for size in SIZES {
                 for tab in [SetupTab::Layout, SetupTab::Options] {
-                    let mut state = SetupState::default();
-                    state.lan_host = lan_host;
+                    let mut state = SetupState {
+                        lan_host,
+                        ..SetupState::default()
+                    };
                     state.options.set_table(table);
                     state.options.seat = Side::South;
                     state.saved = vec!["我的布阵".into(), "layout 2".into()];

@@ -321,8 +321,13 @@ fn ui(
                 if let Some(u) = lobby.unfinished.clone() {
                     egui::Frame::group(ui.style()).show(ui, |ui| {
                         ui.label(egui::RichText::new(lang.t("lobby.unfinished")).strong());
+                        let board = if u.big_board {
+                            format!("{} · ", lang.t("opt.table.two_big"))
+                        } else {
+                            String::new()
+                        };
                         ui.label(format!(
-                            "{} {} · {}",
+                            "{} {} · {board}{}",
                             lang.t("lan.vs"),
                             u.peer,
                             lang.t(mode_key(u.mode))
@@ -473,8 +478,17 @@ pub(crate) fn host_list_ui(
             ui.horizontal_wrapped(|ui| {
                 ui.spacing_mut().item_spacing.x = 16.0;
                 ui.label(egui::RichText::new(&h.name).size(20.0).strong());
-                for (i, part) in rules_parts(&h.rules, lang).into_iter().enumerate() {
-                    let part = if i == 0 { part } else { format!("· {part}") };
+                let parts = rules_parts(&h.rules, lang);
+                let last = parts.len().saturating_sub(1);
+                for (i, part) in parts.into_iter().enumerate() {
+                    // The dot ends a part, so that no line of a wrapped row begins with one.
+                    let part = if i == last {
+                        part
+                    } else {
+                        format!("{part} ·")
+                    };
+                    // Close together, as one text; the row's spacing after the last.
+                    ui.spacing_mut().item_spacing.x = if i == last { 16.0 } else { 6.0 };
                     ui.add(egui::Label::new(part).wrap_mode(egui::TextWrapMode::Extend));
                 }
                 ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
