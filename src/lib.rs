@@ -22,6 +22,8 @@ pub mod board;
 #[cfg(feature = "dev")]
 pub mod demo;
 #[cfg(feature = "dev")]
+pub mod demo_lan;
+#[cfg(feature = "dev")]
 pub mod demo_table;
 #[cfg(feature = "dev")]
 pub mod diag;
@@ -99,7 +101,12 @@ impl Plugin for AppPlugin {
             app.add_plugins(audio::playback_plugin);
         }
         #[cfg(feature = "dev")]
-        app.add_plugins((demo::plugin, demo_table::plugin, diag::plugin));
+        app.add_plugins((
+            demo::plugin,
+            demo_lan::plugin,
+            demo_table::plugin,
+            diag::plugin,
+        ));
     }
 }
 

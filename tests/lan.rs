@@ -3,7 +3,9 @@
 //! each through junqi-net's one handle — hosted from the setup screen's options, joined from the
 //! lobby's list, the same pairing code confirmed in both lobbies, each player's army arranged on
 //! its own setup screen and nothing started before both are ready, played by clicks on both
-//! boards, a resignation and a clean audit on both result screens. Also: the guest app killed with SIGKILL mid-game (run as a child
+//! boards, a resignation and a clean audit on both result screens; the same on the big board
+//! (两人四国棋盘: the lobby's row says so, each side arranges a half of it and sees its own half
+//! at the bottom). Also: the guest app killed with SIGKILL mid-game (run as a child
 //! process) and a new app resuming from its journal; leaving at the pairing code; a damaged
 //! journal reported in the lobby.
 
@@ -15,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use junqi::{
+    board::BoardScene,
     i18n::Lang,
     lan::{LanLink, LanRequest},
     model::{ActiveGame, LastGame},
@@ -23,11 +26,11 @@ use junqi::{
         game_hud::GameAction,
         lobby::{LobbyAction, LobbyPhase, LobbyState, rules_text},
         replay::ReplayState,
-        setup::{SetupAction, SetupState},
+        setup::{SetupAction, SetupState, Table},
     },
     storage::DataDir,
 };
-use junqi_game::{GameResult, Layout, Mode, Setup, WinReason, classic_layouts};
+use junqi_game::{Board, GameResult, Layout, Mode, Setup, Side, WinReason, classic_layouts};
 use junqi_net::discovery::{Discovery, HostInfo};
 use junqi_net::peer::{PeerCmd, PeerError};
 
@@ -176,6 +179,22 @@ fn confirm_pairing(host: &mut App, guest: &mut App, guest_layout: Option<Layout>
     );
     let rules = host.world().resource::<SetupState>().options.rules;
     assert_eq!(guest.world().resource::<SetupState>().options.rules, rules);
+    // Each arranges a half of the host's board, its own at the bottom (on the big board North
+    // and South face each other through the centre, East and West empty).
+    for app in [&mut *host, &mut *guest] {
+        app.update();
+        let options = app.world().resource::<SetupState>().options.clone();
+        assert!(std::ptr::eq(
+            options.rules.two_player_board(),
+            options.board()
+        ));
+        let scene = app.world().resource::<BoardScene>();
+        assert_eq!(scene.four, rules.four_player_board);
+        assert_eq!(scene.bottom, Some(Side::South));
+        if rules.four_player_board {
+            assert_eq!(scene.dim_halves, [Side::East, Side::West]);
+        }
+    }
     if let Some(l) = guest_layout {
         guest.world_mut().resource_mut::<SetupState>().layout = l;
     }
@@ -193,9 +212,10 @@ fn confirm_pairing(host: &mut App, guest: &mut App, guest_layout: Option<Layout>
     hc
 }
 
-/// An app that hosts a game from the lobby: "host a game", the options on the setup screen,
-/// then host. Returns it with the port it listens on.
-fn hosting_app(dir: &std::path::Path, mode: Mode) -> (App, u16) {
+/// An app that hosts a game on `table` (two players, on the classic or the big board) from the
+/// lobby: "host a game", the options on the setup screen, then host. Returns it with the port it
+/// listens on and the rules summary it advertises.
+fn hosting_app(dir: &std::path::Path, mode: Mode, table: Table) -> (App, u16, String) {
     let (mut host, _htx) = lobby_app(dir);
     // Host: the lobby's "host a game", the options on the setup screen, then host.
     host.world_mut().write_message(LobbyAction::Host);
@@ -205,8 +225,34 @@ fn hosting_app(dir: &std::path::Path, mode: Mode) -> (App, u16) {
     host.world_mut()
         .resource_mut::<SetupState>()
         .options
+        .set_table(table);
+    if table == Table::TwoOnBig {
+        // Flip is not hosted on the big board: 出征 says why and hosts nothing.
+        host.world_mut()
+            .resource_mut::<SetupState>()
+            .options
+            .rules
+            .mode = Mode::Flip;
+        host.world_mut().write_message(SetupAction::March);
+        host.update();
+        host.update();
+        let state = host.world().resource::<SetupState>();
+        let (said, warn) = state.message.clone().unwrap();
+        assert!(warn);
+        assert_eq!(said, host.world().resource::<Lang>().t("opt.big_no_flip"));
+        assert_eq!(screen(&host), Screen::Setup);
+        assert_eq!(
+            host.world().resource::<LobbyState>().phase,
+            LobbyPhase::Browsing
+        );
+        assert!(!host.world().contains_resource::<LanLink>());
+    }
+    host.world_mut()
+        .resource_mut::<SetupState>()
+        .options
         .rules
         .mode = mode;
+    assert_eq!(host.world().resource::<SetupState>().options.table, table);
     host.world_mut().write_message(SetupAction::March);
     let mut port = None;
     run_until(&mut [&mut host], 10, |a| {
@@ -220,7 +266,11 @@ fn hosting_app(dir: &std::path::Path, mode: Mode) -> (App, u16) {
     host.update();
     host.update();
     assert_eq!(screen(&host), Screen::Lobby);
-    (host, port.unwrap())
+    let LobbyPhase::Hosting { rules, .. } = host.world().resource::<LobbyState>().phase.clone()
+    else {
+        panic!("not hosting");
+    };
+    (host, port.unwrap(), rules)
 }
 
 /// Plays by clicks until the host may resign, resigns, and checks that both sides reach the
@@ -348,18 +398,30 @@ fn finish(host: &mut App, guest: &mut App, mut n: usize, same_log: bool) {
     assert_eq!(records[0], records[1], "both sides keep the same record");
 }
 
-/// A whole game; `guest_layout`: the guest arranges this army (else both keep the default).
-fn lan_game(mode: Mode, guest_layout: Option<Layout>) {
-    let tag = format!("{mode:?}");
+/// A whole game on `table`; `guest_layout`: the guest arranges this army (else both keep the
+/// default).
+fn lan_game(mode: Mode, table: Table, guest_layout: Option<Layout>) {
+    let tag = format!("{mode:?}-{table:?}");
     let (dh, dg) = (
         temp_dir(&format!("host-{tag}")),
         temp_dir(&format!("guest-{tag}")),
     );
-    let (mut host, port) = hosting_app(&dh, mode);
+    let (mut host, port, summary) = hosting_app(&dh, mode, table);
     let (mut guest, gtx) = lobby_app(&dg);
-    // Guest: the host appears in the list; join it.
+    // Guest: the host appears in the list with the rules it advertises (the big board said
+    // in the row); join it.
+    let big = table == Table::TwoOnBig;
+    for (lang, name) in [
+        (Lang::Zh, "两人四国棋盘"),
+        (Lang::En, "Two players, big board"),
+    ] {
+        assert_eq!(rules_text(&summary, lang).contains(name), big, "{summary}");
+    }
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let info = host_info("host", addr);
+    let info = HostInfo {
+        rules: summary,
+        ..host_info("host", addr)
+    };
     gtx.send(Discovery::Found(info.clone())).unwrap();
     guest.update();
     guest
@@ -389,6 +451,30 @@ fn lan_game(mode: Mode, guest_layout: Option<Layout>) {
             .mode,
         mode
     );
+    // Both play on the host's board, North against South, each with its own half at the
+    // bottom (East and West empty on the big board).
+    let mut sides = Vec::new();
+    for app in [&mut host, &mut guest] {
+        app.update();
+        let s = &app.world().resource::<ActiveGame>().game_match;
+        let (me, four) = (s.me(), s.rules().four_player_board);
+        let board = s.view.board();
+        assert_eq!(four, big);
+        assert_eq!(
+            std::ptr::eq(board, Board::four_player()),
+            big,
+            "the board of the host's rules"
+        );
+        let scene = app.world().resource::<BoardScene>();
+        assert_eq!(scene.bottom, Some(me));
+        assert_eq!(scene.four, big);
+        if big {
+            assert_eq!(scene.dim_halves, [Side::East, Side::West]);
+        }
+        sides.push(me);
+    }
+    sides.sort_by_key(|s| s.index());
+    assert_eq!(sides, [Side::South, Side::North]);
     // Play a few moves, then the network fails under the guest: both sides see the drop,
     // reconnect and resume where they were.
     let mut n = 0;
@@ -455,12 +541,19 @@ fn lan_game(mode: Mode, guest_layout: Option<Layout>) {
 
 #[test]
 fn a_dark_game_over_quic_between_two_apps() {
-    lan_game(Mode::Dark, None);
+    lan_game(Mode::Dark, Table::Two, None);
+}
+
+/// Two players on the big board (两人四国棋盘), hosted from the lobby's form and joined from
+/// its list: to the result screen with a clean audit and the same record on both.
+#[test]
+fn a_big_board_game_over_quic_between_two_apps() {
+    lan_game(Mode::Dark, Table::TwoOnBig, None);
 }
 
 #[test]
 fn a_flip_game_over_quic_between_two_apps() {
-    lan_game(Mode::Flip, None);
+    lan_game(Mode::Flip, Table::Two, None);
 }
 
 /// The guest arranges an army other than the host's on its own setup screen: it is the one
@@ -473,7 +566,7 @@ fn the_guest_arranges_its_own_army_and_the_record_keeps_it() {
         .map(|l| l.layout)
         .find(|l| *l != default)
         .expect("a classic layout other than the default");
-    lan_game(Mode::Dark, Some(mine));
+    lan_game(Mode::Dark, Table::Two, Some(mine));
 }
 
 /// The environment variables that make [`app_child_process`] run: its data directory, and the
@@ -496,7 +589,7 @@ fn app_child_process() {
     };
     let dir = std::path::PathBuf::from(dir);
     let mut app = if addr == "host" {
-        let (app, port) = hosting_app(&dir, Mode::Dark);
+        let (app, port, _) = hosting_app(&dir, Mode::Dark, Table::Two);
         println!("port {port}");
         app
     } else {
@@ -613,7 +706,7 @@ fn child_says(out: &std::path::Path, prefix: &str) -> Option<String> {
 fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
     let (dh, dg) = (temp_dir("crash-host"), temp_dir("crash-guest"));
     std::fs::create_dir_all(&dg).unwrap();
-    let (mut host, port) = hosting_app(&dh, Mode::Dark);
+    let (mut host, port, _) = hosting_app(&dh, Mode::Dark, Table::Two);
     let out = dg.join("child.out");
     let mut child = spawn_child(&dg, &format!("127.0.0.1:{port}"), &out);
     // Pairing: the child confirms on its side; the host sees the same code and confirms.
@@ -634,6 +727,7 @@ fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
         .expect("the unfinished game is offered");
     assert!(!offer.host);
     assert_eq!(offer.mode, Mode::Dark);
+    assert_eq!(offer.big_board, saved.rules.four_player_board);
     assert!(offer.messages >= saved.log.len());
     guest.world_mut().write_message(LobbyAction::Resume);
     run_until(&mut [&mut host, &mut guest], 60, |a| {
@@ -657,7 +751,7 @@ fn a_guest_app_killed_mid_game_resumes_from_its_journal() {
 #[test]
 fn leaving_at_the_pairing_code_starts_nothing() {
     let (dh, dg) = (temp_dir("differ-host"), temp_dir("differ-guest"));
-    let (mut host, port) = hosting_app(&dh, Mode::Dark);
+    let (mut host, port, _) = hosting_app(&dh, Mode::Dark, Table::Two);
     let (mut guest, gtx) = lobby_app(&dg);
     let info = host_info("host", format!("127.0.0.1:{port}").parse().unwrap());
     gtx.send(Discovery::Found(info.clone())).unwrap();

@@ -54,6 +54,7 @@ opt-coordinates = Show coordinates (as in the move log)
 opt-table-two = Two players
 opt-table-four = Four players (2 v 2)
 opt-table-two_big = Two players, big board
+opt-big_no_flip = Over the LAN the big board plays dark or open games, not flip
 opt-qq_preset = QQ room rules
 opt-seat = My seat
 seat-south = South

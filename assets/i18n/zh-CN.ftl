@@ -51,6 +51,7 @@ opt-coordinates = 显示坐标（与棋谱记法一致）
 opt-table-two = 两人对战
 opt-table-four = 四国大战
 opt-table-two_big = 两人四国棋盘
+opt-big_no_flip = 局域网的两人四国棋盘下暗棋或明棋，不下翻棋
 opt-qq_preset = QQ四国规则
 opt-seat = 我的座位
 seat-south = 南

@@ -388,7 +388,9 @@ pub fn browse() -> Result<(ServiceDaemon, std::sync::mpsc::Receiver<Discovery>),
     Ok((daemon, out))
 }
 
-/// A short rules summary for the TXT record.
+/// A short rules summary for the TXT record (`dark 60s`, `dark 60s big` for two players on the
+/// four-player board, `open 30s no-inference`): the way to play and the clock first, so that a
+/// browser that knows no later word still reads them.
 #[must_use]
 pub fn rules_summary(rules: &junqi_game::Rules) -> String {
     let mode = match rules.mode {
@@ -396,12 +398,13 @@ pub fn rules_summary(rules: &junqi_game::Rules) -> String {
         junqi_game::Mode::Open => "open",
         junqi_game::Mode::Flip => "flip",
     };
+    let board = if rules.four_player_board { " big" } else { "" };
     let aids = if rules.inference_board {
         ""
     } else {
         " no-inference"
     };
-    format!("{mode} {}s{aids}", rules.move_seconds)
+    format!("{mode} {}s{board}{aids}", rules.move_seconds)
 }
 
 /// What a four-seat table advertises as its rules (`four dark 30s`, `four
@@ -483,6 +486,20 @@ mod tests {
         let dropped = forward((0..100_000).map(found), &tx);
         assert_eq!(dropped, 100_000 - DISCOVERY_QUEUE as u64);
         assert_eq!(rx.try_iter().count(), DISCOVERY_QUEUE);
+    }
+
+    #[test]
+    fn a_summary_says_the_big_board_after_the_way_to_play_and_the_clock() {
+        let classic = junqi_game::Rules::default();
+        let big = junqi_game::Rules {
+            four_player_board: true,
+            inference_board: false,
+            ..classic
+        };
+        assert_eq!(rules_summary(&classic), "dark 60s");
+        assert_eq!(rules_summary(&big), "dark 60s big no-inference");
+        // A four-seat table's summary stays apart (two-player browsers skip it).
+        assert!(table_summary(&big).starts_with("four "));
     }
 
     #[test]

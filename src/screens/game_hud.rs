@@ -244,9 +244,15 @@ fn header(ui: &mut egui::Ui, g: &ActiveGame, lang: Lang) {
         Opponent::Lan(l) => format!("{} {}", lang.t("lan.vs"), l.peer),
         Opponent::Table { .. } => lang.t("four.title").to_owned(),
     };
+    // Two players on the big board say so: the board alone does not tell a LAN guest.
+    let board = if s.rules().four_player_board && !s.view.is_team_game() {
+        format!("{} · ", lang.t("opt.table.two_big"))
+    } else {
+        String::new()
+    };
     ui.horizontal_wrapped(|ui| {
         theme::heading(ui, lang.t("game.title"));
-        ui.label(format!("{} · {who}", lang.t(mode)));
+        ui.label(format!("{board}{} · {who}", lang.t(mode)));
     });
 }
 

@@ -225,11 +225,19 @@ fn the_game_screen_fits_every_size_in_both_languages() {
 
 #[test]
 fn the_setup_screen_fits_every_size_in_both_languages() {
-    for table in [Table::Two, Table::Four] {
+    // The last: the LAN host's form with the big board chosen (its note on flip shown).
+    for (table, lan_host) in [
+        (Table::Two, false),
+        (Table::Four, false),
+        (Table::TwoOnBig, true),
+    ] {
         for lang in [Lang::Zh, Lang::En] {
             for size in SIZES {
                 for tab in [SetupTab::Layout, SetupTab::Options] {
-                    let mut state = SetupState::default();
+                    let mut state = SetupState {
+                        lan_host,
+                        ..SetupState::default()
+                    };
                     state.options.set_table(table);
                     state.options.seat = Side::South;
                     state.saved = vec!["我的布阵".into(), "layout 2".into()];
@@ -550,6 +558,12 @@ fn the_table_lobby_and_the_seat_table_fit_every_size_in_both_languages() {
     let mut lobby = LobbyState::default();
     for (name, rules, seats, ip) in [
         ("junqi-dave", "dark 60s", None, 5),
+        (
+            "junqi-gina-on-a-phone",
+            "open 45s big no-inference",
+            None,
+            13,
+        ),
         ("junqi-alice", "four dark 30s", Some("ENW"), 7),
         (
             "junqi-erin-with-a-long-name",

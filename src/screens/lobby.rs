@@ -321,8 +321,13 @@ fn ui(
                 if let Some(u) = lobby.unfinished.clone() {
                     egui::Frame::group(ui.style()).show(ui, |ui| {
                         ui.label(egui::RichText::new(lang.t("lobby.unfinished")).strong());
+                        let board = if u.big_board {
+                            format!("{} · ", lang.t("opt.table.two_big"))
+                        } else {
+                            String::new()
+                        };
                         ui.label(format!(
-                            "{} {} · {}",
+                            "{} {} · {board}{}",
                             lang.t("lan.vs"),
                             u.peer,
                             lang.t(mode_key(u.mode))
@@ -450,7 +455,6 @@ fn ui(
     Ok(())
 }
 
-/// The string key of a mode's name.
 /// The two-player games found, one wrapped row each (name, rules, address, 加入): on a phone
 /// held upright the join button goes to the next line instead of past the screen's edge.
 pub(crate) fn host_list_ui(
@@ -474,7 +478,19 @@ pub(crate) fn host_list_ui(
             ui.horizontal_wrapped(|ui| {
                 ui.spacing_mut().item_spacing.x = 16.0;
                 ui.label(egui::RichText::new(&h.name).size(20.0).strong());
-                ui.label(rules_text(&h.rules, lang));
+                let parts = rules_parts(&h.rules, lang);
+                let last = parts.len().saturating_sub(1);
+                for (i, part) in parts.into_iter().enumerate() {
+                    // The dot ends a part, so that no line of a wrapped row begins with one.
+                    let part = if i == last {
+                        part
+                    } else {
+                        format!("{part} ·")
+                    };
+                    // Close together, as one text; the row's spacing after the last.
+                    ui.spacing_mut().item_spacing.x = if i == last { 16.0 } else { 6.0 };
+                    ui.add(egui::Label::new(part).wrap_mode(egui::TextWrapMode::Extend));
+                }
                 ui.weak(h.addrs.first().map(|a| a.to_string()).unwrap_or_default());
                 if ui.button(lang.t("lobby.join")).clicked() {
                     out.push(LobbyAction::Join(h.fullname.clone()));
@@ -485,6 +501,7 @@ pub(crate) fn host_list_ui(
     });
 }
 
+/// The string key of a mode's name.
 fn mode_key(mode: junqi_game::Mode) -> &'static str {
     match mode {
         junqi_game::Mode::Dark => "opt.mode.dark",
@@ -493,8 +510,16 @@ fn mode_key(mode: junqi_game::Mode) -> &'static str {
     }
 }
 
-/// A host's rules summary (`dark 60s`) in the player's language.
+/// A host's rules summary (`dark 60s`, `dark 60s big`: [`junqi_net::discovery::rules_summary`])
+/// in the player's language; a game on the big board says so first (两人四国棋盘).
 pub fn rules_text(summary: &str, lang: Lang) -> String {
+    rules_parts(summary, lang).join(" · ")
+}
+
+/// [`rules_text`]'s parts: the board when it is the big one, the way to play, the clock, and
+/// whether the inference board is off. A row shows them as words of their own, so that on a
+/// narrow screen the row breaks between them, never inside one.
+fn rules_parts(summary: &str, lang: Lang) -> Vec<String> {
     let mut parts = summary.split_whitespace();
     let mode = match parts.next() {
         Some("dark") => lang.t("opt.mode.dark"),
@@ -509,10 +534,15 @@ pub fn rules_text(summary: &str, lang: Lang) -> String {
         .and_then(|s| s.parse::<u32>().ok())
         .map(|s| lang.tr("lobby.clock", &[("seconds", s.into())]))
         .unwrap_or_default();
-    let aids = if parts.any(|p| p == "no-inference") {
-        format!(" · {}", lang.t("opt.no_inference"))
-    } else {
-        String::new()
-    };
-    format!("{mode} · {clock}{aids}")
+    let rest: Vec<&str> = parts.collect();
+    let mut out = Vec::with_capacity(4);
+    if rest.contains(&"big") {
+        out.push(lang.t("opt.table.two_big").to_owned());
+    }
+    out.push(mode.to_owned());
+    out.push(clock);
+    if rest.contains(&"no-inference") {
+        out.push(lang.t("opt.no_inference").to_owned());
+    }
+    out
 }

@@ -57,6 +57,8 @@ pub struct Unfinished {
     pub peer: String,
     /// The game's mode.
     pub mode: Mode,
+    /// Two players on the four-player board ([`junqi_game::Rules::four_player_board`]).
+    pub big_board: bool,
     /// Whether this side hosted.
     pub host: bool,
     /// Messages saved so far.
@@ -82,6 +84,7 @@ pub fn unfinished(dir: &Path) -> Result<Option<Unfinished>, PeerError> {
     Ok(Some(Unfinished {
         peer,
         mode: saved.rules.mode,
+        big_board: saved.rules.four_player_board,
         host: link.host,
         messages: saved.log.len(),
     }))

@@ -36,6 +36,7 @@ use crate::{
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SetupState>()
+        .init_resource::<SetupTab>()
         .add_message::<SetupAction>()
         .add_systems(OnEnter(Screen::Setup), enter)
         .add_systems(OnExit(Screen::Setup), exit)
@@ -51,10 +52,18 @@ pub(super) fn plugin(app: &mut App) {
 
 fn enter(
     mut state: ResMut<SetupState>,
+    mut tab: ResMut<SetupTab>,
     dir: Res<DataDir>,
     settings: Res<Settings>,
     mut recalled: Local<bool>,
 ) {
+    // A LAN host comes to choose the game's options (the army is arranged after the pairing),
+    // a LAN player after the pairing to arrange its army.
+    if state.lan_host {
+        *tab = SetupTab::Options;
+    } else if state.lan.is_some() {
+        *tab = SetupTab::Layout;
+    }
     // The first time the screen opens: the player's last choices, if any.
     if !std::mem::replace(&mut *recalled, true)
         && state.lan.is_none()
@@ -67,9 +76,9 @@ fn enter(
             state.layout = last.layout;
         }
     }
-    // LAN games are two-player games on the classic board.
+    // LAN games are two-player games, on the classic board or the big one.
     if state.lan_host {
-        state.options.set_table(Table::Two);
+        state.options.for_lan();
     }
     state.saved = storage::list_names(&dir.layouts());
     state.selected = None;
@@ -199,7 +208,11 @@ fn actions(
                     continue;
                 }
                 if state.lan_host {
-                    lobby.write(super::lobby::LobbyAction::StartHosting);
+                    if state.options.lan_playable() {
+                        lobby.write(super::lobby::LobbyAction::StartHosting);
+                    } else {
+                        state.message = Some((lang.t("opt.big_no_flip").to_owned(), true));
+                    }
                     continue;
                 }
                 let layout = state.layout;
@@ -326,7 +339,7 @@ fn ui(
     lang: Res<Lang>,
     form: Res<Form>,
     mut state: ResMut<SetupState>,
-    mut tab: Local<SetupTab>,
+    mut tab: ResMut<SetupTab>,
     mut actions: MessageWriter<SetupAction>,
     mut nav: MessageWriter<Navigate>,
     mut area: ResMut<BoardArea>,

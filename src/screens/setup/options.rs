@@ -87,6 +87,25 @@ impl MatchOptions {
         self.table = table;
     }
 
+    /// The options a two-player LAN game can be hosted with: the classic board or the big one
+    /// (four-seat tables are hosted apart), and no flip on the big board (the LAN protocol plays
+    /// dark and open games there, `junqi-peer host --big-board` likewise).
+    pub fn for_lan(&mut self) {
+        if self.table == Table::Four {
+            self.set_table(Table::Two);
+        }
+        if self.table == Table::TwoOnBig && self.rules.mode == Mode::Flip {
+            self.rules.mode = Mode::Dark;
+        }
+    }
+
+    /// Whether the way to play and the table go together in a LAN game (no flip on the big
+    /// board: [`MatchOptions::for_lan`]).
+    pub fn lan_playable(&self) -> bool {
+        self.table != Table::Four
+            && !(self.table == Table::TwoOnBig && self.rules.mode == Mode::Flip)
+    }
+
     /// The board the game is played on.
     pub fn board(&self) -> &'static Board {
         match self.table {
@@ -110,5 +129,43 @@ impl MatchOptions {
             partners_open,
             ..Rules::four_player(self.rules.mode)
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The LAN host's options: two players on either board, never flip on the big one, never a
+    /// four-seat table (hosted apart), whatever the player chose last against the computer.
+    #[test]
+    fn lan_options_are_two_players_and_no_flip_on_the_big_board() {
+        for table in [Table::Two, Table::TwoOnBig, Table::Four] {
+            for mode in [Mode::Dark, Mode::Open, Mode::Flip] {
+                let mut o = MatchOptions::default();
+                o.set_table(table);
+                o.rules.mode = mode;
+                let before = o.clone();
+                o.for_lan();
+                assert!(o.lan_playable(), "{table:?} {mode:?}");
+                assert_eq!(o.rules.four_player_board, o.table == Table::TwoOnBig);
+                let expected_table = if table == Table::Four {
+                    Table::Two
+                } else {
+                    table
+                };
+                assert_eq!(o.table, expected_table);
+                // What was playable stays as the player left it.
+                if before.lan_playable() {
+                    assert_eq!(o, before);
+                } else if table == Table::TwoOnBig {
+                    assert_eq!(o.rules.mode, Mode::Dark);
+                }
+            }
+        }
+        let mut o = MatchOptions::default();
+        o.set_table(Table::TwoOnBig);
+        o.rules.mode = Mode::Flip;
+        assert!(!o.lan_playable());
     }
 }

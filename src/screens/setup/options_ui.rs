@@ -14,30 +14,53 @@ fn level_text(n: u8, lang: Lang) -> &'static str {
 
 /// The options form (also used by the LAN host screen, `lan`: two-player tables only).
 pub fn options_ui(ui: &mut egui::Ui, o: &mut MatchOptions, lang: Lang, lan: bool) {
-    if !lan {
-        ui.strong(lang.t("opt.table"));
-        ui.horizontal_wrapped(|ui| {
-            for (t, key) in [
+    ui.strong(lang.t("opt.table"));
+    ui.horizontal_wrapped(|ui| {
+        // A LAN game is two players on either board (four-seat tables are hosted apart), and
+        // flip is not played on the big board over the LAN.
+        let tables: &[(Table, &str)] = if lan {
+            &[
+                (Table::Two, "opt.table.two"),
+                (Table::TwoOnBig, "opt.table.two_big"),
+            ]
+        } else {
+            &[
                 (Table::Two, "opt.table.two"),
                 (Table::Four, "opt.table.four"),
                 (Table::TwoOnBig, "opt.table.two_big"),
-            ] {
-                if ui.selectable_label(o.table == t, lang.t(key)).clicked() {
-                    o.set_table(t);
-                }
+            ]
+        };
+        for &(t, key) in tables {
+            let flip_big = lan && t == Table::TwoOnBig && o.rules.mode == Mode::Flip;
+            let chosen = ui
+                .add_enabled(
+                    !flip_big,
+                    egui::Button::selectable(o.table == t, lang.t(key)),
+                )
+                .on_disabled_hover_text(lang.t("opt.big_no_flip"));
+            if chosen.clicked() {
+                o.set_table(t);
             }
-        });
-    }
+        }
+    });
     if o.table == Table::Four && !lan {
         four_options_ui(ui, o, lang);
     } else {
+        let big = lan && o.table == Table::TwoOnBig;
         let r = &mut o.rules;
         ui.strong(lang.t("opt.mode"));
         ui.horizontal(|ui| {
             ui.selectable_value(&mut r.mode, Mode::Dark, lang.t("opt.mode.dark"));
             ui.selectable_value(&mut r.mode, Mode::Open, lang.t("opt.mode.open"));
-            ui.selectable_value(&mut r.mode, Mode::Flip, lang.t("opt.mode.flip"));
+            ui.add_enabled_ui(!big, |ui| {
+                ui.selectable_value(&mut r.mode, Mode::Flip, lang.t("opt.mode.flip"))
+                    .on_disabled_hover_text(lang.t("opt.big_no_flip"));
+            });
         });
+        // Said, not only greyed: a phone shows no hover text.
+        if lan && (big || r.mode == Mode::Flip) {
+            ui.weak(lang.t("opt.big_no_flip"));
+        }
         // A LAN game has no computer, and who moves first is drawn from both players' nonces.
         if !lan {
             ui.strong(lang.t("opt.level"));

@@ -14,8 +14,9 @@ use crate::{form::Form, i18n::Lang, theme};
 /// What the setup screen's panels asked for this frame.
 pub type SetupOut = crate::screens::PanelsOut<SetupAction>;
 
-/// The portrait layout's tabs below the board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The portrait layout's tabs below the board (the one shown is a resource: a LAN host opens
+/// the screen on its options).
+#[derive(bevy::prelude::Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SetupTab {
     /// 布阵: default, random, classic, saved layouts.
     #[default]

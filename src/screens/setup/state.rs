@@ -121,12 +121,17 @@ fn problem_point(p: &LayoutProblem, o: &MatchOptions) -> Option<Point> {
 }
 
 impl SetupState {
-    /// A LAN game's setup begins: the host's `rules` on the classic board (the player's own
+    /// A LAN game's setup begins: the host's `rules` on their board, the classic one or the big
+    /// one (the player arranges a half of it either way, shown at the bottom; the player's own
     /// options come back afterwards, [`SetupState::leave_lan`]); the layout is checked against
     /// them.
     pub fn arrange(&mut self, mut lan: LanArranging, rules: Rules, lang: Lang) {
         lan.own = Some(self.options.clone());
-        self.options.table = Table::Two;
+        self.options.table = if rules.four_player_board {
+            Table::TwoOnBig
+        } else {
+            Table::Two
+        };
         self.options.rules = rules;
         self.lan = Some(lan);
         self.lan_host = false;
