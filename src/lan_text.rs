@@ -27,6 +27,7 @@ fn fault_key(kind: &FaultKind) -> &'static str {
         FaultKind::NoHandshake => "fault.handshake",
         FaultKind::PairingTimeout => "fault.pairing_timeout",
         FaultKind::OtherRules => "fault.other_rules",
+        FaultKind::UnplayableRules(_) => "fault.unplayable_rules",
         FaultKind::NonceMismatch => "fault.nonce",
         FaultKind::BadCommitment(_) => "fault.bad_commit",
         FaultKind::OutOfTurn(_) => "fault.out_of_turn",
@@ -78,6 +79,7 @@ fn fault_detail(kind: &FaultKind) -> Option<String> {
         FaultKind::Unexpected(d) => Some(d.to_string()),
         FaultKind::IllegalMove(d) => Some(d.to_string()),
         FaultKind::IllegalSetup(d) => Some(d.to_string()),
+        FaultKind::UnplayableRules(p) => Some(p.to_string()),
         FaultKind::Unreplayable(d) => Some(d.to_string()),
         FaultKind::OwnDispute(d) => Some(d.clone()),
         FaultKind::OutOfTurn(what) => Some(what.to_string()),
@@ -134,6 +136,7 @@ pub fn refusal_text(e: &SessionError, lang: Lang) -> String {
         SessionError::ResignTooEarly => "refused.resign",
         SessionError::TimeExpired => "refused.time",
         SessionError::AlreadyOffered => "refused.offered",
+        SessionError::Unplayable(_) => "refused.unplayable",
     };
     match e {
         SessionError::BadLayout(why) => {
@@ -205,6 +208,7 @@ mod tests {
             FaultKind::NoHandshake,
             FaultKind::PairingTimeout,
             FaultKind::OtherRules,
+            FaultKind::UnplayableRules(junqi_game::RulesProblem::FlipOnFourPlayerBoard),
             FaultKind::NonceMismatch,
             FaultKind::BadCommitment(CommitmentFault::WrongShape { pieces: 3, flip: 0 }),
             FaultKind::OutOfTurn(TurnAct::Move),

@@ -275,6 +275,7 @@ fault-frame = sent data that cannot be read
 fault-hello = sent an invalid hello
 fault-other_game = reconnected to another game
 fault-other_rules = proposed other rules than the host's
+fault-unplayable_rules = offered rules no game can be played under
 fault-nonce = opened a pairing nonce other than the one it committed to
 fault-bad_commit = sent an unusable setup commitment
 fault-out_of_turn = moved out of turn
@@ -317,6 +318,7 @@ refused-layout = The layout breaks the rules
 refused-resign = You cannot resign yet
 refused-time = Your move time is up
 refused-offered = You already offered a draw this turn
+refused-unplayable = No game can be played over the LAN under these rules
 lobby-ended = The game could not start
 
 ## Replay.

@@ -251,6 +251,7 @@ fault-frame = 发来无法解读的数据
 fault-hello = 握手消息无效
 fault-other_game = 重连到了另一局
 fault-other_rules = 提出了与主机不同的规则
+fault-unplayable_rules = 提出了无法进行对局的规则
 fault-nonce = 公开的配对随机数与承诺的不符
 fault-bad_commit = 发来无效的布阵承诺
 fault-out_of_turn = 不按轮次行棋
@@ -293,6 +294,7 @@ refused-layout = 布阵不合规则
 refused-resign = 现在还不能认输
 refused-time = 本步时间已到
 refused-offered = 本回合已经求过和了
+refused-unplayable = 这些规则无法用于局域网对局
 lobby-ended = 对局未能开始
 
 ## Replay.

@@ -26,6 +26,7 @@ mod position_file;
 pub mod progress;
 mod rank_set;
 mod rules;
+mod rules_problem;
 mod targets;
 mod view;
 
@@ -50,4 +51,5 @@ pub use position_file::{PositionFileError, position_from_json, position_to_json}
 pub use rank_set::{ALL_RANKS, MOVABLE_RANKS, RankSet, ranks_in};
 pub use rules::Announcement;
 pub use rules::{Clash, FlagCapture, MineRule, Mode, Outcome, Rules};
+pub use rules_problem::{MOVE_SECONDS, QUIET_DRAW_PLIES, RulesProblem};
 pub use view::{Hidden, PieceKnowledge, PlayerView, Seen, ViewError};

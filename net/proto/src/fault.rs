@@ -69,6 +69,10 @@ pub enum FaultKind {
     /// The guest's hello proposes other rules than the host's.
     #[error("guest hello with other rules")]
     OtherRules,
+    /// The host's hello offers rules no game can be played under (an honest host never
+    /// offers them: [`Rules::two_player_problem`](junqi_game::Rules::two_player_problem)).
+    #[error("host hello with unplayable rules: {0}")]
+    UnplayableRules(junqi_game::RulesProblem),
     /// The host's nonce does not open the commitment it sent first.
     #[error("the nonce does not open its commitment")]
     NonceMismatch,

@@ -1670,3 +1670,71 @@ fn a_hand_over_that_does_not_open_is_a_leave_by_rules_section_9() {
     assert_eq!(t.device, FourSeat::ALL, "nobody took it");
     assert_eq!(t.seat(FourSeat::East).hand_overs(), vec![FourSeat::North]);
 }
+
+#[test]
+fn a_host_offering_unplayable_rules_starts_nothing_and_no_seat_crashes() {
+    // The seat that takes the host's rules (East) refuses them itself; the
+    // seats that named the table's rules see other rules. Nobody commits.
+    let bad_rules = [
+        Rules::four_player(Mode::Flip),
+        Rules {
+            quiet_draw_plies: 0,
+            ..rules(false)
+        },
+        Rules {
+            four_player_board: true,
+            ..rules(false)
+        },
+    ];
+    for (i, bad) in bad_rules.into_iter().enumerate() {
+        let seed = 70 + i as u64;
+        let key = Table4::new(rules(false), seed)
+            .seat(FourSeat::South)
+            .config()
+            .key
+            .clone();
+        let mut t = Table4::with_relay(
+            rules(false),
+            seed,
+            Box::new(move |from, _to, frame| match decode(frame) {
+                Some(env) if from == FourSeat::South => match &env.body {
+                    Body4::Hello {
+                        key: k,
+                        nonce_commit,
+                        name,
+                        ..
+                    } => {
+                        let forged = Body4::Hello {
+                            key: *k,
+                            nonce_commit: *nonce_commit,
+                            name: name.clone(),
+                            rules: Some(bad),
+                        };
+                        Relay::Replace(encode(&resign_with(&key, &env, forged)))
+                    }
+                    _ => Relay::Forward,
+                },
+                _ => Relay::Forward,
+            }),
+        );
+        assert!(t.run(STEPS), "{bad:?}");
+        for s in [FourSeat::East, FourSeat::North, FourSeat::West] {
+            let v = verdict(&t, s);
+            assert!(
+                matches!(v.ending, Ending::Unplayed(_)),
+                "{s} {bad:?}: {v:?}"
+            );
+            assert_eq!(v.blame, None);
+            assert!(
+                t.received[s.index()]
+                    .iter()
+                    .all(|f| !decode(f).is_some_and(|e| matches!(e.body, Body4::Commit { .. })))
+            );
+        }
+        assert_eq!(
+            verdict(&t, FourSeat::East).ending,
+            Ending::Unplayed(junqi_proto::four::Unplayed::UnplayableRules),
+            "{bad:?}"
+        );
+    }
+}

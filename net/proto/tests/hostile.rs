@@ -976,3 +976,65 @@ fn adversary_case(seed: u64, mode: usize, n: usize) -> Result<(), TestCaseError>
     }
     Ok(())
 }
+
+// ----- a host offering rules no game can be played under -------------------------------
+
+/// Rules a hostile host may offer that no game can be played under: each crashed or
+/// deadlocked a guest that took them (flip on the big board, a quiet-move draw before the
+/// first move, no time to move).
+fn unplayable_rules() -> Vec<Rules> {
+    vec![
+        Rules {
+            four_player_board: true,
+            ..Rules::for_mode(Mode::Flip)
+        },
+        Rules {
+            quiet_draw_plies: 0,
+            ..Rules::for_mode(Mode::Open)
+        },
+        Rules {
+            quiet_draw_plies: 0,
+            ..Rules::default()
+        },
+        Rules {
+            move_seconds: 0,
+            ..Rules::for_mode(Mode::Flip)
+        },
+    ]
+}
+
+#[test]
+fn a_host_offering_unplayable_rules_is_blamed_before_anything_is_committed() {
+    let t = std::time::Instant::now();
+    for (i, rules) in unplayable_rules().into_iter().enumerate() {
+        let problem = rules.two_player_problem().expect("unplayable");
+        // An honest host refuses to offer them.
+        let key = ed25519_dalek::SigningKey::from_bytes(&[9; 32]);
+        let layout = junqi_proto::testing::preset(1);
+        assert!(Session::host(t, rules, layout, &key, Seed([1; 32]), [2; 32], "h").is_err());
+        // A hostile one signs a hello with them.
+        let mut transcript = junqi_proto::envelope::Transcript::new(Seat::Host, &key);
+        let hello = transcript
+            .seal(Body::Hello {
+                key: key.verifying_key().to_bytes(),
+                nonce: nonce_commitment(&[2; 32]),
+                rules,
+                name: "h".into(),
+            })
+            .unwrap();
+        let bytes = junqi_proto::frame::encode_frame(&hello).unwrap();
+        let guest_key = ed25519_dalek::SigningKey::from_bytes(&[i as u8 + 20; 32]);
+        let mut guest = Session::join(t, &guest_key, Seed([7; 32]), [8; 32], "g");
+        guest.handle_bytes(t, &bytes);
+        let v = guest.verdict().expect("the guest stops at the hello");
+        assert_eq!(v.cheater, Some(Side::South), "{rules:?}: {v:?}");
+        assert_eq!(v.reason, Some(FaultKind::UnplayableRules(problem)));
+        assert_eq!(v.result, None);
+        // Its player was never asked, and it never committed to a setup.
+        assert!(guest.accept(t, junqi_proto::testing::preset(3)).is_err());
+        while let Some(f) = guest.poll_transmit() {
+            let env: Envelope<Body> = junqi_proto::frame::decode_payload(&f[4..]).unwrap();
+            assert!(!matches!(env.body, Body::Commit { .. }), "{rules:?}");
+        }
+    }
+}

@@ -255,6 +255,9 @@ fn four_plan(c: &Command) -> Option<Result<four::FourPlan, RunError>> {
                 move_seconds: h.hosting.move_seconds.unwrap_or(30),
                 ..Rules::four_player(h.hosting.mode.into())
             };
+            if let Some(problem) = rules.four_player_problem() {
+                return Some(Err(RunError::Unplayable(Unplayable::Rules(problem))));
+            }
             (
                 junqi_net::four::FourSeat::South,
                 Some(rules),
@@ -305,8 +308,8 @@ enum Unplayable {
          on the four-player board"
     )]
     FourSeats,
-    #[error("the four-player board takes dark and open games")]
-    BigBoardFlip,
+    #[error("{0}")]
+    Rules(junqi_game::RulesProblem),
 }
 
 /// Why a run failed.
@@ -478,14 +481,14 @@ fn run(args: Plan) -> Result<PeerExit, RunError> {
     let (role, layout) = if resumed {
         (Role::Resume, None)
     } else if let Some(host) = &args.host {
-        if host.big_board && matches!(host.mode, ModeArg::Flip) {
-            return Err(RunError::Unplayable(Unplayable::BigBoardFlip));
-        }
         let rules = Rules {
             four_player_board: host.big_board,
             move_seconds: host.move_seconds.unwrap_or(60),
             ..Rules::for_mode(host.mode.into())
         };
+        if let Some(problem) = rules.two_player_problem() {
+            return Err(RunError::Unplayable(Unplayable::Rules(problem)));
+        }
         let layout = player.layout(&rules);
         let role = Role::Host {
             rules,

@@ -99,11 +99,10 @@ impl MatchOptions {
         }
     }
 
-    /// Whether the way to play and the table go together in a LAN game (no flip on the big
-    /// board: [`MatchOptions::for_lan`]).
+    /// Whether the way to play and the table go together in a LAN game (the engine's
+    /// [`Rules::two_player_problem`]: no flip on the big board; [`MatchOptions::for_lan`]).
     pub fn lan_playable(&self) -> bool {
-        self.table != Table::Four
-            && !(self.table == Table::TwoOnBig && self.rules.mode == Mode::Flip)
+        self.table != Table::Four && self.rules.two_player_problem().is_none()
     }
 
     /// The board the game is played on.

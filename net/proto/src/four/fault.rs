@@ -130,4 +130,7 @@ pub enum Unplayed {
     /// Not every seat confirmed the code in time, or a seat went silent
     /// before play: nothing was committed, nobody is blamed.
     NoHandshake,
+    /// The host's hello offers rules no table can be played under
+    /// ([`Rules::four_player_problem`](junqi_game::Rules::four_player_problem)).
+    UnplayableRules,
 }

@@ -306,7 +306,7 @@ impl FourSession {
             return Err(FourCallError::BadSetup);
         }
         if let Some(r) = cfg.rules
-            && (r.mode == junqi_game::Mode::Flip
+            && (r.four_player_problem().is_some()
                 || r.four_player_board
                 || cfg.layout.validate(&r).is_err())
         {
@@ -772,6 +772,9 @@ impl FourSession {
                 match (*rules, sender == self.cfg.host, self.cfg.rules) {
                     (None, true, _) => return self.end_unplayed(Unplayed::OtherRules),
                     (Some(r), true, mine) if mine.is_none_or(|m| m == r) => {
+                        if r.four_player_problem().is_some() || r.four_player_board {
+                            return self.end_unplayed(Unplayed::UnplayableRules);
+                        }
                         if self.cfg.layout.validate(&r).is_err() {
                             return self.end_unplayed(Unplayed::OtherRules);
                         }

@@ -14,6 +14,9 @@ pub enum SessionError {
     /// The move is not legal.
     #[error("illegal move")]
     Illegal,
+    /// No game can be played under these rules.
+    #[error("unplayable rules: {0}")]
+    Unplayable(junqi_game::RulesProblem),
     /// The layout breaks the setup rules.
     #[error("illegal layout: {0}")]
     BadLayout(LayoutErrors),

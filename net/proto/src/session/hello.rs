@@ -76,6 +76,9 @@ impl Session {
                 },
             ) => {
                 self.core.peer_key = key;
+                if let Some(problem) = rules.two_player_problem() {
+                    return self.violation(now, header, FaultKind::UnplayableRules(problem));
+                }
                 self.core.rules = rules;
                 self.stage = Stage::Hello(Hello::Accept {
                     nonce_commit: nonce,

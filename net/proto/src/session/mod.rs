@@ -159,6 +159,9 @@ impl Session {
         nonce: [u8; 32],
         name: &str,
     ) -> Result<Session, SessionError> {
+        if let Some(problem) = rules.two_player_problem() {
+            return Err(SessionError::Unplayable(problem));
+        }
         validate(&rules, &layout)?;
         let mut core = Core::new(Seat::Host, rules, transcript, seed, nonce, name);
         core.layout = Some(layout);
