@@ -188,6 +188,18 @@ fn two_apps_and_two_junqi_peer_seats_play_a_whole_table_from_the_lobby() {
         apps.iter().all(|x| screen(x) == Screen::Game)
     });
 
+    // The guest's seat table shows the peers' devices online, as the host reports them.
+    run_until(&mut [&mut a, &mut b], 20, |apps| {
+        let g = apps[1].world().resource::<ActiveGame>();
+        let t = g
+            .lan_state()
+            .and_then(|l| l.table.as_ref())
+            .expect("a table");
+        [Side::East, Side::West]
+            .iter()
+            .all(|s| t.seat(*s).link == Some(true))
+    });
+
     // Both boards played by clicks, the peers by their computer players, to the end.
     let lasts = play_to_the_end(&mut [&mut a, &mut b]);
     check_same_clean_end(&lasts);

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use junqi::{
-    model::LastGame,
+    model::{ActiveGame, LastGame},
     screens::{
         Screen,
         lobby::LobbyState,
@@ -110,6 +110,18 @@ pub(crate) fn play_to_the_end(apps: &mut [&mut App]) -> Vec<LastGame> {
         for x in apps.iter_mut() {
             n += 1;
             click_a_move(x, n);
+            // A table over without a result stays on the board: fail now, saying how it ended.
+            let g = x.world().get_resource::<ActiveGame>();
+            if let Some(v) = g
+                .and_then(|g| g.lan_state())
+                .and_then(|l| l.table.as_ref())
+                .and_then(|t| t.verdict.as_ref())
+            {
+                assert!(
+                    v.result.is_some(),
+                    "the table ended without a result: {v:?}"
+                );
+            }
         }
         apps.iter().all(|x| screen(x) == Screen::GameOver)
     });
