@@ -2,7 +2,8 @@
 # Runs every test of the workspace. The app's tests run headless (MinimalPlugins)
 # and need no display and no sound device (ALSA's headers are needed to build the
 # sound: installed on Debian/Ubuntu if missing). As root (as in CI) it also runs
-# the LAN discovery test across two network namespaces joined by a veth pair.
+# the LAN discovery tests across network namespaces: two joined by a veth pair,
+# and a four-seat table (四暗 and 双明) on four joined by a bridge (about 3 s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo is required: https://rustup.rs" >&2; exit 1; }
@@ -25,8 +26,10 @@ for dir in game/src net/proto/src net/src src; do python3 scripts/import-cycles.
 if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && ip netns list >/dev/null 2>&1; then
   cargo build -p junqi-net --bin junqi-peer
   JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-discovery.sh dark
+  JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-four.sh dark
+  JUNQI_PEER="$CARGO_TARGET_DIR/debug/junqi-peer" net/scripts/netns-four.sh partners
 else
-  echo "note: the network-namespace discovery test needs root and iproute2; not run here"
+  echo "note: the network-namespace discovery tests need root and iproute2; not run here"
 fi
 # The Android build's tools (symbol data, symbol check, manifest), on fixtures: a second.
 if command -v python3 >/dev/null && python3 -c 'import tomllib' 2>/dev/null; then

@@ -1,63 +1,63 @@
 //! Headless tests of four-seat LAN tables (四国大战 over the LAN, `MinimalPlugins`, no window):
 //! two apps in this process (two data folders) at one table over QUIC on 127.0.0.1 — one opens
-//! the table from its lobby with East and West given to computer players (which its device
-//! runs, each a seat of its own dialling the table over loopback), the other finds it in its
-//! lobby's list with its free seat and takes North; the one pairing code is the same on both
-//! screens, the rules line says the host's device runs the computer seats, nothing starts
-//! before both confirmed, both boards are played by clicks to the end, and both result screens
-//! hold the same result, a clean audit and a saved record with its signed log beside it.
+//! the table from its lobby, the other finds it in its lobby's list with its free seat and takes
+//! North; the one pairing code is the same on every screen, nothing starts before every player
+//! confirmed, both boards are played by clicks to the end, and both result screens hold the same
+//! result, a clean audit and a saved record with its signed log beside it. East and West are
+//! played either by computer players the host's device runs (each a seat of its own dialling
+//! the table over loopback; the rules line says so), or by two `junqi-peer` processes that take
+//! those seats as any other device would (the proof: two app instances and two
+//! `junqi-peer` seats), which must print the same code, result and record and a clean audit.
 
 mod lan_support;
-use lan_support::{click_a_move, lobby_app, run_until, screen, temp_dir};
+use lan_support::table::{
+    PeerSeat, check_same_clean_end, host_table, pairing, phase, play_to_the_end, take_seat,
+};
+use lan_support::{lobby_app, run_until, screen, temp_dir};
 
-use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use junqi::{
     i18n::Lang,
-    model::{ActiveGame, LastGame},
+    model::ActiveGame,
     screens::{
         Screen,
         lobby::LobbyState,
-        lobby_table::{SeatChoice, TableAction, TableLobby, TablePhase, is_table},
+        lobby_table::{SeatChoice, TableAction, TableLobby, TablePhase},
     },
     table_text::rules_lines,
 };
 use junqi_game::Side;
-use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
 use junqi_net::four::FourSeat;
 
-fn phase(app: &App) -> TablePhase {
-    app.world().resource::<TableLobby>().phase.clone()
+fn named_lobby_app(
+    dir: &std::path::Path,
+    name: &str,
+) -> (
+    App,
+    std::sync::mpsc::Sender<junqi_net::discovery::Discovery>,
+) {
+    let (mut app, feed) = lobby_app(dir);
+    app.world_mut().resource_mut::<LobbyState>().name = name.into();
+    (app, feed)
 }
 
 #[test]
 fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
     let (da, db) = (temp_dir("host"), temp_dir("guest"));
-    let (mut a, _ta) = lobby_app(&da);
-    a.world_mut().resource_mut::<LobbyState>().name = "alice".into();
-    let (mut b, tb) = lobby_app(&db);
-    b.world_mut().resource_mut::<LobbyState>().name = "bob".into();
+    let (mut a, _ta) = named_lobby_app(&da, "alice");
+    let (mut b, tb) = named_lobby_app(&db, "bob");
 
     // The host chooses: East and West the computer (新手), North open for a player.
-    a.world_mut().write_message(TableAction::Setup);
-    a.update();
-    assert_eq!(phase(&a), TablePhase::Setup);
-    a.world_mut().resource_mut::<TableLobby>().setup.seats = [
-        SeatChoice::Computer(1),
-        SeatChoice::Player,
-        SeatChoice::Computer(1),
-    ];
-    a.world_mut().write_message(TableAction::Host);
-    let mut port = None;
-    run_until(&mut [&mut a], 20, |apps| {
-        if let TablePhase::Waiting { port: Some(p) } = phase(apps[0]) {
-            port = Some(p);
-        }
-        port.is_some()
-    });
-    let addr: SocketAddr = format!("127.0.0.1:{}", port.unwrap()).parse().unwrap();
+    let addr = host_table(
+        &mut a,
+        [
+            SeatChoice::Computer(1),
+            SeatChoice::Player,
+            SeatChoice::Computer(1),
+        ],
+    );
     // The waiting room's seat table fills as the seats come: the host's computer seats first.
     run_until(&mut [&mut a], 20, |apps| {
         let seats = &apps[0].world().resource::<TableLobby>().seats;
@@ -70,39 +70,11 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
     );
 
     // The guest's lobby lists the table with its free seat, apart from two-player hosts.
-    let info = HostInfo {
-        fullname: "alice._junqi._udp.local.".into(),
-        name: "alice".into(),
-        version: 1,
-        rules: "four dark 30s".into(),
-        addrs: vec![addr],
-        free_seats: FreeSeats::parse("N"),
-    };
-    assert!(is_table(&info));
-    tb.send(Discovery::Found(info.clone())).unwrap();
-    b.update();
-    let listed = b.world().resource::<LobbyState>().hosts.hosts()[0].clone();
-    assert_eq!(
-        listed.free_seats.unwrap().seats().collect::<Vec<_>>(),
-        [FourSeat::North]
-    );
-    b.world_mut().write_message(TableAction::Join {
-        fullname: info.fullname.clone(),
-        seat: FourSeat::North,
-    });
+    take_seat(&mut b, &tb, "alice", addr, "N", FourSeat::North);
 
     // One code on both screens, the same seat table, the rules line naming the host's
     // computer seats; nothing starts before both confirmed.
-    run_until(&mut [&mut a, &mut b], 60, |apps| {
-        apps.iter()
-            .all(|x| matches!(phase(x), TablePhase::Pairing { .. }))
-    });
-    let code = |x: &App| match phase(x) {
-        TablePhase::Pairing { code, rules, .. } => (code, rules),
-        p => panic!("not pairing: {p:?}"),
-    };
-    let (ca, rules) = code(&a);
-    assert_eq!(ca, code(&b).0);
+    let (ca, rules) = pairing(&mut [&mut a, &mut b]);
     let seats = b.world().resource::<TableLobby>().seats.clone();
     assert_eq!(seats[0].name.as_deref(), Some("alice"));
     assert_eq!(seats[2].name.as_deref(), Some("bob"));
@@ -147,51 +119,108 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
     assert_eq!(g.lan_state().unwrap().code, ca);
 
     // Both boards played by clicks to the end.
-    let mut n = 0usize;
-    run_until(&mut [&mut a, &mut b], 900, |apps| {
-        for x in apps.iter_mut() {
-            n += 1;
-            click_a_move(x, n);
-        }
-        apps.iter().all(|x| screen(x) == Screen::GameOver)
-    });
-    // The audit's verdict and the saved record follow the end.
-    run_until(&mut [&mut a, &mut b], 60, |apps| {
-        apps.iter().all(|x| {
-            x.world()
-                .get_resource::<LastGame>()
-                .is_some_and(|l| l.game.is_some())
-        })
-    });
-    let last = |x: &App| x.world().resource::<LastGame>().clone();
-    let (la, lb) = (last(&a), last(&b));
-    assert!(la.result.is_some());
-    assert_eq!(la.result, lb.result);
-    assert!(la.four);
+    let lasts = play_to_the_end(&mut [&mut a, &mut b]);
+    check_same_clean_end(&lasts);
+    let (la, lb) = (&lasts[0], &lasts[1]);
     // The profile's and the record's key names the other players, the same in every language.
     assert!(la.opponent.starts_with("lan:") && la.opponent.contains("bob"));
     assert_eq!(la.opponent.matches("ai-1").count(), 2, "{}", la.opponent);
     assert!(lb.opponent.contains("alice"));
-    for l in [&la, &lb] {
-        let t = l
-            .lan
-            .as_ref()
-            .and_then(|l| l.table.as_ref())
-            .expect("a table");
-        let v = t.verdict.as_ref().expect("the verdict");
-        assert!(v.blame.is_none(), "{v:?}");
-        assert!(v.record.is_some());
-        let saved = l.saved.as_ref().expect("the record saved");
-        assert!(saved.exists());
-        // The signed log beside it, for junqi-audit.
-        let log = junqi::lan::files::record_journal(saved);
-        let bytes = std::fs::read(&log).expect("the table's log kept beside the record");
-        assert!(junqi_net::table::load_log(&bytes).is_ok());
-    }
-    assert_eq!(
-        la.game.as_ref().unwrap().record,
-        lb.game.as_ref().unwrap().record
-    );
     let _ = std::fs::remove_dir_all(&da);
     let _ = std::fs::remove_dir_all(&db);
+}
+
+#[test]
+fn two_apps_and_two_junqi_peer_seats_play_a_whole_table_from_the_lobby() {
+    let t0 = Instant::now();
+    let (da, db, dp) = (
+        temp_dir("peers-host"),
+        temp_dir("peers-guest"),
+        temp_dir("peers-logs"),
+    );
+    let (mut a, _ta) = named_lobby_app(&da, "alice");
+    let (mut b, tb) = named_lobby_app(&db, "bob");
+
+    // The host leaves East, North and West to players: two junqi-peer processes take East and
+    // West at its address, the other app takes North from its lobby's list.
+    let addr = host_table(&mut a, [SeatChoice::Player; 3]);
+    let mut east = PeerSeat::join(&dp, "east", addr, "carol", ("greedy", 11));
+    let mut west = PeerSeat::join(&dp, "west", addr, "dave", ("greedy", 12));
+    take_seat(&mut b, &tb, "alice", addr, "ENW", FourSeat::North);
+
+    // One code on both apps' screens and in both peers' output; the seat table names the
+    // peers' seats as players (not the host's computers).
+    let (code, rules) = pairing(&mut [&mut a, &mut b]);
+    let printed = |p: &PeerSeat| p.line("pairing code: ");
+    run_until(&mut [&mut a, &mut b], 20, |_| {
+        printed(&east).is_some() && printed(&west).is_some()
+    });
+    assert_eq!(printed(&east).as_deref(), Some(code.as_str()));
+    assert_eq!(printed(&west).as_deref(), Some(code.as_str()));
+    let seats = b.world().resource::<TableLobby>().seats.clone();
+    for (i, name) in [(0, "alice"), (1, "carol"), (2, "bob"), (3, "dave")] {
+        assert_eq!(seats[i].name.as_deref(), Some(name), "{seats:?}");
+        assert_eq!(seats[i].computer(), None);
+    }
+    let lines = rules_lines(&rules, &seats, Lang::En);
+    assert!(
+        !lines.iter().any(|l| l.contains("the host can see")),
+        "no seat runs on the host: {lines:?}"
+    );
+
+    // The peers confirmed at once; the table starts only when both apps did too (by the
+    // pairing screen's button).
+    a.world_mut().write_message(TableAction::Confirm);
+    for _ in 0..50 {
+        a.update();
+        b.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        screen(&a),
+        Screen::Lobby,
+        "no play before every player confirmed"
+    );
+    assert!(matches!(phase(&b), TablePhase::Pairing { .. }));
+    assert_eq!(east.line("started: "), None);
+    b.world_mut().write_message(TableAction::Confirm);
+    run_until(&mut [&mut a, &mut b], 60, |apps| {
+        apps.iter().all(|x| screen(x) == Screen::Game)
+    });
+
+    // The guest's seat table shows the peers' devices online, as the host reports them.
+    run_until(&mut [&mut a, &mut b], 20, |apps| {
+        let g = apps[1].world().resource::<ActiveGame>();
+        let t = g
+            .lan_state()
+            .and_then(|l| l.table.as_ref())
+            .expect("a table");
+        [Side::East, Side::West]
+            .iter()
+            .all(|s| t.seat(*s).link == Some(true))
+    });
+
+    // Both boards played by clicks, the peers by their computer players, to the end.
+    let lasts = play_to_the_end(&mut [&mut a, &mut b]);
+    check_same_clean_end(&lasts);
+    let la = &lasts[0];
+    let result = format!("{:?}", la.result.expect("a result"));
+    let record = serde_json::to_string(&la.game.as_ref().unwrap().record).unwrap();
+    for (seat, p) in [("east", &mut east), ("west", &mut west)] {
+        let out = p.finish(60);
+        let line = |prefix: &str| {
+            out.lines()
+                .find_map(|l| l.strip_prefix(prefix))
+                .unwrap_or_else(|| panic!("{seat} printed no {prefix:?}:\n{out}"))
+                .to_owned()
+        };
+        assert_eq!(line("ending: "), "Played", "{seat}");
+        assert_eq!(line("result: "), result, "{seat}");
+        assert_eq!(line("record: "), record, "{seat}");
+        assert_eq!(line("verdict: "), "clean audit", "{seat}");
+    }
+    println!("two apps and two junqi-peer seats: {:?}", t0.elapsed());
+    for d in [&da, &db, &dp] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

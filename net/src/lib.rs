@@ -4,12 +4,14 @@
 //! - [`transport`] (QUIC), [`discovery`] (mDNS) and [`resume`] (saving): the
 //!   I/O shell;
 //! - [`table`]: the four-seat driver (a star through the host);
-//!   [`table_journal`]: its crash journal;
+//!   [`table_journal`]: its crash journal; [`link_notice`]: the host's
+//!   advisory notice of every seat's link, for the guests' seat tables;
 //! - [`peer`]: the shell behind one handle, for the app and `junqi-peer`: a
 //!   game's thread, runtime, connection, advertisement, identity and journal;
 //! - everything else is `junqi-proto`'s.
 
 pub mod discovery;
+pub mod link_notice;
 pub mod peer;
 pub mod resume;
 pub mod table;

@@ -5,7 +5,9 @@
 //! [`LinkStart`]: a new device, or a seat's device coming back after its
 //! connection dropped ([`junqi_proto::four::rejoin`], signed over the
 //! connection), after which both ends resend what the other may lack.
-//! Frames are the length-prefixed payloads of [`crate::frame`].
+//! Frames are the length-prefixed payloads of [`crate::frame`]. Beside the
+//! game stream the host tells each guest every seat's link
+//! ([`crate::link_notice`]: advisory, never given to the session).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -19,9 +21,10 @@ use junqi_proto::four::rejoin::{LinkStart, Welcome};
 use junqi_proto::four::{Body4, FourCallError, FourEvent, FourSeat, FourSession, FourVerdict};
 use junqi_proto::session::LATENCY_BOUND;
 use quinn::{Connection, Endpoint, RecvStream, SendStream};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Semaphore, mpsc, watch};
 
 use crate::frame::{FrameDecoder, LEN_PREFIX, MAX_FRAME, decode_payload, encode_frame};
+use crate::link_notice::{SeatLinks, read_links, send_links};
 use crate::transport::{
     HANDSHAKE_TIMEOUT, MAX_PENDING, STREAM_START_TIMEOUT, connection_binding, join_game,
 };
@@ -66,6 +69,11 @@ pub trait TableHandler {
     /// back (the seat table's connection state; a seat's device is up from
     /// its first message, [`TableHandler::seat_taken`]).
     fn seat_link(&mut self, _seat: FourSeat, _up: bool) {}
+    /// A guest: every seat's link as the host says it sees it
+    /// ([`crate::link_notice`]), or all unknown while this device's own
+    /// link is down. Advisory and unsigned: for the seat table only, never
+    /// for blame nor for the game.
+    fn relayed_links(&mut self, _session: &FourSession, _links: SeatLinks) {}
     /// An owner's command ([`TableCmd`]) the session refused.
     fn refused(&mut self, _cmd: TableCmd, _error: FourCallError) {}
     /// The device keeps its journal now
@@ -161,6 +169,8 @@ enum Report {
     Closed(u64),
     /// The host: a new connection and its first frame.
     Incoming(Connection, SendStream, RecvStream, FrameDecoder, LinkStart),
+    /// A guest: the host's notice of every seat's link, on a link.
+    Links(u64, SeatLinks),
 }
 
 /// Reads payloads from one stream (after what `dec` already holds).
@@ -256,6 +266,38 @@ struct Link {
     send: SendStream,
     /// The seat whose messages it brought (the host learns it from them).
     seat: Option<FourSeat>,
+    /// The task that writes (host) or reads (guest) the link notices.
+    notices: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.notices.abort();
+    }
+}
+
+/// A guest's reader of the host's link notices on link `id`.
+fn read_notices(
+    conn: &Connection,
+    id: u64,
+    tx: &mpsc::UnboundedSender<Report>,
+) -> tokio::task::JoinHandle<()> {
+    let tx = tx.clone();
+    tokio::spawn(read_links(conn.clone(), move |l| {
+        tx.send(Report::Links(id, l)).is_ok()
+    }))
+}
+
+/// The host: `seat`'s device link is up or down, for its owner and in the
+/// notices to the guests.
+fn set_seat_link<H: TableHandler>(
+    handler: &mut H,
+    links: &watch::Sender<SeatLinks>,
+    seat: FourSeat,
+    up: bool,
+) {
+    handler.seat_link(seat, up);
+    links.send_modify(|l| l.0[seat.index()] = Some(up));
 }
 
 /// A guest's connection to the host: new, or the seat's return (`session`),
@@ -354,15 +396,20 @@ pub async fn play_table_with<H: TableHandler>(
     // guests hold of it before it sends again; a guest, for what the
     // host's welcome says it held.
     let resumed = session.resuming();
+    // The host: every seat's link, for the guests' notices (its own is up).
+    let (seat_links, _) = watch::channel(SeatLinks::default());
+    seat_links.send_modify(|l| l.0[session.seat().index()] = Some(true));
     let mut release_at = (resumed && host).then(|| Instant::now() + 2 * LATENCY_BOUND);
     if let TableDial::Join(addr) = dial {
         let back = resumed && session.log().round() >= 2;
         let (conn, send, recv, dec) = connect(ep, addr, back.then_some(&mut *session)).await?;
         tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
+        let notices = read_notices(&conn, next_id, &tx);
         let mut link = Link {
             conn,
             send,
             seat: None,
+            notices,
         };
         if back {
             let from = session.log().round().saturating_sub(RESEND_BACK);
@@ -440,15 +487,19 @@ pub async fn play_table_with<H: TableHandler>(
         if !host && links.is_empty() && session.verdict().is_none() {
             // Back to the host, as the seat it was.
             handler.link(false);
+            // Cut off, it knows no other seat's link either.
+            handler.relayed_links(session, SeatLinks::default());
             let TableDial::Join(addr) = dial else {
                 unreachable!("a guest")
             };
             let (conn, send, recv, dec) = connect(ep, addr, Some(&mut *session)).await?;
             tokio::spawn(read_frames(next_id, recv, dec, tx.clone()));
+            let notices = read_notices(&conn, next_id, &tx);
             let mut link = Link {
                 conn,
                 send,
                 seat: None,
+                notices,
             };
             let back = session.log().round().saturating_sub(RESEND_BACK);
             let frames: Vec<Vec<u8>> = session
@@ -537,7 +588,7 @@ pub async fn play_table_with<H: TableHandler>(
                         {
                             l.seat = Some(e.signed.header.sender);
                             handler.seat_taken(e.signed.header.sender);
-                            handler.seat_link(e.signed.header.sender, true);
+                            set_seat_link(handler, &seat_links, e.signed.header.sender, true);
                         }
                         // The relay: unchanged to every other device.
                         let f = framed(&payload);
@@ -559,7 +610,13 @@ pub async fn play_table_with<H: TableHandler>(
                     if let Some(Link { seat: Some(s), .. }) = links.remove(&id)
                         && !links.values().any(|l| l.seat == Some(s))
                     {
-                        handler.seat_link(s, false);
+                        set_seat_link(handler, &seat_links, s, false);
+                    }
+                }
+                Some(Report::Links(id, l)) => {
+                    // Only from the link to the host this device holds now.
+                    if !host && links.contains_key(&id) {
+                        handler.relayed_links(session, l);
                     }
                 }
                 Some(Report::Incoming(conn, send, recv, dec, start)) => {
@@ -592,9 +649,15 @@ pub async fn play_table_with<H: TableHandler>(
                         LinkStart::New => 0,
                     };
                     if let Some(s) = seat {
-                        handler.seat_link(s, true);
+                        set_seat_link(handler, &seat_links, s, true);
                     }
-                    let mut link = Link { conn, send, seat };
+                    let notices = tokio::spawn(send_links(conn.clone(), seat_links.subscribe()));
+                    let mut link = Link {
+                        conn,
+                        send,
+                        seat,
+                        notices,
+                    };
                     let mut frames: Vec<Vec<u8>> = Vec::new();
                     if let Some(w) = welcome
                         && let Ok(f) = encode_frame(&w)

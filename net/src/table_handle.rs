@@ -33,6 +33,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use crate::Seed;
 use crate::discovery::{Advert, FreeSeats, table_summary};
+use crate::link_notice::SeatLinks;
 use crate::table::{TableCmd, TableDial, TableHandler, play_table_with, save_log, seat_names};
 use crate::table_journal::{JOURNAL_FILE, JournalError, load_journal, save_journal};
 use crate::transport::{Identity, endpoint};
@@ -99,7 +100,8 @@ pub struct SeatInfo {
     /// The name in its hello, once in.
     pub name: Option<String>,
     /// Whether its device's link is up: the host knows every seat's, a
-    /// guest only its own link to the host (`None`: not known here).
+    /// guest its own link to the host and the others' as the host reports
+    /// them ([`crate::link_notice`], advisory) (`None`: not known here).
     pub link: Option<bool>,
 }
 
@@ -445,6 +447,28 @@ impl Owner {
     }
 }
 
+impl Owner {
+    /// A guest: the other guests' links as the host says it sees them, for
+    /// the seat table only (advisory: [`crate::link_notice`]). Its own link
+    /// and the host's are what it sees itself.
+    fn show_relayed_links(&mut self, me: FourSeat, links: SeatLinks) {
+        if self.host {
+            return;
+        }
+        let mut seats = self.seats.clone();
+        for seat in FourSeat::ALL {
+            if seat != me && seat != HOST_SEAT {
+                seats[seat.index()].link = links.0[seat.index()];
+            }
+        }
+        if seats != self.seats {
+            self.seats = seats;
+            self.out
+                .send(TableReport::Seats(Box::new(self.seats.clone())));
+        }
+    }
+}
+
 impl TableHandler for Owner {
     fn event(&mut self, session: &mut FourSession, event: FourEvent) {
         self.seats_changed(session);
@@ -509,6 +533,10 @@ impl TableHandler for Owner {
         self.seats[seat.index()].link = Some(up);
         self.out
             .send(TableReport::Seats(Box::new(self.seats.clone())));
+    }
+
+    fn relayed_links(&mut self, session: &FourSession, links: SeatLinks) {
+        self.show_relayed_links(session.seat(), links);
     }
 
     fn refused(&mut self, _cmd: TableCmd, error: FourCallError) {

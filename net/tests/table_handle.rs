@@ -5,7 +5,9 @@
 //! seat table names every seat with its link, and the kept game file is
 //! the table's signed log. A seat's device killed mid-game (a `junqi-peer`
 //! process, SIGKILL) is taken up again by the handle from its journal
-//! (`TableRole::Resume`), and the table plays on to one record.
+//! (`TableRole::Resume`), and the table plays on to one record. A guest's
+//! seat table shows another guest's device going down when it is killed, as
+//! the host reports it (`junqi_net::link_notice`).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -159,6 +161,14 @@ fn a_host_with_two_computer_seats_and_a_guest_play_a_whole_table() {
 }
 
 fn start_host(dir: &std::path::Path) -> (Person, std::net::SocketAddr) {
+    start_host_with(dir, vec![(FourSeat::East, 1), (FourSeat::West, 1)])
+}
+
+/// A host (alice, 四暗, 20 s a move) whose device runs `computers`, listening on loopback.
+fn start_host_with(
+    dir: &std::path::Path,
+    computers: Vec<(FourSeat, u8)>,
+) -> (Person, std::net::SocketAddr) {
     let rules = Rules {
         move_seconds: 20,
         ..Rules::four_player(Mode::Dark)
@@ -172,7 +182,7 @@ fn start_host(dir: &std::path::Path) -> (Person, std::net::SocketAddr) {
                 layout,
                 port: 0,
                 mdns: false,
-                computers: vec![(FourSeat::East, 1), (FourSeat::West, 1)],
+                computers,
             },
             Some(dir.to_path_buf()),
             || {},
@@ -245,4 +255,78 @@ fn a_seat_killed_mid_game_is_resumed_by_the_handle_from_its_journal() {
     assert!(kept.is_some());
     // The resumed seat's seat table knows the names again (from its journal's hellos).
     assert_eq!(back.seats.expect("seats")[0].name.as_deref(), Some("alice"));
+}
+
+#[test]
+fn a_guest_sees_another_guests_killed_device_go_down() {
+    let scratch = Scratch::new("handle-links");
+    let (mut host, addr) = start_host_with(&scratch.0.join("host"), Vec::new());
+    let layout = Ai::new(Level::Novice, 2).layout(&Rules::four_player(Mode::Dark));
+    let mut north = Person::new(
+        TableHandle::start(
+            TableRole::Join {
+                addr,
+                seat: FourSeat::North,
+                name: "bob".into(),
+                layout,
+            },
+            None,
+            || {},
+        ),
+        8,
+    );
+    let a = addr.to_string();
+    let peer = |seat: &str, seed: &str| {
+        let log = scratch.0.join(format!("{seat}.log"));
+        let args = [
+            "join", "--seat", seat, "--addr", &a, "--yes", "--ai", "random", "--seed", seed,
+        ];
+        (spawn(&args, &log), log)
+    };
+    let (_east, _) = peer("east", "5");
+    let (mut west, west_log) = peer("west", "6");
+    let link = |p: &Person, seat: FourSeat| p.seats.as_ref().and_then(|s| s[seat.index()].link);
+    // North's seat table: every other guest's device up as the host reports it, once play is
+    // under way.
+    let give_up = Instant::now() + Duration::from_secs(120);
+    loop {
+        host.poll();
+        north.poll();
+        let events = std::fs::read_to_string(&west_log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("event: "))
+            .count();
+        if events >= 10 && link(&north, FourSeat::West) == Some(true) {
+            break;
+        }
+        assert!(north.verdict.is_none(), "the game ended first");
+        assert!(
+            Instant::now() < give_up,
+            "North's seat table shows West's link: {:?}",
+            north.seats
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(link(&north, FourSeat::East), Some(true));
+    assert_eq!(link(&north, FourSeat::South), Some(true));
+    // West's device dies: the host sees its connection time out, and North hears of it.
+    west.0.kill().unwrap();
+    let _ = west.0.wait();
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while link(&north, FourSeat::West) != Some(false) {
+        host.poll();
+        north.poll();
+        assert!(
+            Instant::now() < give_up,
+            "North sees West down: {:?}",
+            north.seats
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(link(&host, FourSeat::West), Some(false));
+    assert_eq!(link(&north, FourSeat::East), Some(true));
+    assert_eq!(link(&north, FourSeat::South), Some(true));
+    // An advisory notice: nothing in the game follows from it (West is timed out by the clock).
+    assert!(north.verdict.is_none() && host.verdict.is_none());
 }

@@ -8,7 +8,8 @@ use junqi_net::table_handle::SeatInfo;
 /// A four-seat LAN table (四国大战 over the LAN).
 #[derive(Clone, Debug, Default)]
 pub struct LanTable {
-    /// Whether this device hosts (it knows every seat's connection; a guest only its own).
+    /// Whether this device hosts (it sees every seat's connection; a guest its own, and the
+    /// others' as the host reports them).
     pub host: bool,
     /// Each seat as this device knows it, in seat order ([`FourSeat::index`]; see [`Self::seat`]).
     pub seats: [SeatInfo; 4],

@@ -1,6 +1,10 @@
 //! Helpers shared by the LAN tests of the app (`tests/lan.rs`, two players; `tests/lan_four.rs`,
 //! four-seat tables): apps in the lobby fed by a channel instead of mDNS, stepping them together,
-//! and playing by clicks.
+//! and playing by clicks; four-seat tables and `junqi-peer` seats in [`table`].
+
+// The four-seat helpers: `tests/lan.rs` (two players) leaves them unused.
+#[allow(dead_code)]
+pub(crate) mod table;
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
