@@ -506,6 +506,22 @@ fn config(
     }
 }
 
+/// A host's computer seats split by the device that runs them: the host's,
+/// and those that come with their partner seat to the device that takes it.
+fn split_computers(computers: &[(FourSeat, u8)]) -> (Computers, Computers) {
+    computers
+        .iter()
+        .partition(|(s, _)| computer_home(*s, computers) == ComputerHome::Host)
+}
+
+/// What a host advertises: the seats not `taken`, and the computer seats
+/// that come with a free one (`with`).
+fn advertised(taken: &[FourSeat], with: &[(FourSeat, u8)]) -> FreeSeats {
+    with.iter().fold(FreeSeats::all_but(taken), |f, (s, l)| {
+        f.with_computer(*s, *l)
+    })
+}
+
 /// The owner's seat: reports every event, keeps the journal.
 struct Owner {
     out: Out,
@@ -527,11 +543,7 @@ struct Owner {
 
 impl Owner {
     fn free_seats(&self) -> FreeSeats {
-        self.with
-            .iter()
-            .fold(FreeSeats::all_but(&self.taken), |f, (s, l)| {
-                f.with_computer(*s, *l)
-            })
+        advertised(&self.taken, &self.with)
     }
 
     fn seats_changed(&mut self, session: &FourSession) {
@@ -855,10 +867,8 @@ async fn run(
     };
     // The host runs the computer seats at home there; the others come
     // with their partner seats to the devices that take them.
-    let (here, with): (Computers, Computers) = if host {
-        computers
-            .iter()
-            .partition(|(s, _)| computer_home(*s, &computers) == ComputerHome::Host)
+    let (here, with) = if host {
+        split_computers(&computers)
     } else {
         (computers.clone(), Vec::new())
     };
@@ -1023,6 +1033,28 @@ mod tests {
                 "{seat} of {computers:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_host_advertises_a_computer_seat_with_its_partners_free_seat() {
+        use FourSeat::{East, North, South, West};
+        // East a computer of level 2, North one of level 1, West open.
+        let (here, with) = split_computers(&[(East, 2), (North, 1)]);
+        assert_eq!(here, [(North, 1)]);
+        assert_eq!(with, [(East, 2)]);
+        let free = advertised(&[South, East, North], &with);
+        assert_eq!(free.to_txt(), "W");
+        assert_eq!(free.computers_txt().as_deref(), Some("E2"));
+        assert_eq!(free.computer_with(West), Some((East, 2)));
+        // Once West is taken, nothing comes with a free seat; a team of two
+        // computers comes with none.
+        assert_eq!(
+            advertised(&[South, East, North, West], &with).computers_txt(),
+            None
+        );
+        let (here, with) = split_computers(&[(East, 2), (West, 3)]);
+        assert_eq!((here.len(), with.len()), (2, 0));
+        assert_eq!(advertised(&[South, East, West], &with).to_txt(), "N");
     }
 
     #[test]
