@@ -1,11 +1,12 @@
 //! Demo states of four-seat LAN tables for screenshots (feature `dev`), without a network:
-//! `JUNQI_DEMO=table-lobby` (the lobby listing a table with its free seats), `table-setup`
-//! (the host's choices), `table-pairing` (the one code, the seat table and the rules line) and
+//! `JUNQI_DEMO=table-lobby` (the lobby listing a table with its free seats, West with East's
+//! computer), `table-setup` (the host's choices: East a computer that West's device will run,
+//! North one on the host), `table-pairing` (the one code, the seat table and the rules line) and
 //! `table-game` (a 四暗 table in play, the seat table with the players' names and links).
 
 use bevy::prelude::*;
-use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
-use junqi_net::table_handle::{SeatInfo, computer_name};
+use junqi_net::discovery::{Discovery, HostInfo, read_seats};
+use junqi_net::table_handle::{SeatInfo, partner_computer_name};
 
 use crate::{
     demo::{FourDemo, demo_four_match},
@@ -22,15 +23,16 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, drive);
 }
 
-/// The seats of the demo table: a guest offline, computer seats on the host.
+/// The seats of the demo table: a guest offline, East a computer on its partner West's device.
 fn demo_seats() -> [SeatInfo; 4] {
     let seat = |name: &str, link: Option<bool>| SeatInfo {
         name: Some(name.into()),
         link,
+        ..SeatInfo::default()
     };
     [
         seat("junqi-alice", Some(true)),
-        seat(&computer_name(2), Some(true)),
+        seat(&partner_computer_name(2), Some(true)),
         seat("junqi-bob", Some(false)),
         seat("junqi-carol", Some(true)),
     ]
@@ -83,13 +85,16 @@ fn drive(
                     version: 1,
                     rules: rules.into(),
                     addrs: vec![std::net::SocketAddr::from(([192, 168, 1, ip], 4433))],
-                    free_seats: seats.and_then(FreeSeats::parse),
+                    free_seats: seats.and_then(|s| {
+                        let (free, with) = s.split_once('+').unwrap_or((s, ""));
+                        read_seats(Some(free), (!with.is_empty()).then_some(with))
+                    }),
                 };
                 lobby.apply(Discovery::Found(found("junqi-dave", "dark 60s", None, 5)));
                 lobby.apply(Discovery::Found(found(
                     "junqi-alice",
                     "four dark 30s",
-                    Some("NW"),
+                    Some("NW+E2"),
                     7,
                 )));
                 lobby.apply(Discovery::Found(found(
@@ -103,7 +108,7 @@ fn drive(
                 table.phase = TablePhase::Setup;
                 table.setup.way = Way::Partners;
                 table.setup.seats = [
-                    SeatChoice::Player,
+                    SeatChoice::Computer(2),
                     SeatChoice::Computer(3),
                     SeatChoice::Player,
                 ];
@@ -112,6 +117,7 @@ fn drive(
                 table.seat = Some(junqi_net::four::FourSeat::North);
                 table.seats = demo_seats();
                 table.seats[2].link = None;
+                table.seats[2].hand_over = true;
                 table.phase = TablePhase::Pairing {
                     code: "482-913".into(),
                     rules: Way::Dark.rules(),

@@ -4,7 +4,7 @@
 
 use junqi_game::{Mode, Rules, Side};
 use junqi_net::four::{Ending, FourCallError, FourSeat, FourVerdict};
-use junqi_net::table_handle::SeatInfo;
+use junqi_net::table_handle::{ComputerHome, SeatInfo};
 
 use crate::{game_text::level_name, i18n::Lang};
 
@@ -18,16 +18,23 @@ pub fn seat_name(side: Side, lang: Lang) -> &'static str {
     })
 }
 
-/// Who plays a seat: the player's name, or the computer run by the host's device (its level);
-/// `…` while its hello is not in.
-pub fn seat_who(info: &SeatInfo, lang: Lang) -> String {
-    match (info.computer(), &info.name) {
-        (Some(level), _) => lang.tr(
-            "table.ai_on_host",
-            &[("level", level_name(crate::ai::level(level), lang).into())],
+/// Who plays `seat`: the player's name, or the computer and the device that runs it (the
+/// host's, or its partner's: its level; a seat its player handed over: its partner's); `…`
+/// while its hello is not in.
+pub fn seat_who(seat: FourSeat, info: &SeatInfo, lang: Lang) -> String {
+    let level = |l: u8| level_name(crate::ai::level(l), lang);
+    let partner = seat_name(seat.partner().side(), lang);
+    if info.handed_over {
+        return lang.t("table.handed_over").to_owned();
+    }
+    match (info.computer(), info.computer_home(), &info.name) {
+        (Some(l), Some(ComputerHome::Partner), _) => lang.tr(
+            "table.ai_on_partner",
+            &[("level", level(l).into()), ("partner", partner.into())],
         ),
-        (None, Some(name)) => name.clone(),
-        (None, None) => "…".into(),
+        (Some(l), _, _) => lang.tr("table.ai_on_host", &[("level", level(l).into())]),
+        (None, _, Some(name)) => name.clone(),
+        (None, _, None) => "…".into(),
     }
 }
 
@@ -71,9 +78,11 @@ pub fn summary_text(summary: &str, lang: Lang) -> String {
 }
 
 /// The rules line every player reads before confirming the code: the way, and which device
-/// knows which seat's pieces (each device its own seat's; the host the computer seats it runs;
-/// partners each other's in 双明; everyone everything in 全明), and, when the host's device runs
-/// a computer seat of the other team, that confirming is every player's agreement to it.
+/// knows which seat's pieces (each device its own seat's; the host the computer seats it runs,
+/// a guest its partner seat's computer; partners each other's in 双明; everyone everything in
+/// 全明; a partner's device the seat it takes over if its player agreed to a hand-over), and,
+/// when the host's device runs a computer seat of the other team, that confirming is every
+/// player's agreement to it.
 pub fn rules_lines(rules: &Rules, seats: &[SeatInfo; 4], lang: Lang) -> Vec<String> {
     let mut out = vec![
         way_text(rules, lang),
@@ -86,13 +95,30 @@ pub fn rules_lines(rules: &Rules, seats: &[SeatInfo; 4], lang: Lang) -> Vec<Stri
     }
     let mut enemy = false;
     for seat in FourSeat::ALL {
-        if seats[seat.index()].computer().is_some() {
+        let name = seat_name(seat.side(), lang);
+        let partner = seat_name(seat.partner().side(), lang);
+        match seats[seat.index()].computer_home() {
+            Some(ComputerHome::Host) => {
+                out.push(lang.tr("table.rules_host_ai", &[("seat", name.into())]));
+                // The host's team is South and North.
+                enemy |= matches!(seat, FourSeat::East | FourSeat::West);
+            }
+            Some(ComputerHome::Partner) => out.push(lang.tr(
+                "table.rules_partner_ai",
+                &[("seat", name.into()), ("partner", partner.into())],
+            )),
+            None => {}
+        }
+    }
+    for seat in FourSeat::ALL {
+        if seats[seat.index()].hand_over {
             out.push(lang.tr(
-                "table.rules_host_ai",
-                &[("seat", seat_name(seat.side(), lang).into())],
+                "table.rules_hand_over",
+                &[
+                    ("seat", seat_name(seat.side(), lang).into()),
+                    ("partner", seat_name(seat.partner().side(), lang).into()),
+                ],
             ));
-            // The host's team is South and North.
-            enemy |= matches!(seat, FourSeat::East | FourSeat::West);
         }
     }
     if enemy {

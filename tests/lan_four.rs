@@ -8,6 +8,8 @@
 //! the table over loopback; the rules line says so), or by two `junqi-peer` processes that take
 //! those seats as any other device would (the proof: two app instances and two
 //! `junqi-peer` seats), which must print the same code, result and record and a clean audit.
+//! A third table gives East to the computer and West to a player: the app that takes West from
+//! the list runs East's computer seat on its own device, as the rules line says.
 
 mod lan_support;
 use lan_support::table::{
@@ -26,10 +28,12 @@ use junqi::{
         lobby::LobbyState,
         lobby_table::{SeatChoice, TableAction, TableLobby, TablePhase},
     },
+    storage::DataDir,
     table_text::rules_lines,
 };
 use junqi_game::Side;
 use junqi_net::four::FourSeat;
+use junqi_net::table_handle::ComputerHome;
 
 fn named_lobby_app(
     dir: &std::path::Path,
@@ -70,7 +74,7 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
     );
 
     // The guest's lobby lists the table with its free seat, apart from two-player hosts.
-    take_seat(&mut b, &tb, "alice", addr, "N", FourSeat::North);
+    take_seat(&mut b, &tb, "alice", addr, ("N", None), FourSeat::North);
 
     // One code on both screens, the same seat table, the rules line naming the host's
     // computer seats; nothing starts before both confirmed.
@@ -88,6 +92,12 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
         "{lines:?}"
     );
     assert!(lines.iter().any(|l| l.contains("other team")), "{lines:?}");
+    // The guest agreed to a hand-over (the lobby's default with a player as partner).
+    assert!(seats[2].hand_over);
+    assert!(
+        lines.iter().any(|l| l.starts_with("If North leaves")),
+        "{lines:?}"
+    );
     a.world_mut().write_message(TableAction::Confirm);
     for _ in 0..50 {
         a.update();
@@ -146,7 +156,7 @@ fn two_apps_and_two_junqi_peer_seats_play_a_whole_table_from_the_lobby() {
     let addr = host_table(&mut a, [SeatChoice::Player; 3]);
     let mut east = PeerSeat::join(&dp, "east", addr, "carol", ("greedy", 11));
     let mut west = PeerSeat::join(&dp, "west", addr, "dave", ("greedy", 12));
-    take_seat(&mut b, &tb, "alice", addr, "ENW", FourSeat::North);
+    take_seat(&mut b, &tb, "alice", addr, ("ENW", None), FourSeat::North);
 
     // One code on both apps' screens and in both peers' output; the seat table names the
     // peers' seats as players (not the host's computers).
@@ -223,4 +233,70 @@ fn two_apps_and_two_junqi_peer_seats_play_a_whole_table_from_the_lobby() {
     for d in [&da, &db, &dp] {
         let _ = std::fs::remove_dir_all(d);
     }
+}
+
+#[test]
+fn the_app_that_takes_west_runs_its_partner_easts_computer_seat() {
+    let (da, db) = (temp_dir("host-east"), temp_dir("guest-west"));
+    let (mut a, _ta) = named_lobby_app(&da, "alice");
+    let (mut b, tb) = named_lobby_app(&db, "carol");
+
+    // East the computer (新手), North the computer on the host, West open for a player.
+    let addr = host_table(
+        &mut a,
+        [
+            SeatChoice::Computer(1),
+            SeatChoice::Computer(1),
+            SeatChoice::Player,
+        ],
+    );
+    // The host's device runs North only: East waits for West's device.
+    run_until(&mut [&mut a], 20, |apps| {
+        apps[0].world().resource::<TableLobby>().seats[2].computer() == Some(1)
+    });
+    assert_eq!(a.world().resource::<TableLobby>().seats[1].name, None);
+
+    // The table as its host advertises it: West free, with East's computer.
+    take_seat(
+        &mut b,
+        &tb,
+        "alice",
+        addr,
+        ("W", Some("E1")),
+        FourSeat::West,
+    );
+    let (_, rules) = pairing(&mut [&mut a, &mut b]);
+    // Both rules lines say West's device runs East; no computer of the other team on the host,
+    // so no agreement to it; West's player did not agree to a hand-over to a partner that is
+    // its own device's computer.
+    for x in [&a, &b] {
+        let seats = x.world().resource::<TableLobby>().seats.clone();
+        assert_eq!(seats[1].computer(), Some(1));
+        assert_eq!(seats[1].computer_home(), Some(ComputerHome::Partner));
+        assert_eq!(seats[2].computer_home(), Some(ComputerHome::Host));
+        assert!(!seats[3].hand_over);
+        let lines = rules_lines(&rules, &seats, Lang::En);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("East: a computer seat run by West's device")),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|l| l.contains("other team")), "{lines:?}");
+    }
+    // East's seat keeps its journal on West's device, not on the host's.
+    let dir = |x: &App| junqi::lan::table::table_dir(x.world().resource::<DataDir>());
+    assert!(dir(&b).join("computer-1").is_dir());
+    assert!(!dir(&a).join("computer-1").exists());
+    assert!(dir(&a).join("computer-2").is_dir());
+
+    a.world_mut().write_message(TableAction::Confirm);
+    b.world_mut().write_message(TableAction::Confirm);
+    run_until(&mut [&mut a, &mut b], 60, |apps| {
+        apps.iter().all(|x| screen(x) == Screen::Game)
+    });
+    let lasts = play_to_the_end(&mut [&mut a, &mut b]);
+    check_same_clean_end(&lasts);
+    let _ = std::fs::remove_dir_all(&da);
+    let _ = std::fs::remove_dir_all(&db);
 }

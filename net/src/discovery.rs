@@ -1,6 +1,7 @@
 //! LAN discovery with mDNS-SD: hosts advertise `_junqi._udp.local.` with TXT
 //! records (display name, protocol version, rules summary, and for a
-//! four-seat table the seats still free); a browser streams
+//! four-seat table the seats still free and the computer seats that come
+//! with one of them); a browser streams
 //! hosts appearing and disappearing, and a [`Lobby`] keeps the list a player
 //! sees, bounded by construction: at most [`MAX_HOSTS`] games, each dropped
 //! [`HOST_TTL`] after it was last announced, every field cut to size, so a
@@ -41,26 +42,58 @@ pub struct HostInfo {
 
 /// The seats of a four-seat table still free, as its host advertises them
 /// (TXT key `seats`: the free seats' letters in seat order, `S`, `E`, `N`,
-/// `W`, e.g. `EW`; `-` when none is free).
+/// `W`, e.g. `EW`; `-` when none is free), and the computer seats that come
+/// with a free seat (TXT key `with`, absent when none: each computer seat's
+/// letter and level in seat order, e.g. `E2`: East is a computer of level 2
+/// that the device taking its partner seat, West, runs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FreeSeats(u8);
+pub struct FreeSeats {
+    /// The free seats, one bit per seat.
+    free: u8,
+    /// By seat: the level of the computer seat that comes with its partner
+    /// seat (0: none).
+    with: [u8; 4],
+}
 
 impl FreeSeats {
     /// Every seat but `taken`.
     #[must_use]
     pub fn all_but(taken: &[FourSeat]) -> FreeSeats {
-        FreeSeats(
-            FourSeat::ALL
+        FreeSeats {
+            free: FourSeat::ALL
                 .iter()
                 .filter(|s| !taken.contains(s))
                 .fold(0, |m, s| m | 1 << s.index()),
-        )
+            with: [0; 4],
+        }
+    }
+
+    /// These seats, where the device that takes `computer`'s partner seat
+    /// also runs `computer` as a computer player of `level` (1…4); ignored
+    /// unless `computer` is taken, its partner free and the level one of
+    /// the four.
+    #[must_use]
+    pub fn with_computer(mut self, computer: FourSeat, level: u8) -> FreeSeats {
+        if !self.contains(computer) && self.contains(computer.partner()) && (1..=4).contains(&level)
+        {
+            self.with[computer.index()] = level;
+        }
+        self
+    }
+
+    /// The computer seat (and its level) that comes with taking `seat`: the
+    /// device that takes it runs that one too.
+    #[must_use]
+    pub fn computer_with(self, seat: FourSeat) -> Option<(FourSeat, u8)> {
+        let c = seat.partner();
+        let level = self.with[c.index()];
+        (self.contains(seat) && level != 0).then_some((c, level))
     }
 
     /// Whether `seat` is free.
     #[must_use]
     pub fn contains(self, seat: FourSeat) -> bool {
-        self.0 & 1 << seat.index() != 0
+        self.free & 1 << seat.index() != 0
     }
 
     /// The free seats in seat order.
@@ -81,7 +114,7 @@ impl FreeSeats {
     #[must_use]
     pub fn parse(txt: &str) -> Option<FreeSeats> {
         if txt == "-" {
-            return Some(FreeSeats(0));
+            return Some(FreeSeats::default());
         }
         if txt.is_empty() || txt.len() > 4 {
             return None;
@@ -96,7 +129,50 @@ impl FreeSeats {
             last = Some(seat);
             mask |= 1 << seat.index();
         }
-        Some(FreeSeats(mask))
+        Some(FreeSeats {
+            free: mask,
+            with: [0; 4],
+        })
+    }
+
+    /// The `with` TXT value (`None`: no computer seat comes with a free seat).
+    #[must_use]
+    pub fn computers_txt(self) -> Option<String> {
+        let v: String = FourSeat::ALL
+            .into_iter()
+            .filter(|s| self.with[s.index()] != 0)
+            .map(|s| format!("{}{}", seat_letter(s), self.with[s.index()]))
+            .collect();
+        (!v.is_empty()).then_some(v)
+    }
+
+    /// These seats with a `with` TXT value read: pairs of a seat letter and
+    /// a level 1…4, in seat order, each a taken seat whose partner is free;
+    /// anything else is not a seat list (the table shows as full: a device
+    /// that took the seat without its computer would leave the table short).
+    #[must_use]
+    pub fn parse_computers(self, txt: &str) -> Option<FreeSeats> {
+        let chars: Vec<char> = txt.chars().collect();
+        if chars.is_empty() || chars.len() > 8 || !chars.len().is_multiple_of(2) {
+            return None;
+        }
+        let mut out = self;
+        let mut last: Option<FourSeat> = None;
+        for pair in chars.chunks(2) {
+            let seat = FourSeat::ALL
+                .into_iter()
+                .find(|&s| seat_letter(s) == pair[0])?;
+            let level = pair[1].to_digit(10).and_then(|l| u8::try_from(l).ok())?;
+            if last.is_some_and(|l| l.index() >= seat.index()) {
+                return None;
+            }
+            last = Some(seat);
+            out = out.with_computer(seat, level);
+            if level == 0 || out.with[seat.index()] != level {
+                return None;
+            }
+        }
+        Some(out)
     }
 }
 
@@ -106,6 +182,18 @@ fn seat_letter(s: FourSeat) -> char {
         FourSeat::East => 'E',
         FourSeat::North => 'N',
         FourSeat::West => 'W',
+    }
+}
+
+/// A table's free seats from its TXT values `seats` and `with` (an
+/// announcement without `with`, as older hosts send, has no computer seat
+/// that comes with a free one).
+#[must_use]
+pub fn read_seats(seats: Option<&str>, with: Option<&str>) -> Option<FreeSeats> {
+    let free = FreeSeats::parse(seats?)?;
+    match with {
+        None => Some(free),
+        Some(w) => free.parse_computers(w),
     }
 }
 
@@ -204,6 +292,7 @@ fn register(
         let host = format!("{instance}.local.");
         let version = PROTOCOL_VERSION.to_string();
         let seats = free.map(FreeSeats::to_txt);
+        let with = free.and_then(FreeSeats::computers_txt);
         let mut props = vec![
             ("name", name),
             ("v", version.as_str()),
@@ -211,6 +300,9 @@ fn register(
         ];
         if let Some(s) = &seats {
             props.push(("seats", s.as_str()));
+        }
+        if let Some(w) = &with {
+            props.push(("with", w.as_str()));
         }
         let info =
             ServiceInfo::new(SERVICE, &instance, &host, "", port, &props[..])?.enable_addr_auto();
@@ -375,9 +467,10 @@ pub fn browse() -> Result<(ServiceDaemon, std::sync::mpsc::Receiver<Discovery>),
                         .unwrap_or(0),
                     rules: cut(info.get_property_val_str("rules").unwrap_or(""), MAX_FIELD),
                     addrs,
-                    free_seats: info
-                        .get_property_val_str("seats")
-                        .and_then(FreeSeats::parse),
+                    free_seats: read_seats(
+                        info.get_property_val_str("seats"),
+                        info.get_property_val_str("with"),
+                    ),
                 }))
             }
             ServiceEvent::ServiceRemoved(_, fullname) => Some(Discovery::Lost(fullname)),
@@ -516,6 +609,32 @@ mod tests {
             assert_eq!(FreeSeats::parse(&free.to_txt()), Some(free), "{mask}");
         }
         assert_eq!(FreeSeats::all_but(&[FourSeat::South]).to_txt(), "ENW");
+        // A table whose East is a computer that comes with West.
+        let free = FreeSeats::all_but(&[FourSeat::South, FourSeat::East]);
+        let with = free.with_computer(FourSeat::East, 2);
+        assert_eq!(with.computers_txt().as_deref(), Some("E2"));
+        assert_eq!(read_seats(Some("NW"), Some("E2")), Some(with));
+        assert_eq!(
+            with.computer_with(FourSeat::West),
+            Some((FourSeat::East, 2))
+        );
+        assert_eq!(with.computer_with(FourSeat::North), None);
+        // An older host's announcement, without `with`, still reads.
+        assert_eq!(read_seats(Some("NW"), None), Some(free));
+        assert_eq!(free.computers_txt(), None);
+        // A computer seat only with a free partner, of a level 1…4.
+        assert_eq!(free.with_computer(FourSeat::West, 2), free);
+        assert_eq!(free.with_computer(FourSeat::East, 0), free);
+        assert_eq!(free.with_computer(FourSeat::East, 5), free);
+        // Once West is taken, East no longer comes with a free seat.
+        let taken = FreeSeats::all_but(&[FourSeat::South, FourSeat::East, FourSeat::West])
+            .with_computer(FourSeat::East, 2);
+        assert_eq!(taken.computers_txt(), None);
+        for bad in [
+            "", "E", "E0", "E5", "EX", "W2", "N2", "E2E2", "E22", "X2", "东2",
+        ] {
+            assert_eq!(read_seats(Some("NW"), Some(bad)), None, "{bad:?}");
+        }
         for bad in [
             "",
             "SS",

@@ -132,7 +132,7 @@ pub fn seat_names(session: &FourSession) -> [Option<String>; 4] {
     if let Some(hellos) = session.log().messages(0) {
         for (slot, e) in out.iter_mut().zip(hellos) {
             if let Some(Envelope4 {
-                body: Body4::Hello { name, .. },
+                body: Body4::Hello { name, .. } | Body4::HelloHandOver { name, .. },
                 ..
             }) = e
             {
@@ -428,6 +428,16 @@ pub async fn play_table_with<H: TableHandler>(
     // The seat this device's partner handed to it, played beside its own:
     // each session's frames go to the table and to the other session.
     let mut taken: Option<FourSession> = None;
+    // Resumed: a seat handed over before the crash is played on again (the
+    // journal's log holds the hand-over and what this device played for it).
+    if resumed
+        && session.verdict().is_none()
+        && handler.take_over()
+        && let Ok(t) = session.take_over(Instant::now())
+    {
+        handler.event(session, FourEvent::TakeOver { seat: t.seat() });
+        taken = Some(t);
+    }
     let result = loop {
         let mut busy = true;
         while busy {
@@ -476,6 +486,9 @@ pub async fn play_table_with<H: TableHandler>(
             if release_at.is_some_and(|t| Instant::now() >= t) {
                 release_at = None;
                 session.release_after(0);
+                if let Some(t) = taken.as_mut() {
+                    t.release_after(0);
+                }
                 busy = true;
             }
         }

@@ -4,12 +4,24 @@
 //! two channels only: the owner [`TableHandle::send`]s [`TableCmd`]s and
 //! takes [`TableReport`]s with [`TableHandle::try_recv`].
 //!
-//! A host may fill seats with computer players: each runs on the host's
-//! device as a guest of its own (its own thread, session and keys) dialling
-//! the host over loopback, so the table's protocol is the same whoever plays
-//! a seat. A device that runs a seat knows its pieces: a computer seat's
-//! hello name says it runs on the host ([`computer_name`]), so that every
-//! player's rules line shows it before the pairing code is confirmed.
+//! A host may fill seats with computer players: each runs on a device of
+//! its own team as a guest of its own (its own thread, session and keys)
+//! dialling the host, so the table's protocol is the same whoever plays a
+//! seat. A device that runs a seat knows its pieces, so a computer seat
+//! whose partner is a guest's seat runs on that guest's device
+//! ([`computer_home`]): the host advertises it with the free seat
+//! ([`crate::discovery::FreeSeats::computer_with`]) and the device that
+//! takes the seat runs it ([`TableRole::Join`]'s `computers`). The host's
+//! partner (North) as a computer, and a team of two computer seats, run on
+//! the host. A computer seat's hello name says which device runs it
+//! ([`computer_name`], [`partner_computer_name`]), so that every player's
+//! rules line shows it before the pairing code is confirmed.
+//!
+//! A player may agree beforehand that, if it leaves, its partner's device
+//! plays its seat on (`hand_over`, in its hello): the partner's device
+//! then takes the seat over with a computer player
+//! ([`TableHandler::take_over`]), and keeps doing so after a crash (the
+//! seat's messages are in its journal).
 //!
 //! With a data folder the seat keeps its crash journal
 //! ([`crate::table_journal`]) and a link file (how to reach the table
@@ -44,27 +56,80 @@ pub const HOST_SEAT: FourSeat = FourSeat::South;
 /// What a computer seat's hello name starts with; the level follows.
 const COMPUTER_MARK: &str = "#computer@host:";
 
+/// What the hello name of a computer seat run by its partner's device
+/// starts with; the level follows.
+const PARTNER_COMPUTER_MARK: &str = "#computer@partner:";
+
+/// The level of the computer player that plays on a seat its partner
+/// handed over.
+const TAKE_OVER_LEVEL: u8 = 2;
+
+/// The device that runs a computer seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComputerHome {
+    /// The host's device.
+    Host,
+    /// The device of the seat's partner (a guest).
+    Partner,
+}
+
+/// Where the computer seat `seat` of a table whose computer seats are
+/// `computers` runs: on its partner's device when its partner is a guest's
+/// seat (a device of its own team), else on the host (the host's partner,
+/// or a team of two computer seats, which every player agrees to when
+/// confirming the code).
+#[must_use]
+pub fn computer_home(seat: FourSeat, computers: &[(FourSeat, u8)]) -> ComputerHome {
+    let partner = seat.partner();
+    if partner == HOST_SEAT || computers.iter().any(|(s, _)| *s == partner) {
+        ComputerHome::Host
+    } else {
+        ComputerHome::Partner
+    }
+}
+
 /// The hello name of a computer seat of `level` run by the host's device.
 #[must_use]
 pub fn computer_name(level: u8) -> String {
     format!("{COMPUTER_MARK}{level}")
 }
 
-/// The level of a computer seat run by the host, from its hello name.
+/// The hello name of a computer seat of `level` run by its partner's device.
+#[must_use]
+pub fn partner_computer_name(level: u8) -> String {
+    format!("{PARTNER_COMPUTER_MARK}{level}")
+}
+
+/// The level of a computer seat and the device that runs it, from its
+/// hello name.
+#[must_use]
+pub fn computer_of(name: &str) -> Option<(u8, ComputerHome)> {
+    let (rest, home) = match name.strip_prefix(COMPUTER_MARK) {
+        Some(r) => (r, ComputerHome::Host),
+        None => (
+            name.strip_prefix(PARTNER_COMPUTER_MARK)?,
+            ComputerHome::Partner,
+        ),
+    };
+    let level = rest.parse().ok().filter(|l| (1..=4).contains(l))?;
+    Some((level, home))
+}
+
+/// The level of a computer seat, from its hello name.
 #[must_use]
 pub fn computer_level(name: &str) -> Option<u8> {
-    name.strip_prefix(COMPUTER_MARK)?
-        .parse()
-        .ok()
-        .filter(|l| (1..=4).contains(l))
+    computer_of(name).map(|(l, _)| l)
 }
+
+/// Computer seats: each seat with its level (1…4).
+type Computers = Vec<(FourSeat, u8)>;
 
 /// What to do at a table.
 #[derive(Clone, Debug)]
 pub enum TableRole {
     /// Open a table as South with these rules; `computers` are the seats
-    /// the host's device fills with computer players (seat, level 1…4); the
-    /// other seats are open to players.
+    /// filled with computer players (seat, level 1…4), run where
+    /// [`computer_home`] says; the other seats are open to players.
     Host {
         /// The rules (a four-player game).
         rules: Rules,
@@ -89,6 +154,14 @@ pub enum TableRole {
         name: String,
         /// The player's army (legal under the table's rules).
         layout: Layout,
+        /// The computer seats this device runs: the partner seat's, when
+        /// the table advertises it with `seat`
+        /// ([`crate::discovery::FreeSeats::computer_with`]).
+        computers: Vec<(FourSeat, u8)>,
+        /// The player agrees that, if it leaves, its partner's device plays
+        /// its seat on (a guest's seat only: the host's device carries the
+        /// table).
+        hand_over: bool,
     },
     /// The table a crash left unfinished in the data folder ([`unfinished_table`]).
     Resume,
@@ -103,13 +176,25 @@ pub struct SeatInfo {
     /// guest its own link to the host and the others' as the host reports
     /// them ([`crate::link_notice`], advisory) (`None`: not known here).
     pub link: Option<bool>,
+    /// Its player agreed that, if it leaves, its partner's device plays it
+    /// on (its hello).
+    pub hand_over: bool,
+    /// Its player left and handed it over: the partner's device plays it
+    /// on with a computer player.
+    pub handed_over: bool,
 }
 
 impl SeatInfo {
-    /// The level of the computer that plays it on the host's device.
+    /// The level of the computer that plays it.
     #[must_use]
     pub fn computer(&self) -> Option<u8> {
         self.name.as_deref().and_then(computer_level)
+    }
+
+    /// The device that runs it, a computer seat.
+    #[must_use]
+    pub fn computer_home(&self) -> Option<ComputerHome> {
+        self.name.as_deref().and_then(computer_of).map(|(_, h)| h)
     }
 }
 
@@ -217,7 +302,8 @@ pub const TABLE_FILE_PREFIX: &str = "table-";
 /// The link file's name in the data folder: how to reach the table again.
 pub const LINK_FILE: &str = "table4.link";
 
-/// The folder of a computer seat's journal under the host's data folder.
+/// The folder of a computer seat's journal under the data folder of the
+/// device that runs it.
 fn computer_dir(dir: &Path, seat: FourSeat) -> PathBuf {
     dir.join(format!("computer-{}", seat.index()))
 }
@@ -227,7 +313,7 @@ fn computer_dir(dir: &Path, seat: FourSeat) -> PathBuf {
 pub struct TableLinkFile {
     /// The host's port, or the guest's host address.
     pub dial: LinkDial,
-    /// The host's computer seats.
+    /// The computer seats this device runs.
     pub computers: Vec<(FourSeat, u8)>,
 }
 
@@ -402,7 +488,13 @@ fn random32() -> [u8; 32] {
     b
 }
 
-fn config(seat: FourSeat, rules: Option<Rules>, name: String, layout: Layout) -> FourConfig {
+fn config(
+    seat: FourSeat,
+    rules: Option<Rules>,
+    name: String,
+    layout: Layout,
+    hand_over: bool,
+) -> FourConfig {
     FourConfig {
         seat,
         host: HOST_SEAT,
@@ -412,9 +504,24 @@ fn config(seat: FourSeat, rules: Option<Rules>, name: String, layout: Layout) ->
         key: SigningKey::from_bytes(&random32()),
         seed: Seed(random32()),
         nonce: random32(),
-        // The app does not offer the hand-over agreement yet: a leave ends the seat by §9.
-        hand_over: false,
+        hand_over,
     }
+}
+
+/// A host's computer seats split by the device that runs them: the host's,
+/// and those that come with their partner seat to the device that takes it.
+fn split_computers(computers: &[(FourSeat, u8)]) -> (Computers, Computers) {
+    computers
+        .iter()
+        .partition(|(s, _)| computer_home(*s, computers) == ComputerHome::Host)
+}
+
+/// What a host advertises: the seats not `taken`, and the computer seats
+/// that come with a free one (`with`).
+fn advertised(taken: &[FourSeat], with: &[(FourSeat, u8)]) -> FreeSeats {
+    with.iter().fold(FreeSeats::all_but(taken), |f, (s, l)| {
+        f.with_computer(*s, *l)
+    })
 }
 
 /// The owner's seat: reports every event, keeps the journal.
@@ -426,14 +533,30 @@ struct Owner {
     /// The host's advertisement, announced again as seats are taken.
     advert: Option<Advert>,
     taken: Vec<FourSeat>,
+    /// The computer seats that come with a free seat (the advertisement's).
+    with: Vec<(FourSeat, u8)>,
+    /// This device's own seat (another one's events come from a seat
+    /// taken over).
+    own: FourSeat,
+    /// The computer player of the seat this device's partner handed over,
+    /// once it did.
+    taker: Option<Computer>,
 }
 
 impl Owner {
+    fn free_seats(&self) -> FreeSeats {
+        advertised(&self.taken, &self.with)
+    }
+
     fn seats_changed(&mut self, session: &FourSession) {
         let names = seat_names(session);
+        let agreed = session.hand_overs();
+        let handed = session.handed_over();
         let mut seats = self.seats.clone();
-        for (s, n) in seats.iter_mut().zip(names) {
+        for ((s, n), seat) in seats.iter_mut().zip(names).zip(FourSeat::ALL) {
             s.name = n;
+            s.hand_over = agreed.contains(&seat);
+            s.handed_over = handed.contains(&seat);
         }
         if seats != self.seats {
             self.seats = seats;
@@ -470,7 +593,20 @@ impl Owner {
 }
 
 impl TableHandler for Owner {
+    fn take_over(&mut self) -> bool {
+        // The partner agreed: its seat plays on here, by the computer.
+        true
+    }
+
     fn event(&mut self, session: &mut FourSession, event: FourEvent) {
+        if session.seat() != self.own {
+            // The seat taken over: its computer player acts; the player
+            // follows the table through this device's own seat.
+            if let Some(c) = self.taker.as_mut() {
+                c.event(session, event);
+            }
+            return;
+        }
         self.seats_changed(session);
         let my_turn = session.my_turn();
         match event {
@@ -505,8 +641,10 @@ impl TableHandler for Owner {
             }
             // Reported by `run` with the kept file.
             FourEvent::Over(_) => {}
-            // Never agreed to here (`hand_over: false`), so never offered.
-            FourEvent::TakeOver { .. } => {}
+            // The driver takes the seat over next (`take_over`).
+            FourEvent::TakeOver { .. } => {
+                self.taker = Some(Computer::new(TAKE_OVER_LEVEL, None));
+            }
         }
     }
 
@@ -523,9 +661,10 @@ impl TableHandler for Owner {
             return;
         }
         self.taken.push(seat);
+        let free = self.free_seats();
         if let Some(a) = &mut self.advert {
             // The table plays on unannounced: the players already found it.
-            let _ = a.set_free_seats(FreeSeats::all_but(&self.taken));
+            let _ = a.set_free_seats(free);
         }
     }
 
@@ -557,17 +696,31 @@ impl TableHandler for Owner {
     }
 }
 
-/// A computer player's seat on the host's device.
+/// A computer player's seat.
 struct Computer {
     player: Box<dyn Player>,
     level: Level,
     journal: Option<PathBuf>,
 }
 
+impl Computer {
+    fn new(level: u8, journal: Option<PathBuf>) -> Computer {
+        let level = Level::ALL[usize::from(level.clamp(1, 4) - 1)];
+        Computer {
+            player: Box::new(Ai::new(
+                level,
+                u64::from_le_bytes(random32()[..8].try_into().unwrap_or_default()),
+            )),
+            level,
+            journal,
+        }
+    }
+}
+
 impl TableHandler for Computer {
     fn event(&mut self, session: &mut FourSession, event: FourEvent) {
         match event {
-            // The host's player confirms for the host's device.
+            // The player of the device that runs it confirms for the device.
             FourEvent::PairingCode(_) => {
                 let _ = session.confirm_pairing(Instant::now());
             }
@@ -599,9 +752,11 @@ impl TableHandler for Computer {
     }
 }
 
-/// Runs a computer seat on its own thread, a guest of the host at `addr`.
+/// Runs a computer seat on its own thread, a guest of the host at `addr`
+/// (from `bind`).
 fn spawn_computer(
     addr: SocketAddr,
+    bind: SocketAddr,
     session: FourSession,
     level: u8,
     journal: Option<PathBuf>,
@@ -616,20 +771,12 @@ fn spawn_computer(
                 return;
             };
             let mut session = session;
-            let lv = Level::ALL[usize::from(level.clamp(1, 4) - 1)];
-            let mut handler = Computer {
-                player: Box::new(Ai::new(
-                    lv,
-                    u64::from_le_bytes(random32()[..8].try_into().unwrap_or_default()),
-                )),
-                level: lv,
-                journal: journal.clone(),
-            };
+            let mut handler = Computer::new(level, journal.clone());
             rt.block_on(async {
                 let Ok(identity) = Identity::generate() else {
                     return;
                 };
-                let Ok(ep) = endpoint(&identity, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))) else {
+                let Ok(ep) = endpoint(&identity, bind) else {
                     return;
                 };
                 let v =
@@ -645,11 +792,15 @@ fn spawn_computer(
         })
 }
 
-/// A computer seat's session: a new one, or its journal's.
+/// A computer seat's session: a new one, or its journal's. A guest's
+/// device does not know the table's rules before the host's hello: the
+/// computer's army is laid out for a four-player table of `rules`' mode
+/// (every four-player table takes the same armies).
 fn computer_session(
     rules: &Rules,
     seat: FourSeat,
     level: u8,
+    home: ComputerHome,
     journal: Option<&Path>,
     resume: bool,
 ) -> Result<FourSession, TableError> {
@@ -666,11 +817,12 @@ fn computer_session(
         u64::from_le_bytes(random32()[..8].try_into().unwrap_or_default()),
     );
     let layout = ai.layout(rules);
-    FourSession::new(
-        config(seat, None, computer_name(level), layout),
-        Instant::now(),
-    )
-    .map_err(|_| TableError::Session)
+    let name = match home {
+        ComputerHome::Host => computer_name(level),
+        ComputerHome::Partner => partner_computer_name(level),
+    };
+    FourSession::new(config(seat, None, name, layout, false), Instant::now())
+        .map_err(|_| TableError::Session)
 }
 
 async fn run(
@@ -696,7 +848,7 @@ async fn run(
             mdns,
             computers,
         } => {
-            let s = FourSession::new(config(HOST_SEAT, Some(rules), name, layout), now)
+            let s = FourSession::new(config(HOST_SEAT, Some(rules), name, layout, false), now)
                 .map_err(|_| TableError::Session)?;
             (s, LinkDial::Host(port), computers, mdns, false)
         }
@@ -705,10 +857,12 @@ async fn run(
             seat,
             name,
             layout,
+            computers,
+            hand_over,
         } => {
-            let s = FourSession::new(config(seat, None, name, layout), now)
+            let s = FourSession::new(config(seat, None, name, layout, hand_over), now)
                 .map_err(|_| TableError::Session)?;
-            (s, LinkDial::Join(addr), Vec::new(), false, false)
+            (s, LinkDial::Join(addr), computers, false, false)
         }
         TableRole::Resume => {
             let (Some(j), Some(l)) = (&journal, &link_path) else {
@@ -739,10 +893,17 @@ async fn run(
         LinkDial::Host(_) => LinkDial::Host(port),
         d => d,
     };
+    // The host runs the computer seats at home there; the others come
+    // with their partner seats to the devices that take them.
+    let (here, with) = if host {
+        split_computers(&computers)
+    } else {
+        (computers.clone(), Vec::new())
+    };
     if let Some(l) = &link_path {
         let file = TableLinkFile {
             dial,
-            computers: computers.clone(),
+            computers: here.clone(),
         };
         std::fs::write(l, file.to_text()).map_err(TableError::storage)?;
     }
@@ -753,35 +914,50 @@ async fn run(
         host,
         advert: None,
         taken: vec![HOST_SEAT],
+        with,
+        own: session.seat(),
+        taker: None,
+    };
+    let (to, from, home) = match dial {
+        LinkDial::Host(_) => (
+            SocketAddr::from((Ipv4Addr::LOCALHOST, port)),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            ComputerHome::Host,
+        ),
+        LinkDial::Join(a) => (a, bind, ComputerHome::Partner),
     };
     if host {
         out.send(TableReport::Listening { port });
         // The host's own seat is up from the start.
         owner.seats[HOST_SEAT.index()].link = Some(true);
+        owner.taken.extend(computers.iter().map(|(s, _)| *s));
         if mdns {
             let rules = session.rules();
-            owner.taken.extend(computers.iter().map(|(s, _)| *s));
             owner.advert = Some(
                 Advert::start_table(
                     &session.config().name,
                     port,
                     &table_summary(&rules),
-                    FreeSeats::all_but(&owner.taken),
+                    owner.free_seats(),
                 )
                 .map_err(|e| TableError::network(io::Error::other(e)))?,
             );
         }
-        let local = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-        let rules = session.rules();
-        for (seat, level) in &computers {
-            let j = dir.as_deref().map(|d| {
-                let cd = computer_dir(d, *seat);
-                let _ = std::fs::create_dir_all(&cd);
-                cd.join(JOURNAL_FILE)
-            });
-            let s = computer_session(&rules, *seat, *level, j.as_deref(), resumed)?;
-            spawn_computer(local, s, *level, j).map_err(TableError::network)?;
-        }
+    }
+    // A guest does not know the rules before the host's hello: its
+    // computer's army is one for any four-player table.
+    let rules = session
+        .config()
+        .rules
+        .unwrap_or(Rules::four_player(junqi_game::Mode::Dark));
+    for (seat, level) in &here {
+        let j = dir.as_deref().map(|d| {
+            let cd = computer_dir(d, *seat);
+            let _ = std::fs::create_dir_all(&cd);
+            cd.join(JOURNAL_FILE)
+        });
+        let s = computer_session(&rules, *seat, *level, home, j.as_deref(), resumed)?;
+        spawn_computer(to, from, s, *level, j).map_err(TableError::network)?;
     }
     if resumed && let Some(view) = Owner::view(&session) {
         owner.seats_changed(&session);
@@ -858,9 +1034,77 @@ mod tests {
     }
 
     #[test]
+    fn a_computer_seat_runs_on_a_device_of_its_own_team() {
+        use FourSeat::{East, North, West};
+        // An enemy computer whose partner is a guest's seat: on that guest's device.
+        for (seat, computers) in [
+            (East, vec![(East, 2)]),
+            (West, vec![(West, 1)]),
+            (East, vec![(East, 2), (North, 3)]),
+        ] {
+            assert_eq!(
+                computer_home(seat, &computers),
+                ComputerHome::Partner,
+                "{seat} of {computers:?}"
+            );
+        }
+        // The host's partner, and a team of two computers: on the host.
+        for (seat, computers) in [
+            (North, vec![(North, 1)]),
+            (North, vec![(North, 1), (East, 2)]),
+            (East, vec![(East, 2), (West, 4)]),
+            (West, vec![(East, 2), (West, 4), (North, 1)]),
+        ] {
+            assert_eq!(
+                computer_home(seat, &computers),
+                ComputerHome::Host,
+                "{seat} of {computers:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_host_advertises_a_computer_seat_with_its_partners_free_seat() {
+        use FourSeat::{East, North, South, West};
+        // East a computer of level 2, North one of level 1, West open.
+        let (here, with) = split_computers(&[(East, 2), (North, 1)]);
+        assert_eq!(here, [(North, 1)]);
+        assert_eq!(with, [(East, 2)]);
+        let free = advertised(&[South, East, North], &with);
+        assert_eq!(free.to_txt(), "W");
+        assert_eq!(free.computers_txt().as_deref(), Some("E2"));
+        assert_eq!(free.computer_with(West), Some((East, 2)));
+        // Once West is taken, nothing comes with a free seat; a team of two
+        // computers comes with none.
+        assert_eq!(
+            advertised(&[South, East, North, West], &with).computers_txt(),
+            None
+        );
+        let (here, with) = split_computers(&[(East, 2), (West, 3)]);
+        assert_eq!((here.len(), with.len()), (2, 0));
+        assert_eq!(advertised(&[South, East, West], &with).to_txt(), "N");
+    }
+
+    #[test]
     fn only_a_computer_seats_name_reads_as_a_level() {
         for level in 1..=4 {
             assert_eq!(computer_level(&computer_name(level)), Some(level));
+            assert_eq!(
+                computer_of(&partner_computer_name(level)),
+                Some((level, ComputerHome::Partner))
+            );
+            assert_eq!(
+                computer_of(&computer_name(level)),
+                Some((level, ComputerHome::Host))
+            );
+        }
+        for name in [
+            "#computer@partner:",
+            "#computer@partner:0",
+            "#computer@partner:5",
+            "#computer@guest:1",
+        ] {
+            assert_eq!(computer_of(name), None, "{name}");
         }
         for name in [
             "alice",

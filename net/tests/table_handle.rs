@@ -7,17 +7,21 @@
 //! process, SIGKILL) is taken up again by the handle from its journal
 //! (`TableRole::Resume`), and the table plays on to one record. A guest's
 //! seat table shows another guest's device going down when it is killed, as
-//! the host reports it (`junqi_net::link_notice`).
+//! the host reports it (`junqi_net::link_notice`). A guest's
+//! device runs its partner seat's computer player (an enemy of the host's
+//! team, so never on the host), and a seat whose player agreed to a
+//! hand-over and left is played on by its partner's device.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use junqi_game::ai::{Ai, Level, Player};
 use junqi_game::{Action, Mode, Rules};
-use junqi_net::four::{Ending, FourSeat, FourVerdict};
+use junqi_net::four::{Body4, Ending, FourSeat, FourVerdict};
 use junqi_net::table::{TableCmd, is_table_file, load_log};
 use junqi_net::table_handle::{
-    LINK_FILE, SeatInfo, TableHandle, TableReport, TableRole, computer_name,
+    ComputerHome, LINK_FILE, SeatInfo, TableHandle, TableReport, TableRole, computer_name,
+    partner_computer_name,
 };
 
 mod support;
@@ -38,6 +42,8 @@ struct Person {
     code: Option<String>,
     port: Option<u16>,
     stopped: bool,
+    /// Own moves before the person leaves the table (`None`: stays).
+    leave_after: Option<u32>,
 }
 
 impl Person {
@@ -50,6 +56,7 @@ impl Person {
             code: None,
             port: None,
             stopped: false,
+            leave_after: None,
         }
     }
 
@@ -89,6 +96,16 @@ impl Person {
                     None
                 }
             };
+            if turn.is_some()
+                && let Some(n) = self.leave_after.as_mut()
+            {
+                if *n == 0 {
+                    self.leave_after = None;
+                    self.handle.send(TableCmd::Leave);
+                    continue;
+                }
+                *n -= 1;
+            }
             if let Some(view) = turn
                 && let Action::Move(m) = self.ai.act(&view, &|| false)
             {
@@ -110,6 +127,8 @@ fn a_host_with_two_computer_seats_and_a_guest_play_a_whole_table() {
                 seat: FourSeat::North,
                 name: "bob".into(),
                 layout,
+                computers: Vec::new(),
+                hand_over: false,
             },
             Some(gd.clone()),
             || {},
@@ -269,6 +288,8 @@ fn a_guest_sees_another_guests_killed_device_go_down() {
                 seat: FourSeat::North,
                 name: "bob".into(),
                 layout,
+                computers: Vec::new(),
+                hand_over: false,
             },
             None,
             || {},
@@ -329,4 +350,141 @@ fn a_guest_sees_another_guests_killed_device_go_down() {
     assert_eq!(link(&north, FourSeat::South), Some(true));
     // An advisory notice: nothing in the game follows from it (West is timed out by the clock).
     assert!(north.verdict.is_none() && host.verdict.is_none());
+}
+
+fn join(
+    addr: std::net::SocketAddr,
+    seat: FourSeat,
+    name: &str,
+    dir: &std::path::Path,
+    computers: Vec<(FourSeat, u8)>,
+    hand_over: bool,
+    seed: u64,
+) -> Person {
+    let layout = Ai::new(Level::Novice, seed).layout(&Rules::four_player(Mode::Dark));
+    Person::new(
+        TableHandle::start(
+            TableRole::Join {
+                addr,
+                seat,
+                name: name.into(),
+                layout,
+                computers,
+                hand_over,
+            },
+            Some(dir.to_path_buf()),
+            || {},
+        ),
+        seed,
+    )
+}
+
+/// Polls every person until each one's table stopped.
+fn play_out(people: &mut [&mut Person]) {
+    let give_up = Instant::now() + Duration::from_secs(600);
+    while !people.iter().all(|p| p.stopped) {
+        assert!(Instant::now() < give_up, "the table ends");
+        for p in people.iter_mut() {
+            p.poll();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_guests_device_runs_its_partner_seats_computer_and_the_table_plays_out_clean() {
+    let scratch = Scratch::new("handle-partner-computer");
+    let (hd, nd, wd) = (
+        scratch.0.join("host"),
+        scratch.0.join("north"),
+        scratch.0.join("west"),
+    );
+    // East is a computer whose partner, West, is a player: it comes with
+    // West's seat to the device that takes it, not to the host's.
+    let (mut host, addr) = start_host_with(&hd, vec![(FourSeat::East, 1)]);
+    let mut north = join(addr, FourSeat::North, "bob", &nd, Vec::new(), false, 8);
+    let mut west = join(
+        addr,
+        FourSeat::West,
+        "carol",
+        &wd,
+        vec![(FourSeat::East, 1)],
+        false,
+        9,
+    );
+    play_out(&mut [&mut host, &mut north, &mut west]);
+    assert!(host.code.is_some());
+    assert_eq!(host.code, north.code);
+    assert_eq!(host.code, west.code);
+    // Every seat table names East as a computer run by its partner's
+    // device, before the code was confirmed (the names are the hellos').
+    for p in [&host, &north, &west] {
+        let seats = p.seats.as_ref().expect("the seat table");
+        assert_eq!(seats[1].name, Some(partner_computer_name(1)));
+        assert_eq!(seats[1].computer(), Some(1));
+        assert_eq!(seats[1].computer_home(), Some(ComputerHome::Partner));
+        assert_eq!(seats[3].name.as_deref(), Some("carol"));
+        assert_eq!(seats[3].computer(), None);
+    }
+    // East's seat ran on West's device (its journal folder), not the host's.
+    assert!(wd.join("computer-1").is_dir());
+    assert!(!hd.join("computer-1").exists());
+    let verdicts: Vec<FourVerdict> = [host, north, west]
+        .into_iter()
+        .map(|p| p.verdict.expect("a verdict").0)
+        .collect();
+    for v in &verdicts {
+        assert_eq!(v.ending, Ending::Played, "{v:?}");
+        assert!(v.blame.is_none(), "{v:?}");
+        assert!(v.record.is_some());
+        assert_eq!(v.record, verdicts[0].record);
+        assert_eq!(v.result, verdicts[0].result);
+    }
+}
+
+#[test]
+fn a_seat_that_leaves_after_agreeing_is_played_on_by_its_partners_handle() {
+    let scratch = Scratch::new("handle-hand-over");
+    let (hd, nd) = (scratch.0.join("host"), scratch.0.join("north"));
+    let (mut host, addr) = start_host(&hd);
+    // North agreed to a hand-over and leaves on its fourth turn.
+    let mut north = join(addr, FourSeat::North, "bob", &nd, Vec::new(), true, 8);
+    north.leave_after = Some(3);
+    play_out(&mut [&mut host, &mut north]);
+    let (nv, _) = north.verdict.expect("the leaver's verdict");
+    assert_eq!(nv.ending, Ending::Left(FourSeat::North), "{nv:?}");
+    assert!(nv.blame.is_none(), "{nv:?}");
+    // The host's device played North's seat on to the end of the game:
+    // nobody blamed, a clean audit, North marked as handed over.
+    let (hv, kept) = host.verdict.expect("the host's verdict");
+    assert_eq!(hv.ending, Ending::Played, "{hv:?}");
+    assert!(hv.blame.is_none(), "{hv:?}");
+    assert!(hv.record.is_some() && hv.result.is_some(), "{hv:?}");
+    let seats = host.seats.expect("the seat table");
+    assert!(seats[2].hand_over && seats[2].handed_over, "{seats:?}");
+    // A seat that agreed to a hand-over is named like any other (its hello is of its own kind).
+    assert_eq!(seats[2].name.as_deref(), Some("bob"));
+    assert!(!seats[0].hand_over && !seats[0].handed_over, "{seats:?}");
+    assert!(!seats[1].hand_over && !seats[3].handed_over, "{seats:?}");
+    let log = load_log(&std::fs::read(kept.expect("a kept game file")).unwrap()).unwrap();
+    // North's seat moved on after its hand-over (its moves signed by the
+    // host's device), not only timed out.
+    let north = |e: &&junqi_net::four::log::Envelope4| e.signed.header.sender == FourSeat::North;
+    let handed = log
+        .envelopes()
+        .filter(north)
+        .position(|e| matches!(e.body, Body4::HandOver { .. }))
+        .expect("North's hand-over in the log");
+    let after = log
+        .envelopes()
+        .filter(north)
+        .skip(handed + 1)
+        .filter(|e| matches!(e.body, Body4::Move { .. } | Body4::Attack { .. }))
+        .count();
+    assert!(after >= 3, "North's seat played on: {after} moves");
+    let audit = junqi_net::four::audit_table(&log);
+    assert!(
+        matches!(&audit, junqi_net::four::AuditOutcome::Clean { record, .. } if Some(record) == hv.record.as_ref()),
+        "{audit:?}"
+    );
 }

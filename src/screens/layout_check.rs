@@ -552,8 +552,8 @@ fn the_other_screens_fit_every_size_in_both_languages() {
 fn the_table_lobby_and_the_seat_table_fit_every_size_in_both_languages() {
     use super::lobby::LobbyState;
     use super::lobby_table::{SeatChoice, TableLobby, TablePhase, Way, browse_ui, panel_ui};
-    use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
-    use junqi_net::table_handle::{SeatInfo, computer_name};
+    use junqi_net::discovery::{Discovery, HostInfo, read_seats};
+    use junqi_net::table_handle::{SeatInfo, computer_name, partner_computer_name};
 
     let mut lobby = LobbyState::default();
     for (name, rules, seats, ip) in [
@@ -565,6 +565,7 @@ fn the_table_lobby_and_the_seat_table_fit_every_size_in_both_languages() {
             13,
         ),
         ("junqi-alice", "four dark 30s", Some("ENW"), 7),
+        ("junqi-gina", "four partners 30s", Some("NW+E4"), 13),
         (
             "junqi-erin-with-a-long-name",
             "four partners 30s",
@@ -579,19 +580,25 @@ fn the_table_lobby_and_the_seat_table_fit_every_size_in_both_languages() {
             version: 1,
             rules: rules.into(),
             addrs: vec![std::net::SocketAddr::from(([192, 168, 1, ip], 4433))],
-            free_seats: seats.and_then(FreeSeats::parse),
+            free_seats: seats.and_then(|s| {
+                let (free, with) = s.split_once('+').unwrap_or((s, ""));
+                read_seats(Some(free), (!with.is_empty()).then_some(with))
+            }),
         }));
     }
     let seat = |name: &str, link| SeatInfo {
         name: Some(name.into()),
         link,
+        ..SeatInfo::default()
     };
-    let seats = [
+    // Every kind of line: a computer on the host, one on its partner's device, a hand-over.
+    let mut seats = [
         seat("junqi-alice", Some(true)),
         seat(&computer_name(4), Some(true)),
         seat("junqi-bob-on-a-phone", Some(false)),
-        seat(&computer_name(1), Some(true)),
+        seat(&partner_computer_name(1), Some(true)),
     ];
+    seats[2].hand_over = true;
     let mut phases = vec![
         ("table list", TablePhase::Idle),
         ("table setup", TablePhase::Setup),

@@ -1,8 +1,11 @@
 //! The lobby's four-seat tables (四国大战 over the LAN): tables found on the LAN with their way
-//! and free seats, and a seat picker for each; hosting a table (the way, and for each other
-//! seat a player or a computer of a level); the one pairing code every player compares, with
-//! the seat table and the rules line (which device knows which seat's pieces) shown before the
-//! player confirms; resuming a table a crash left. It asks the table plugin
+//! and free seats (a free seat may come with its partner seat's computer, which the device
+//! that takes it runs), and a seat picker for each; whether the player agrees that its
+//! partner's device plays its seat on if it leaves; hosting a table (the way, and for each
+//! other seat a player or a computer of a level, with the rules line that says which device
+//! runs each computer seat); the one pairing code every player compares, with the seat table
+//! and the rules line (which device knows which seat's pieces) shown before the player
+//! confirms; resuming a table a crash left. It asks the table plugin
 //! ([`crate::lan::table`]) for what it needs and follows its reports up to the start of play;
 //! the game screen takes over from there.
 
@@ -13,7 +16,8 @@ use junqi_net::discovery::HostInfo;
 use junqi_net::four::{FourSeat, FourVerdict};
 use junqi_net::table::TableCmd;
 use junqi_net::table_handle::{
-    SeatInfo, TableError, TableReport, TableRole, UnfinishedTable, discard_table, unfinished_table,
+    ComputerHome, SeatInfo, TableError, TableReport, TableRole, UnfinishedTable, computer_home,
+    computer_name, discard_table, partner_computer_name, unfinished_table,
 };
 
 use super::{Navigate, Screen, lobby_state::LobbyState, setup::SetupState};
@@ -30,7 +34,8 @@ use crate::{
 pub enum SeatChoice {
     /// Open for a player.
     Player,
-    /// The computer at this level, on the host's device.
+    /// The computer at this level, on a device of its team
+    /// ([`junqi_net::table_handle::computer_home`]).
     Computer(u8),
 }
 
@@ -113,7 +118,7 @@ pub enum TablePhase {
 }
 
 /// The four-seat part of the lobby.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct TableLobby {
     /// Where it is.
     pub phase: TablePhase,
@@ -129,6 +134,24 @@ pub struct TableLobby {
     pub error: Option<TableError>,
     /// A table a crash left: offered to resume.
     pub unfinished: Option<UnfinishedTable>,
+    /// The player agrees that, if it leaves a table it joined, its partner's device plays its
+    /// seat on (when the partner is a player).
+    pub hand_over: bool,
+}
+
+impl Default for TableLobby {
+    fn default() -> Self {
+        Self {
+            phase: TablePhase::default(),
+            setup: TableSetup::default(),
+            seat: None,
+            seats: Default::default(),
+            ended: None,
+            error: None,
+            unfinished: None,
+            hand_over: true,
+        }
+    }
 }
 
 impl TableLobby {
@@ -152,6 +175,8 @@ pub enum TableAction {
         /// The seat.
         seat: FourSeat,
     },
+    /// Agree (or not) that the partner's device plays the player's seat on if it leaves.
+    HandOver(bool),
     /// The code is the same on every screen.
     Confirm,
     /// Resume the unfinished table.
@@ -197,6 +222,33 @@ fn layout(rules: &Rules, mine: Layout) -> Layout {
     }
 }
 
+/// The seat table a host's choices make, as every player will see it at the pairing: the host
+/// in South, each computer seat named by the device that runs it, the player seats empty.
+pub fn setup_seats(setup: &TableSetup, name: &str) -> [SeatInfo; 4] {
+    let computers = setup_computers(setup);
+    let mut seats: [SeatInfo; 4] = Default::default();
+    seats[FourSeat::South.index()].name = Some(name.to_owned());
+    for (seat, level) in &computers {
+        seats[seat.index()].name = Some(match computer_home(*seat, &computers) {
+            ComputerHome::Host => computer_name(*level),
+            ComputerHome::Partner => partner_computer_name(*level),
+        });
+    }
+    seats
+}
+
+/// The computer seats of the host's choices.
+fn setup_computers(setup: &TableSetup) -> Vec<(FourSeat, u8)> {
+    OTHER_SEATS
+        .iter()
+        .zip(setup.seats)
+        .filter_map(|(s, c)| match c {
+            SeatChoice::Computer(level) => Some((*s, level)),
+            SeatChoice::Player => None,
+        })
+        .collect()
+}
+
 /// Whether a lobby entry is a four-seat table.
 pub fn is_table(h: &HostInfo) -> bool {
     h.free_seats.is_some() || h.rules.starts_with("four ")
@@ -219,14 +271,7 @@ fn actions(
             }
             TableAction::Host => {
                 let rules = table.setup.way.rules();
-                let computers = OTHER_SEATS
-                    .iter()
-                    .zip(table.setup.seats)
-                    .filter_map(|(s, c)| match c {
-                        SeatChoice::Computer(level) => Some((*s, level)),
-                        SeatChoice::Player => None,
-                    })
-                    .collect();
+                let computers = setup_computers(&table.setup);
                 requests.write(TableRequest::Start(TableRole::Host {
                     rules,
                     name: lobby.name.clone(),
@@ -252,11 +297,20 @@ fn actions(
                     continue;
                 };
                 let rules = Way::Dark.rules();
+                // The partner seat's computer, when it comes with this seat: this device runs
+                // it, and no hand-over to a partner on the same device.
+                let computers: Vec<(FourSeat, u8)> = h
+                    .free_seats
+                    .and_then(|f| f.computer_with(*seat))
+                    .into_iter()
+                    .collect();
                 requests.write(TableRequest::Start(TableRole::Join {
                     addr,
                     seat: *seat,
                     name: lobby.name.clone(),
                     layout: layout(&rules, setup.layout),
+                    hand_over: table.hand_over && computers.is_empty(),
+                    computers,
                 }));
                 table.seat = Some(*seat);
                 table.seats = Default::default();
@@ -268,6 +322,7 @@ fn actions(
                     seat: *seat,
                 };
             }
+            TableAction::HandOver(on) => table.hand_over = *on,
             TableAction::Confirm => {
                 if let TablePhase::Pairing { confirmed, .. } = &mut table.phase {
                     *confirmed = true;
@@ -377,6 +432,13 @@ pub fn browse_ui(
         .into_iter()
         .filter(|h| is_table(h))
         .collect();
+    let mut hand_over = table.hand_over;
+    if ui
+        .checkbox(&mut hand_over, lang.t("table.hand_over"))
+        .changed()
+    {
+        actions.push(TableAction::HandOver(hand_over));
+    }
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_min_width(ui.available_width().min(640.0));
         if tables.is_empty() {
@@ -386,28 +448,41 @@ pub fn browse_ui(
             // The name on a line of its own: a long one would run into the way.
             ui.label(egui::RichText::new(&h.name).size(20.0).strong());
             ui.label(summary_text(&h.rules, lang));
+            let free: Vec<FourSeat> = h
+                .free_seats
+                .map(|f| f.seats().collect())
+                .unwrap_or_default();
             ui.horizontal_wrapped(|ui| {
-                let free: Vec<FourSeat> = h
-                    .free_seats
-                    .map(|f| f.seats().collect())
-                    .unwrap_or_default();
                 if free.is_empty() {
                     ui.weak(lang.t("table.full"));
                 } else {
                     ui.label(format!("{}{}", lang.t("table.free"), lang.colon()));
                 }
-                for seat in free {
+                for seat in &free {
                     if ui
                         .button(egui::RichText::new(seat_name(seat.side(), lang)).size(20.0))
                         .clicked()
                     {
                         actions.push(TableAction::Join {
                             fullname: h.fullname.clone(),
-                            seat,
+                            seat: *seat,
                         });
                     }
                 }
             });
+            for seat in free {
+                if let Some((c, level)) = h.free_seats.and_then(|f| f.computer_with(seat)) {
+                    let level = crate::game_text::level_name(crate::ai::level(level), lang);
+                    ui.weak(lang.tr(
+                        "table.comes_with",
+                        &[
+                            ("seat", seat_name(seat.side(), lang).into()),
+                            ("partner", seat_name(c.side(), lang).into()),
+                            ("level", level.into()),
+                        ],
+                    ));
+                }
+            }
             ui.add_space(6.0);
         }
     });
@@ -464,7 +539,7 @@ pub fn seats_ui(ui: &mut egui::Ui, seats: &[SeatInfo; 4], mine: Option<FourSeat>
                         .strong()
                         .color(egui::Color32::from_rgb(r, g, b).gamma_multiply(1.6)),
                 );
-                let mut who = seat_who(info, lang);
+                let mut who = seat_who(seat, info, lang);
                 if Some(seat) == mine {
                     who = format!("{who}（{}）", lang.t("game.you"));
                 }
@@ -540,6 +615,16 @@ pub fn panel_ui(
                     }
                 });
             }
+            ui.add_space(6.0);
+            // Which device will run each computer seat, as every player reads it at the pairing.
+            let seats = setup_seats(&table.setup, name);
+            for line in rules_lines(&table.setup.way.rules(), &seats, lang)
+                .into_iter()
+                .skip(1)
+            {
+                ui.weak(line);
+            }
+            ui.weak(lang.t("table.hand_over_host"));
             ui.add_space(8.0);
             ui.horizontal_wrapped(|ui| {
                 if theme::menu_button(ui, lang.t("table.open_table")).clicked() {

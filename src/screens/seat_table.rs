@@ -1,5 +1,5 @@
 //! A four-seat LAN table on the game and result screens: who plays each seat (the network
-//! seats' names, the computer seats run by the host's device) with its connection in the HUD's
+//! seats' names, the computer seats and the device that runs each) with its connection in the HUD's
 //! seat table, the pairing code and this device's link in the banner, and the table's verdict
 //! on the result screen.
 
@@ -21,9 +21,11 @@ const NAME_CHARS: usize = 6;
 /// where this device knows it: a link down is marked ○ and coloured (the word on hover).
 pub fn who_ui(ui: &mut egui::Ui, t: &LanTable, side: Side, lang: Lang) {
     let info = t.seat(side);
-    let who = seat_who(info, lang);
-    // A computer seat by its level, as round a table against the computer.
+    let who = seat_who(junqi_net::four::FourSeat::of_side(side), info, lang);
+    // A computer seat by its level, as round a table against the computer; a seat handed over
+    // as the computer (the hover says whose device runs it).
     let who_short = match info.computer() {
+        _ if info.handed_over => lang.t("table.computer").to_owned(),
         Some(level) => crate::game_text::level_name(crate::ai::level(level), lang).to_owned(),
         None => who.clone(),
     };

@@ -19,7 +19,7 @@ use junqi::{
     },
 };
 use junqi_game::Rules;
-use junqi_net::discovery::{Discovery, FreeSeats, HostInfo};
+use junqi_net::discovery::{Discovery, HostInfo, read_seats};
 use junqi_net::four::FourSeat;
 
 use super::{click_a_move, run_until, screen};
@@ -47,14 +47,14 @@ pub(crate) fn host_table(app: &mut App, seats: [SeatChoice; 3]) -> SocketAddr {
     format!("127.0.0.1:{}", port.unwrap()).parse().unwrap()
 }
 
-/// Feeds `app`'s lobby the table at `addr` (hosted by `host`, `free` its free seats as mDNS
-/// would say them), checks the lobby lists it as a table with those seats, and takes `seat`.
+/// Feeds `app`'s lobby the table at `addr` (hosted by `host`, `free` its free seats and `with`
+/// the computer seats that come with them, as mDNS would say them), checks the lobby lists it as a table with those seats, and takes `seat`.
 pub(crate) fn take_seat(
     app: &mut App,
     feed: &mpsc::Sender<Discovery>,
     host: &str,
     addr: SocketAddr,
-    free: &str,
+    (free, with): (&str, Option<&str>),
     seat: FourSeat,
 ) {
     let info = HostInfo {
@@ -63,7 +63,7 @@ pub(crate) fn take_seat(
         version: 1,
         rules: "four dark 30s".into(),
         addrs: vec![addr],
-        free_seats: FreeSeats::parse(free),
+        free_seats: read_seats(Some(free), with),
     };
     assert!(is_table(&info));
     feed.send(Discovery::Found(info.clone())).unwrap();
@@ -77,7 +77,7 @@ pub(crate) fn take_seat(
         .find(|h| h.fullname == info.fullname)
         .cloned()
         .expect("the table is listed");
-    assert_eq!(listed.free_seats, FreeSeats::parse(free));
+    assert_eq!(listed.free_seats, read_seats(Some(free), with));
     app.world_mut().write_message(TableAction::Join {
         fullname: info.fullname,
         seat,

@@ -581,14 +581,18 @@ fn ask(question: &str) -> bool {
 
 /// The first host mDNS finds within 30 s.
 /// `four`: a four-seat table (its advertised rules start with "four ") with
-/// this seat free (or no readable seat list), else a two-player game.
+/// this seat free (or no readable seat list) and no computer seat coming
+/// with it (`junqi-peer` runs none), else a two-player game.
 fn discover(four: Option<junqi_net::four::FourSeat>) -> Result<SocketAddr, RunError> {
     let browser = Browser::start()?;
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_secs(30) {
         if let Some(Discovery::Found(h)) = browser.recv_timeout(Duration::from_millis(200))
             && h.rules.starts_with(four::TABLE_PREFIX) == four.is_some()
-            && four.is_none_or(|s| h.free_seats.is_none_or(|f| f.contains(s)))
+            && four.is_none_or(|s| {
+                h.free_seats
+                    .is_none_or(|f| f.contains(s) && f.computer_with(s).is_none())
+            })
             && let Some(a) = h.addrs.iter().find(|a| a.is_ipv4()).or(h.addrs.first())
         {
             println!(

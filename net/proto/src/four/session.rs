@@ -440,6 +440,17 @@ impl FourSession {
             .collect()
     }
 
+    /// The seats whose players left and handed their seat to their
+    /// partner's device, which plays it on (every seat sees the hand-over
+    /// in the log).
+    #[must_use]
+    pub fn handed_over(&self) -> Vec<FourSeat> {
+        FourSeat::ALL
+            .into_iter()
+            .filter(|s| self.handed[s.index()].is_some())
+            .collect()
+    }
+
     /// The table's log as this seat holds it.
     #[must_use]
     pub fn log(&self) -> &TableLog {
