@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{Scratch, spawn, wait_for_line};
+use support::{Scratch, spawn, spawn_table_host};
 
 const AUDIT: &str = env!("CARGO_BIN_EXE_junqi-audit");
 /// Per game; a debug build plays one in a few seconds.
@@ -36,26 +36,13 @@ fn play_table(name: &str, mode: &str) {
     let dir = Scratch::new(&format!("table-{name}"));
     let log = |s: &str| dir.0.join(format!("{s}.log"));
     let state = |s: &str| dir.0.join(s).to_string_lossy().into_owned();
-    let mut host_args = vec![
-        "host",
-        "--seats",
-        "4",
-        "--no-mdns",
-        "--yes",
-        "--ai",
-        "greedy",
-        "--seed",
-        "3",
-    ];
-    match mode {
-        "partners" => host_args.push("--partners-open"),
-        "open" => host_args.extend(["--mode", "open"]),
-        _ => {}
-    }
-    let south_state = state("south");
-    host_args.extend(["--state", &south_state]);
-    let mut seats = vec![spawn(&host_args, &log("south"))];
-    let addr = wait_for_line(&log("south"), "listening on ");
+    let extra: &[&str] = match mode {
+        "partners" => &["--partners-open"],
+        "open" => &["--mode", "open"],
+        _ => &[],
+    };
+    let (host, addr) = spawn_table_host(&dir.0, extra);
+    let mut seats = vec![host];
     for (i, s) in ["east", "north", "west"].into_iter().enumerate() {
         let seed = (i + 4).to_string();
         let st = state(s);

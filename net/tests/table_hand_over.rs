@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{Scratch, spawn, wait_for_line};
+use support::{Scratch, spawn, spawn_table_host};
 
 const AUDIT: &str = env!("CARGO_BIN_EXE_junqi-audit");
 const LIMIT: Duration = Duration::from_secs(120);
@@ -21,22 +21,8 @@ fn a_seat_handed_over_is_played_on_by_its_partners_device() {
     let dir = Scratch::new("table-hand-over");
     let log = |s: &str| dir.0.join(format!("{s}.log"));
     let state = |s: &str| dir.0.join(s).to_string_lossy().into_owned();
-    let south_state = state("south");
-    let host_args = [
-        "host",
-        "--seats",
-        "4",
-        "--no-mdns",
-        "--yes",
-        "--ai",
-        "greedy",
-        "--seed",
-        "3",
-        "--state",
-        &south_state,
-    ];
-    let mut seats = vec![("south", spawn(&host_args, &log("south")))];
-    let addr = wait_for_line(&log("south"), "listening on ");
+    let (host, addr) = spawn_table_host(&dir.0, &[]);
+    let mut seats = vec![("south", host)];
     for (i, s) in ["east", "north", "west"].into_iter().enumerate() {
         let seed = (i + 4).to_string();
         let st = state(s);
@@ -117,22 +103,8 @@ fn a_device_resumed_from_its_journal_plays_the_seat_it_took_over_on() {
     let dir = Scratch::new("table-hand-over-resume");
     let log = |s: &str| dir.0.join(format!("{s}.log"));
     let state = |s: &str| dir.0.join(s).to_string_lossy().into_owned();
-    let south_state = state("south");
-    let host_args = [
-        "host",
-        "--seats",
-        "4",
-        "--no-mdns",
-        "--yes",
-        "--ai",
-        "greedy",
-        "--seed",
-        "3",
-        "--state",
-        &south_state,
-    ];
-    let mut seats = vec![("south", spawn(&host_args, &log("south")))];
-    let addr = wait_for_line(&log("south"), "listening on ");
+    let (host, addr) = spawn_table_host(&dir.0, &[]);
+    let mut seats = vec![("south", host)];
     let args = |s: &'static str, seed: &'static str| -> Vec<String> {
         let mut a: Vec<String> = [
             "join",

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{Scratch, Seat, spawn, wait_for_line};
+use support::{Scratch, Seat, spawn, spawn_table_host, wait_for_line};
 
 const LIMIT: Duration = Duration::from_secs(180);
 
@@ -38,22 +38,8 @@ fn table(name: &str) -> (Scratch, Vec<Seat>, Vec<String>) {
     let d = dir.0.clone();
     let log = |s: &str| d.join(format!("{s}.log"));
     let state = |s: &str| d.join(s).to_string_lossy().into_owned();
-    let south_state = state("south");
-    let host_args = [
-        "host",
-        "--seats",
-        "4",
-        "--no-mdns",
-        "--yes",
-        "--ai",
-        "greedy",
-        "--seed",
-        "3",
-        "--state",
-        &south_state,
-    ];
-    let mut seats = vec![spawn(&host_args, &log("south"))];
-    let addr = wait_for_line(&log("south"), "listening on ");
+    let (host, addr) = spawn_table_host(&d, &[]);
+    let mut seats = vec![host];
     for (i, s) in ["north", "west"].into_iter().enumerate() {
         let seed = (i + 5).to_string();
         let st = state(s);

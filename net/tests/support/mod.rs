@@ -71,3 +71,28 @@ pub(crate) fn wait_for_line(log: &Path, prefix: &str) -> String {
         std::fs::read_to_string(log).unwrap_or_default()
     );
 }
+
+/// A four-seat host (`junqi-peer host --seats 4`, South, greedy, seed 3, on loopback without
+/// mDNS) with `extra` options, keeping its state in `dir/south` and its output in
+/// `dir/south.log`: the process and the address it listens on.
+pub(crate) fn spawn_table_host(dir: &Path, extra: &[&str]) -> (Seat, String) {
+    let state = dir.join("south").to_string_lossy().into_owned();
+    let mut args = vec![
+        "host",
+        "--seats",
+        "4",
+        "--no-mdns",
+        "--yes",
+        "--ai",
+        "greedy",
+        "--seed",
+        "3",
+        "--state",
+        &state,
+    ];
+    args.extend_from_slice(extra);
+    let log = dir.join("south.log");
+    let seat = spawn(&args, &log);
+    let addr = wait_for_line(&log, "listening on ");
+    (seat, addr)
+}
