@@ -13,11 +13,12 @@
 
 mod lan_support;
 use lan_support::table::{
-    PeerSeat, check_same_clean_end, host_table, pairing, phase, play_to_the_end, take_seat,
+    PeerSeat, check_same_clean_end, confirm_alone_starts_nothing, host_table, pairing, phase,
+    play_to_the_end, take_seat,
 };
 use lan_support::{lobby_app, run_until, screen, temp_dir};
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bevy::prelude::*;
 use junqi::{
@@ -98,17 +99,7 @@ fn two_apps_and_two_computer_seats_play_a_whole_table_from_the_lobby() {
         lines.iter().any(|l| l.starts_with("If North leaves")),
         "{lines:?}"
     );
-    a.world_mut().write_message(TableAction::Confirm);
-    for _ in 0..50 {
-        a.update();
-        b.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert_eq!(
-        screen(&a),
-        Screen::Lobby,
-        "no play before every player confirmed"
-    );
+    confirm_alone_starts_nothing(&mut a, &mut b);
     b.world_mut().write_message(TableAction::Confirm);
     run_until(&mut [&mut a, &mut b], 60, |apps| {
         apps.iter().all(|x| screen(x) == Screen::Game)
@@ -180,17 +171,7 @@ fn two_apps_and_two_junqi_peer_seats_play_a_whole_table_from_the_lobby() {
 
     // The peers confirmed at once; the table starts only when both apps did too (by the
     // pairing screen's button).
-    a.world_mut().write_message(TableAction::Confirm);
-    for _ in 0..50 {
-        a.update();
-        b.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert_eq!(
-        screen(&a),
-        Screen::Lobby,
-        "no play before every player confirmed"
-    );
+    confirm_alone_starts_nothing(&mut a, &mut b);
     assert!(matches!(phase(&b), TablePhase::Pairing { .. }));
     assert_eq!(east.line("started: "), None);
     b.world_mut().write_message(TableAction::Confirm);

@@ -102,6 +102,22 @@ pub(crate) fn pairing(apps: &mut [&mut App]) -> (String, Rules) {
     first
 }
 
+/// `first` confirms the pairing code while `other` has not: nothing starts (`first` stays in
+/// its lobby).
+pub(crate) fn confirm_alone_starts_nothing(first: &mut App, other: &mut App) {
+    first.world_mut().write_message(TableAction::Confirm);
+    for _ in 0..50 {
+        first.update();
+        other.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        screen(first),
+        Screen::Lobby,
+        "no play before every player confirmed"
+    );
+}
+
 /// Plays every app's seat by clicks until all show the result screen, then waits for the
 /// audit's verdict and the saved record; each app's last game.
 pub(crate) fn play_to_the_end(apps: &mut [&mut App]) -> Vec<LastGame> {
