@@ -483,9 +483,8 @@ fn timed_act(
     let action = player.act(view, &stop);
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     if is_a {
-        if let (Some(a), Some(b)) = (cpu, cpu::thread_ms()) {
-            out.a_cpu_ms.push(b - a);
-        }
+        out.a_cpu_ms
+            .extend(cpu.zip(cpu::thread_ms()).map(|(a, b)| b - a));
         let (nodes, depth) = player.last_stats();
         out.a_nodes.push(nodes as f64);
         out.a_depth.push(depth as f64);
@@ -800,6 +799,8 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Played> {
         "games",
         !progress || args.json,
     ));
+    // The tally from the first line on (+0 =0 -0), not only after the first game.
+    bar.score(0, 0, 0);
     let handles: Vec<_> = (0..args.threads.max(1))
         .map(|_| {
             let (args, next, results, bar) =
