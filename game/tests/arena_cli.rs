@@ -120,7 +120,7 @@ fn bad_usage_exits_2_with_a_message() {
 
 /// The fields of the `--json` line in the order the hand-written parser's arena printed
 /// them (compared byte for byte with that binary, the timings aside).
-const FIELDS: [&str; 31] = [
+const FIELDS: [&str; 33] = [
     "a",
     "b",
     "players",
@@ -152,13 +152,23 @@ const FIELDS: [&str; 31] = [
     "quiet_draw_rate",
     "a_wins_by",
     "flag_share",
+    "a_cpu_mean_ms",
+    "a_cpu_max_ms",
 ];
 
 /// The line without the figures that depend on the clock.
 fn untimed(line: &str) -> serde_json::Value {
     let mut v: serde_json::Value = serde_json::from_str(line).expect("one JSON line");
     let o = v.as_object_mut().expect("an object");
-    for k in ["mean_ms", "max_ms", "b_mean_ms", "b_max_ms", "seconds"] {
+    for k in [
+        "mean_ms",
+        "max_ms",
+        "b_mean_ms",
+        "b_max_ms",
+        "seconds",
+        "a_cpu_mean_ms",
+        "a_cpu_max_ms",
+    ] {
         assert!(o.remove(k).is_some(), "{k} in {line}");
     }
     v

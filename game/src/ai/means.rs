@@ -10,48 +10,60 @@
 use crate::board::Point;
 use crate::piece::{Rank, Side};
 use crate::position::Position;
-use crate::rules::Mode;
+use crate::rules::{Mode, Outcome};
 
-/// Hunters (movable pieces other than bombs, free to move) that the
-/// defender's last runners need: one alone never corners a runner.
+/// Hunters (movable pieces other than bombs, free to move, that no movable
+/// enemy piece beats) that the defender's last runners need: one alone
+/// never corners a runner.
 pub(crate) const HUNTERS: u8 = 2;
 
 /// Whether `side` can still win in `pos`: the enemy flag has a way in
 /// (`shut` says a flag's landmines box it in), or `side` has a key to it
 /// (an engineer or a bomb), or it has [`HUNTERS`] to take the enemy's
-/// movable pieces; in flip games also while pieces lie face down (turning
-/// them over changes the armies).
+/// movable pieces (a piece that one of them beats chases nothing: a
+/// company does not corner a regiment); in flip games also while pieces
+/// lie face down (turning them over changes the armies).
 pub(crate) fn can_win(pos: &Position, side: Side, shut: impl Fn(Point) -> bool) -> bool {
     let lock = !pos.rules().may_leave_headquarters();
     let board = pos.board();
+    let rules = pos.rules();
     let mut keys = 0u8;
-    let mut hunters = 0u8;
     let mut enemy_flag = None;
-    let mut enemy_movers = 0u8;
+    let mut runners: arrayvec::ArrayVec<Rank, 25> = arrayvec::ArrayVec::new();
     for (p, pc) in pos.pieces() {
-        if !pc.face_up && pos.rules().mode == Mode::Flip {
+        if !pc.face_up && rules.mode == Mode::Flip {
             return true;
         }
         let locked = lock && board.is_headquarters(p);
         if pc.side == side {
-            match pc.rank {
-                Rank::Engineer | Rank::Bomb => keys += 1,
-                r if r.is_movable() && !locked => hunters += 1,
-                _ => {}
-            }
-            if pc.rank == Rank::Engineer && !locked {
-                hunters += 1;
+            if matches!(pc.rank, Rank::Engineer | Rank::Bomb) {
+                keys += 1;
             }
         } else if pc.rank == Rank::Flag {
             enemy_flag = Some(p);
-        } else if pc.rank.is_movable() && !locked {
-            enemy_movers += 1;
+        } else if pc.rank.is_movable() && !locked && !runners.is_full() {
+            runners.push(pc.rank);
         }
     }
     let Some(flag) = enemy_flag else {
         return true;
     };
-    keys > 0 || !shut(flag) || enemy_movers == 0 || hunters >= HUNTERS
+    if keys > 0 || !shut(flag) || runners.is_empty() {
+        return true;
+    }
+    let hunters = pos
+        .pieces()
+        .filter(|&(p, pc)| {
+            pc.side == side
+                && pc.rank.is_movable()
+                && pc.rank != Rank::Bomb
+                && !(lock && board.is_headquarters(p))
+                && runners
+                    .iter()
+                    .all(|&r| rules.clash(pc.rank, r).outcome != Outcome::DefenderWins)
+        })
+        .count();
+    hunters >= usize::from(HUNTERS)
 }
 
 #[cfg(test)]
@@ -114,6 +126,19 @@ mod tests {
             ("S35", Commander),
             ("S64", Corps)
         ])));
+        // A hunter that the runner beats hunts nothing (a platoon
+        // against an engineer does, a company against a regiment not).
+        let mut regiment = against_a_box(&[("S35", Commander), ("S31", Company)]);
+        regiment.set(
+            Board::classic().parse_point("N33").expect("point"),
+            Some(Piece {
+                side: Side::North,
+                rank: Regiment,
+                face_up: true,
+                id: PieceId(40),
+            }),
+        );
+        assert!(!south_can_win(&regiment));
         // Two hunters corner the runner; a key opens the box.
         assert!(south_can_win(&against_a_box(&[
             ("S35", Commander),

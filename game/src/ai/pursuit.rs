@@ -117,15 +117,18 @@ impl Chases {
 }
 
 /// The enemy's one movable piece, when it has exactly one and no face-down
-/// piece remains.
+/// piece remains. A piece on a headquarters that the rules keep there is
+/// not one: it stands still like a landmine (taking the runner leaves the
+/// enemy without a legal move all the same).
 fn last_runner(pos: &Position, me: Side) -> Option<(Point, Piece)> {
     let enemy = me.opponent();
+    let lock = !pos.rules().may_leave_headquarters();
     let mut found = None;
     for (p, pc) in pos.pieces() {
         if !pc.face_up {
             return None;
         }
-        if pc.side == enemy && pc.rank.is_movable() {
+        if pc.side == enemy && pc.rank.is_movable() && !(lock && pos.board().is_headquarters(p)) {
             if found.is_some() {
                 return None;
             }

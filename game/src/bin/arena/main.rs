@@ -30,6 +30,7 @@
 //! `arena calibrate ...` learns the belief's behaviour table ([`calibrate`]).
 
 mod calibrate;
+mod cpu;
 mod spsa;
 mod study;
 mod tune;
@@ -408,6 +409,8 @@ struct Played {
     reason: String,
     illegal: u32,
     a_ms: Vec<f64>,
+    /// A's processor time per move (`cpu::thread_ms`), where it can be read.
+    a_cpu_ms: Vec<f64>,
     b_ms: Vec<f64>,
     a_nodes: Vec<f64>,
     a_depth: Vec<f64>,
@@ -473,12 +476,15 @@ fn timed_act(
     out: &mut Played,
 ) -> Action {
     let start = Instant::now();
+    let cpu = cpu::thread_ms();
     // A margin under the cap for the last node and the answer itself.
     let deadline = start + cap.mul_f64(0.9);
     let stop = move || Instant::now() >= deadline;
     let action = player.act(view, &stop);
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     if is_a {
+        out.a_cpu_ms
+            .extend(cpu.zip(cpu::thread_ms()).map(|(a, b)| b - a));
         let (nodes, depth) = player.last_stats();
         out.a_nodes.push(nodes as f64);
         out.a_depth.push(depth as f64);
@@ -793,6 +799,8 @@ fn run_games(args: &Arc<Args>, progress: bool) -> Vec<Played> {
         "games",
         !progress || args.json,
     ));
+    // The tally from the first line on (+0 =0 -0), not only after the first game.
+    bar.score(0, 0, 0);
     let handles: Vec<_> = (0..args.threads.max(1))
         .map(|_| {
             let (args, next, results, bar) =
@@ -851,6 +859,7 @@ fn report(args: &Args, r: &[Played], secs: f64) {
     let half = 1.96 * (var / n).sqrt();
     let (lo, hi) = ((score - half).max(0.0), (score + half).min(1.0));
     let a_ms: Vec<f64> = r.iter().flat_map(|o| o.a_ms.iter().copied()).collect();
+    let a_cpu: Vec<f64> = r.iter().flat_map(|o| o.a_cpu_ms.iter().copied()).collect();
     let b_ms: Vec<f64> = r.iter().flat_map(|o| o.b_ms.iter().copied()).collect();
     let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     let plies: Vec<f64> = r.iter().map(|o| o.plies as f64).collect();
@@ -898,7 +907,7 @@ fn report(args: &Args, r: &[Played], secs: f64) {
             .map(|(k, v)| format!("\"{k}\":{v}"))
             .collect();
         println!(
-            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"a_first\":[{},{},{}],\"a_second\":[{},{},{}],\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0},\"quiet_draws\":{quiet},\"quiet_draw_rate\":{:.4},\"a_wins_by\":{{{}}},\"flag_share\":{flag_share:.4}}}",
+            "{{\"a\":\"{}\",\"b\":\"{}\",\"players\":{},\"mode\":\"{mode}\",\"seed\":{},\"games\":{},\"wins\":{w},\"draws\":{d},\"losses\":{l},\"score\":{score:.4},\"ci95\":[{lo:.4},{hi:.4}],\"mean_ms\":{:.2},\"max_ms\":{:.1},\"b_mean_ms\":{:.2},\"b_max_ms\":{:.1},\"mean_plies\":{:.1},\"min_plies\":{},\"max_plies\":{},\"illegal\":{illegal},\"resigns\":[{},{}],\"draw_offers\":[{},{}],\"ends\":{{{}}},\"a_first\":[{},{},{}],\"a_second\":[{},{},{}],\"mean_nodes\":{:.0},\"mean_depth\":{:.2},\"seconds\":{secs:.0},\"quiet_draws\":{quiet},\"quiet_draw_rate\":{:.4},\"a_wins_by\":{{{}}},\"flag_share\":{flag_share:.4},\"a_cpu_mean_ms\":{:.1},\"a_cpu_max_ms\":{:.0}}}",
             args.a,
             args.b,
             args.players,
@@ -930,6 +939,8 @@ fn report(args: &Args, r: &[Played], secs: f64) {
                 .map(|(k, v)| format!("\"{k}\":{v}"))
                 .collect::<Vec<_>>()
                 .join(","),
+            mean(&a_cpu),
+            max(&a_cpu),
         );
     } else {
         println!(
@@ -952,6 +963,11 @@ fn report(args: &Args, r: &[Played], secs: f64) {
             max(&a_ms),
             mean(&b_ms),
             max(&b_ms)
+        );
+        println!(
+            "processor time A: mean {:.1} ms, max {:.0} ms",
+            mean(&a_cpu),
+            max(&a_cpu)
         );
         println!(
             "game length: mean {:.1} plies, min {}, max {}",
