@@ -19,7 +19,7 @@ fi
 # The first build: say how long it takes before it starts (measured: docs/performance.md).
 BIN="${CARGO_TARGET_DIR:-target}/player/junqi"
 if [ ! -x "$BIN" ]; then
-  echo "Building the game for the first time: about 15 minutes on 2 cores (less on more)." >&2
+  echo "Building the game for the first time: about 12 minutes on 2 cores (less on more)." >&2
   echo "Later starts take seconds. Cargo's progress follows." >&2
 fi
 # Without a desktop session (no XDG_RUNTIME_DIR: e.g. root on a bare X server) Mesa's Vulkan
