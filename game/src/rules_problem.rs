@@ -22,6 +22,9 @@ pub enum RulesProblem {
     /// Four seats play dark (四暗, 双明) or open (全明) games.
     #[error("four-player games are dark or open, never flip")]
     FourPlayerFlip,
+    /// [`Rules::four_player_board`] is the two-player option; four seats always play on it.
+    #[error("the two-player big-board option at a four-seat table")]
+    TwoPlayerBoardAtFour,
     /// The quiet-move draw's count is outside [`QUIET_DRAW_PLIES`].
     #[error("the quiet-move draw after {plies} plies (allowed 10 to 1000)")]
     QuietDrawPlies {
@@ -52,6 +55,9 @@ impl Rules {
     pub fn four_player_problem(&self) -> Option<RulesProblem> {
         if self.mode == Mode::Flip {
             return Some(RulesProblem::FourPlayerFlip);
+        }
+        if self.four_player_board {
+            return Some(RulesProblem::TwoPlayerBoardAtFour);
         }
         self.common_problem()
     }
@@ -93,6 +99,11 @@ mod tests {
                 mode == Mode::Flip,
                 "{mode:?}"
             );
+            let big = Rules {
+                four_player_board: true,
+                ..Rules::four_player(mode)
+            };
+            assert!(big.four_player_problem().is_some(), "{mode:?}");
         }
     }
 

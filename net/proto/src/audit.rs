@@ -125,11 +125,7 @@ fn fault(culprit: Side, reason: FaultKind, evidence: Evidence) -> Fault {
 pub fn audit(input: &AuditInput<'_>) -> Result<Record, Fault> {
     for (i, side) in Side::TWO.into_iter().enumerate() {
         let (seed, ranks, c) = &input.sides[i];
-        let placement: Vec<(u8, WireRank)> = ranks
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| (i as u8, r))
-            .collect();
+        let placement = crate::commit::placement_of(ranks);
         verify_reveal(
             &input.game_id,
             seat_of(side),

@@ -123,6 +123,17 @@ impl SetupCommitment {
     }
 }
 
+/// A setup's ranks by slot (slot `i` holds `ranks[i]`) as the `(slot, rank)` placement its
+/// commitments are made and opened over.
+#[must_use]
+pub fn placement_of(ranks: &[WireRank]) -> Vec<(u8, WireRank)> {
+    ranks
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| (i as u8, r))
+        .collect()
+}
+
 /// Checks a revealed seed and placement against the commitments received at the
 /// start. Returns the index of the first mismatching commitment, or `usize::MAX`
 /// for a wrong seed.

@@ -215,11 +215,7 @@ pub fn audit_table(log: &TableLog) -> AuditOutcome {
     for s in FourSeat::ALL {
         match last[s.index()].as_ref().map(|e| &e.body) {
             Some(Body4::Reveal { seed, ranks }) => {
-                let placement: Vec<(u8, WireRank)> = ranks
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &r)| (i as u8, r))
-                    .collect();
+                let placement = crate::commit::placement_of(ranks);
                 let c = &commits[s.index()];
                 if let Err(e) = verify_reveal(&gid, s, seed, &c.seed, &placement, &c.pieces) {
                     return cheat(s, FourFault::RevealMismatch(e), reveal_round);

@@ -53,11 +53,7 @@ impl FourSession {
             return self.blame(sender, FourFault::Unexpected(Kind4::Reveal), round);
         }
         let commit = self.commits[sender.index()].as_ref().expect("committed");
-        let placement: Vec<(u8, WireRank)> = ranks
-            .iter()
-            .enumerate()
-            .map(|(s, &r)| (s as u8, r))
-            .collect();
+        let placement = crate::commit::placement_of(ranks);
         if let Err(e) = verify_reveal(
             &self.game_id,
             sender,

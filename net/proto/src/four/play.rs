@@ -413,12 +413,7 @@ impl FourSession {
             sealed,
         )
         .ok()?;
-        let placement: Vec<(u8, WireRank)> = secret
-            .ranks
-            .iter()
-            .enumerate()
-            .map(|(s, &r)| (s as u8, r))
-            .collect();
+        let placement = crate::commit::placement_of(&secret.ranks);
         crate::commit::verify_reveal(
             &self.game_id,
             seat,
@@ -461,12 +456,7 @@ impl FourSession {
             .ok_or(FourCallError::NothingHandedOver)?;
         let rules = self.rules;
         let layout = super::seat::layout_of(&secret.ranks, seat);
-        let placement: Vec<(u8, WireRank)> = secret
-            .ranks
-            .iter()
-            .enumerate()
-            .map(|(s, &r)| (s as u8, r))
-            .collect();
+        let placement = crate::commit::placement_of(&secret.ranks);
         let p = self.play.as_ref().expect("in play");
         let view = match &p.referee {
             Some(g) => g.view(seat.side()),

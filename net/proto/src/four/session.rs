@@ -22,6 +22,7 @@ use crate::commit::{PieceOpening, SetupCommitment};
 use crate::crypto::{Digest, Seed, ZERO_DIGEST};
 use crate::frame::{decode_payload, encode_payload};
 use crate::ot::{OtKey, PeerKey};
+#[cfg(feature = "testing")]
 use crate::rank::WireRank;
 use crate::session::{LATENCY_BOUND, PAIRING_TIMEOUT, nonce_commitment};
 use crate::wire::table_from_rules;
@@ -306,9 +307,7 @@ impl FourSession {
             return Err(FourCallError::BadSetup);
         }
         if let Some(r) = cfg.rules
-            && (r.four_player_problem().is_some()
-                || r.four_player_board
-                || cfg.layout.validate(&r).is_err())
+            && (r.four_player_problem().is_some() || cfg.layout.validate(&r).is_err())
         {
             return Err(FourCallError::BadSetup);
         }
@@ -783,7 +782,7 @@ impl FourSession {
                 match (*rules, sender == self.cfg.host, self.cfg.rules) {
                     (None, true, _) => return self.end_unplayed(Unplayed::OtherRules),
                     (Some(r), true, mine) if mine.is_none_or(|m| m == r) => {
-                        if r.four_player_problem().is_some() || r.four_player_board {
+                        if r.four_player_problem().is_some() {
                             return self.end_unplayed(Unplayed::UnplayableRules);
                         }
                         if self.cfg.layout.validate(&r).is_err() {
@@ -967,11 +966,7 @@ impl FourSession {
         } else {
             ranks
         };
-        let placement: Vec<(u8, WireRank)> = ranks
-            .iter()
-            .enumerate()
-            .map(|(s, &r)| (s as u8, r))
-            .collect();
+        let placement = crate::commit::placement_of(&ranks);
         let sc = SetupCommitment::new(&self.cfg.seed, &self.game_id, self.me, &placement);
         let body = Body4::Commit {
             pieces: sc.commitments.clone(),

@@ -383,11 +383,7 @@ fn opens_commitment(
 ) -> Result<(), RevealError> {
     match &a.setups {
         Setups::Army { peer_pieces, .. } => {
-            let placement: Vec<(u8, WireRank)> = ranks
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| (i as u8, r))
-                .collect();
+            let placement = crate::commit::placement_of(ranks);
             verify_reveal(
                 &c.game_id,
                 c.peer_seat(),

@@ -223,11 +223,7 @@ impl Session {
         };
         let c = &self.core;
         let peer_side = c.peer();
-        let placement: Vec<(u8, WireRank)> = ranks
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| (i as u8, r))
-            .collect();
+        let placement = crate::commit::placement_of(&ranks);
         if let Err(e) = verify_reveal(
             &c.game_id,
             c.peer_seat(),
@@ -374,11 +370,7 @@ fn commit(c: &mut Core, layout: Layout) -> MyCommit {
 
 fn commit_army(c: &mut Core, layout: Layout) -> SetupCommitment {
     let layout = c.cheats().commit_layout.unwrap_or(layout);
-    let placement: Vec<(u8, WireRank)> = slots_of(&layout, c.me)
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| (i as u8, r))
-        .collect();
+    let placement = crate::commit::placement_of(&slots_of(&layout, c.me));
     let sc = SetupCommitment::new(&c.seed, &c.game_id, c.seat, &placement);
     c.send(Body::Commit {
         pieces: sc.commitments.clone(),
