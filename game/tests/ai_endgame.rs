@@ -37,7 +37,34 @@ fn play(pos: Position, seed: u64) -> PlayedOut {
 }
 
 /// [`play`] with South's settings `south_params` (Master's with a change).
-fn play_with(mut pos: Position, seed: u64, south_params: LevelParams) -> PlayedOut {
+fn play_with(pos: Position, seed: u64, south_params: LevelParams) -> PlayedOut {
+    play_viewed(pos, seed, south_params, &|pos, side| {
+        PlayerView::of_open_position(pos, side).expect("open view")
+    })
+}
+
+/// [`play`] in a dark game where South knows of each North piece only the
+/// ranks `south_knows` gives (and North knows everything).
+fn play_dark(pos: Position, seed: u64, south_knows: &dyn Fn(Piece) -> RankSet) -> PlayedOut {
+    play_viewed(pos, seed, Level::Master.params(), &|pos, side| {
+        let knows = |piece: Piece| {
+            if side == S {
+                south_knows(piece)
+            } else {
+                piece.rank.bit()
+            }
+        };
+        PlayerView::of_dark_position(pos, side, knows).expect("dark view")
+    })
+}
+
+/// Plays the study out from the views `view` gives each side.
+fn play_viewed(
+    mut pos: Position,
+    seed: u64,
+    south_params: LevelParams,
+    view: &dyn Fn(&Position, Side) -> PlayerView,
+) -> PlayedOut {
     let mut south = Ai::with_params(Level::Master, south_params, seed);
     let mut north = Ai::new(Level::Expert, seed + 1);
     let start = pos.ply();
@@ -45,7 +72,7 @@ fn play_with(mut pos: Position, seed: u64, south_params: LevelParams) -> PlayedO
     let never = || false;
     while pos.result().is_none() && pos.ply() - start < 400 {
         let turn = pos.turn();
-        let view = PlayerView::of_open_position(&pos, turn).expect("open view");
+        let view = view(&pos, turn);
         let ai = if turn == Side::South {
             &mut south
         } else {
@@ -303,6 +330,43 @@ fn two_hunters_corner_the_last_runner_past_a_piece_locked_on_its_headquarters() 
         assert_eq!(won(&locked_study(runner, None, Some(division))), None);
         assert_eq!(won(&locked_study(runner, Some(corps), None)), None);
         south_wins_within(&both, quiet, 12);
+    }
+}
+
+#[test]
+fn the_last_runner_is_hunted_down_in_a_dark_game_whatever_its_rank() {
+    // The locked study in a dark game: South sees no North rank. The four
+    // pieces of the box never moved and are all the landmines and the flag
+    // the counts leave; the piece on N64 stands on a headquarters the rules
+    // keep it on; the runner has shown it is a regiment, a battalion or a
+    // company (it beat a platoon and lost to a division, say). So it is the
+    // last runner, and the chase is solved for each rank it may have: only
+    // a move that wins against all of them is played. Before dark games
+    // were chased Master drew every seed: it struck the box to reset the
+    // quiet-move counter and the runner ran.
+    let limit = Rules::for_mode(Mode::Dark).quiet_draw_plies;
+    let quiet = limit - 12;
+    let south_knows = |piece: Piece| match piece.rank {
+        Flag | Landmine => Flag.bit() | Landmine.bit(),
+        Platoon => RankSet::MOVABLE,
+        _ => Regiment.bit() | Battalion.bit() | Company.bit(),
+    };
+    for (runner, corps, division) in [("N54", "N32", "N42"), ("N14", "N44", "S35")] {
+        let study = locked_study(runner, Some(corps), Some(division));
+        let games: Vec<PlayedOut> = SEEDS
+            .iter()
+            .map(|&seed| {
+                play_dark(
+                    common::position(Mode::Dark, &study, 100, quiet),
+                    seed,
+                    &south_knows,
+                )
+            })
+            .collect();
+        south_wins_every_seed(&games);
+        for g in &games {
+            assert!(g.plies <= 12, "{}", g.describe());
+        }
     }
 }
 

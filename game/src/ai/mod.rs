@@ -20,6 +20,7 @@ pub mod inference;
 mod means;
 pub mod probe;
 pub mod pursuit;
+mod quarry;
 pub mod review;
 mod score;
 pub mod search;
@@ -350,7 +351,8 @@ pub struct LevelParams {
     pub plays_for_win: bool,
     /// Hunts the enemy's last movable piece by the solved chase
     /// ([`pursuit`]) where every rank is known (open games, flip games once
-    /// all is face up).
+    /// all is face up), and in dark games once every other enemy piece is
+    /// known to stand still.
     pub pursuit: bool,
 }
 
@@ -556,15 +558,26 @@ impl Ai {
     }
 
     /// The move of a won chase of the enemy's last movable piece, where the
-    /// level hunts and the view knows every rank.
+    /// level hunts: in a two-player game whose view knows every rank, or a
+    /// dark one whose view knows every other enemy piece to stand still.
     fn chase(&mut self, view: &PlayerView) -> Option<Move> {
-        let open = view.rules().mode != Mode::Dark && !view.is_team_game();
-        if !self.params_for(view).pursuit || !open || !view.hidden().is_empty() {
+        if !self.params_for(view).pursuit || view.is_team_game() {
+            return None;
+        }
+        let me = view.me();
+        if view.rules().mode == Mode::Dark {
+            let q = quarry::of(view)?;
+            return self
+                .chases
+                .winning_move_against(&q.pos, me, q.at, q.ranks)
+                .map(|(m, _)| m);
+        }
+        if !view.hidden().is_empty() {
             return None;
         }
         // Nothing is hidden, so the filler is never asked for.
-        let pos = view.determinize(|_| (view.me().opponent(), Rank::Engineer));
-        self.chases.winning_move(&pos, view.me()).map(|(m, _)| m)
+        let pos = view.determinize(|_| (me.opponent(), Rank::Engineer));
+        self.chases.winning_move(&pos, me).map(|(m, _)| m)
     }
 
     /// A suggested move for the view's owner with a one-line reason.

@@ -19,18 +19,24 @@
 //! whatever the runner does; the rules of each move come from
 //! [`Position::moves_from`], the engine's own generator.
 //!
-//! Only positions where every rank is known are chased (open games, and flip
-//! games once every piece is face up): the table is built from the view's
-//! position, never from the hidden truth.
+//! The table is built from the view's position, never from the hidden
+//! truth. Where every rank is known (open games, flip games once every
+//! piece is face up) the runner is the one enemy piece that can move. In a
+//! dark game it is the one enemy piece the view does not know to be a
+//! landmine or the flag, and its rank is one of those the view allows: a
+//! table is solved for each kind of runner that allows (how it moves, which
+//! hunters it trades with, which of our pieces it may attack), and only a
+//! move that wins in all of them is played.
 
-use crate::piece::{Piece, Side};
+use crate::piece::{Piece, Rank, Side};
 use crate::position::{Move, Position};
 use crate::rules::Outcome;
-use crate::{Board, Point};
+use crate::{Board, Point, RankSet, ranks_in};
 
 /// How many solved chases a player keeps (a chase lasts many moves and
-/// nothing but the three pieces moves during it).
-const KEEP: usize = 4;
+/// nothing but the three pieces moves during it), and the most one pair of
+/// hunters uses at once (one per kind of runner in a dark game).
+const KEEP: usize = 6;
 
 /// The most hunters tried: their pairs are solved one by one.
 const MAX_HUNTERS: usize = 3;
@@ -85,34 +91,69 @@ impl Chases {
     /// policy that only maximised the runner's losing replies drew the
     /// studies the search's own hunting won (the runner sees one move ahead).
     pub fn winning_move(&mut self, pos: &Position, me: Side) -> Option<(Move, u8)> {
+        let (at, runner) = last_runner(pos, me)?;
+        self.winning_move_against(pos, me, at, runner.rank.bit())
+    }
+
+    /// [`Chases::winning_move`] where the rank of the runner on `runner` is
+    /// known only to be one of `ranks` (dark games): the move must win the
+    /// chase whichever it is. Every other enemy piece in `pos` must be one
+    /// that never moves (a landmine, the flag, a piece the rules keep on its
+    /// headquarters), which the caller knows; their ranks in `pos` do not
+    /// matter, the runner never attacks its own side.
+    pub fn winning_move_against(
+        &mut self,
+        pos: &Position,
+        me: Side,
+        runner: Point,
+        ranks: RankSet,
+    ) -> Option<(Move, u8)> {
         // The classic board only: on the four-player board (两人 games on
         // it) the table would hold ten times the states, beyond a move's
         // time and a phone's memory.
         if pos.board().small().is_none() || pos.turn() != me || pos.result().is_some() {
             return None;
         }
-        let runner = last_runner(pos, me)?;
-        let hunters = hunters(pos, me, runner);
+        let piece = pos.at(runner).filter(|pc| pc.side == me.opponent())?;
+        let ranks: Vec<Rank> = ranks_in(ranks & RankSet::MOVABLE).collect();
+        let hunters = hunters(pos, me, runner, &ranks);
         let mut best: Option<(Move, u8)> = None;
         for pair in pairs(&hunters) {
-            let key = key(pos, runner, pair);
-            let i = match self.tables.iter().position(|t| t.key == key) {
-                Some(i) => i,
-                None => {
-                    if self.tables.len() == KEEP {
-                        self.tables.remove(0);
-                    }
-                    self.tables.push(Table::solve(pos, key));
-                    self.tables.len() - 1
-                }
-            };
-            if let Some(found) = self.tables[i].best_move(pos, runner.0, pair)
+            let kinds = kinds(pos, pair, &ranks);
+            if kinds.len() > KEEP {
+                continue; // more tables than the store keeps: not this pair
+            }
+            let mut tables = Vec::with_capacity(kinds.len());
+            for rank in kinds {
+                let key = key(pos, (runner, Piece { rank, ..piece }), pair);
+                tables.push(self.solved(pos, key, &tables));
+            }
+            let chosen: Vec<&Table> = tables.iter().map(|&i| &self.tables[i]).collect();
+            if let Some(found) = best_move(&chosen, pos, runner, pair)
                 && best.is_none_or(|b| found.1 < b.1)
             {
                 best = Some(found);
             }
         }
         best
+    }
+
+    /// The index of the table of `key`, solved now if it is not kept; the
+    /// tables at `keep` are in use and stay.
+    fn solved(&mut self, pos: &Position, key: Key, keep: &[usize]) -> usize {
+        if let Some(i) = self.tables.iter().position(|t| t.key == key) {
+            return i;
+        }
+        let table = Table::solve(pos, key);
+        if self.tables.len() < KEEP {
+            self.tables.push(table);
+            return self.tables.len() - 1;
+        }
+        let old = (0..KEEP)
+            .find(|i| !keep.contains(i))
+            .expect("fewer in use than kept");
+        self.tables[old] = table;
+        old
     }
 }
 
@@ -144,23 +185,32 @@ fn trades(pos: &Position, hunter: Piece, runner: Piece) -> bool {
     pos.rules().clash(hunter.rank, runner.rank).outcome == Outcome::BothRemoved
 }
 
-/// Our pieces that take the runner: those that live first, then those that
-/// trade with it, nearest first within each.
-fn hunters(pos: &Position, me: Side, runner: (Point, Piece)) -> Vec<(Point, Piece)> {
+/// Our pieces that take the runner on `runner` whichever of `ranks` it
+/// has: those that always live first, then those that may trade with it,
+/// nearest first within each.
+fn hunters(pos: &Position, me: Side, runner: Point, ranks: &[Rank]) -> Vec<(Point, Piece)> {
     let board = pos.board();
+    let clash = |h: Rank, r: Rank| pos.rules().clash(h, r).outcome;
     let mut out: Vec<(Point, Piece)> = pos
         .pieces()
         .filter(|(_, pc)| {
             pc.side == me
                 && pc.rank.is_movable()
-                && pos.rules().clash(pc.rank, runner.1.rank).outcome != Outcome::DefenderWins
+                && !ranks.is_empty()
+                && ranks
+                    .iter()
+                    .all(|&r| clash(pc.rank, r) != Outcome::DefenderWins)
         })
         .collect();
     out.sort_by(|x, y| {
-        let trade = |h: &(Point, Piece)| trades(pos, h.1, runner.1);
+        let trade = |h: &(Point, Piece)| {
+            ranks
+                .iter()
+                .any(|&r| clash(h.1.rank, r) == Outcome::BothRemoved)
+        };
         trade(x)
             .cmp(&trade(y))
-            .then(distance(board, x.0, runner.0).total_cmp(&distance(board, y.0, runner.0)))
+            .then(distance(board, x.0, runner).total_cmp(&distance(board, y.0, runner)))
     });
     out.truncate(MAX_HUNTERS);
     out
@@ -187,6 +237,38 @@ fn pairs(hunters: &[(Point, Piece)]) -> Vec<[Option<(Point, Piece)>; 2]> {
         && let Some(&a) = hunters.first()
     {
         out.push([Some(a), None]);
+    }
+    out
+}
+
+/// One rank for each table the chase of a runner of `ranks` by `pair`
+/// needs: two ranks give the same table when the runner moves alike (along
+/// the railway's corners or not), trades with the same hunters, and may
+/// attack the same of our standing pieces without losing.
+fn kinds(pos: &Position, pair: [Option<(Point, Piece)>; 2], ranks: &[Rank]) -> Vec<Rank> {
+    let rules = pos.rules();
+    let me = pos.turn();
+    let hunting = |p: Point| pair.iter().flatten().any(|h| h.0 == p);
+    let mut targets: Vec<Rank> = pos
+        .pieces()
+        .filter(|&(p, pc)| pc.side == me && !hunting(p))
+        .map(|(_, pc)| pc.rank)
+        .collect();
+    targets.sort_unstable_by_key(|r| r.index());
+    targets.dedup();
+    let sign = |r: Rank| {
+        let trades = pair.map(|h| h.is_some_and(|h| trades(pos, h.1, Piece { rank: r, ..h.1 })));
+        let escapes: Vec<bool> = targets
+            .iter()
+            .map(|&t| rules.clash(r, t).outcome != Outcome::DefenderWins)
+            .collect();
+        (rules.rail_runner(r), trades, escapes)
+    };
+    let mut out: Vec<Rank> = Vec::new();
+    for &r in ranks {
+        if !out.iter().any(|&o| sign(o) == sign(r)) {
+            out.push(r);
+        }
     }
     out
 }
@@ -489,55 +571,67 @@ impl Table {
             }
         }
     }
+}
 
-    /// The fastest winning move from `pos`, where the runner stands on
-    /// `runner` and the hunters as in `pair`.
-    fn best_move(
-        &self,
-        pos: &Position,
-        runner: Point,
-        pair: [Option<(Point, Piece)>; 2],
-    ) -> Option<(Move, u8)> {
-        let a = pair[0]?.0.index();
-        let b = pair[1].map_or(self.n, |h| h.0.index());
-        let here = self.index(runner.index(), a, b);
-        let d = self.won[here];
-        if d == 0 {
-            return None;
+/// The move from `pos` that wins the chase in every one of `tables` (one
+/// per rank the runner on `runner` may have, all for the hunters of
+/// `pair`), fastest against the worst of them, with that number of our moves.
+fn best_move(
+    tables: &[&Table],
+    pos: &Position,
+    runner: Point,
+    pair: [Option<(Point, Piece)>; 2],
+) -> Option<(Move, u8)> {
+    let first = tables.first()?;
+    let n = first.n;
+    let a = pair[0]?.0.index();
+    let b = pair[1].map_or(n, |h| h.0.index());
+    let here = first.index(runner.index(), a, b);
+    // Our moves in a table after which the runner is lost: `None` when it
+    // escapes in that table.
+    let after = |t: &Table, next: usize| (t.lost[next] != NOT).then(|| t.lost[next] + 1);
+    let worst = |of: &dyn Fn(&Table) -> Option<u8>| {
+        tables
+            .iter()
+            .map(|t| of(t))
+            .try_fold(0u8, |w, d| d.map(|d| w.max(d)))
+    };
+    let mut best: Option<(Move, u8)> = None;
+    let mut consider = |m: Move, d: Option<u8>| {
+        if let Some(d) = d
+            && best.is_none_or(|b| d < b.1)
+        {
+            best = Some((m, d));
         }
-        if self.key.tempo && self.lost[here] != NOT && self.lost[here] + 1 == d {
-            let moving = |p: Point| p == runner || pair.iter().flatten().any(|h| h.0 == p);
-            if let Some(m) = tempo_move(pos, &moving) {
-                return Some((m, d));
-            }
+    };
+    if first.key.tempo {
+        let moving = |p: Point| p == runner || pair.iter().flatten().any(|h| h.0 == p);
+        if let Some(m) = tempo_move(pos, &moving) {
+            consider(m, worst(&|t| after(t, here)));
         }
-        let wins = self.battles_win(pos, a, b);
-        for (from, other) in [(a, b), (b, a)] {
-            if from == self.n {
-                continue;
-            }
-            for m in pos.moves_from(Point(from as u8)) {
-                let Move::Step { to, .. } = m else { continue };
-                if to == runner && wins[usize::from(from != a)] {
-                    return Some((m, 1));
-                }
-                if pos.at(to).is_some() {
-                    continue;
-                }
-                let next = self.after_hunter_move(runner.index(), a, from, other, to.index());
-                if self.lost[next] != NOT && self.lost[next] + 1 == d {
-                    return Some((m, d));
-                }
-            }
-        }
-        None
     }
+    for (from, other) in [(a, b), (b, a)] {
+        if from == n {
+            continue;
+        }
+        let hunter = usize::from(from != a);
+        for m in pos.moves_from(Point(from as u8)) {
+            let Move::Step { to, .. } = m else { continue };
+            if to == runner {
+                consider(m, worst(&|t| t.battles_win(pos, a, b)[hunter].then_some(1)));
+            } else if pos.at(to).is_none() {
+                let next = first.after_hunter_move(runner.index(), a, from, other, to.index());
+                consider(m, worst(&|t| after(t, next)));
+            }
+        }
+    }
+    best
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::{PieceId, Rank};
+    use crate::piece::PieceId;
     use crate::rules::{Mode, Rules};
 
     fn position(pieces: &[(&str, Side, Rank)], turn: Side) -> Position {
@@ -576,7 +670,21 @@ mod tests {
         chases: &mut Chases,
         seen: &mut std::collections::HashSet<Vec<Point>>,
     ) {
-        let Some((m, d)) = chases.winning_move(pos, S) else {
+        let ranks = last_runner(pos, S).expect("a runner").1.rank.bit();
+        capture_within_of(pos, ranks, bound, chases, seen);
+    }
+
+    /// [`capture_within`] where South knows only that the runner is one of
+    /// `ranks`.
+    fn capture_within_of(
+        pos: &Position,
+        ranks: RankSet,
+        bound: u8,
+        chases: &mut Chases,
+        seen: &mut std::collections::HashSet<Vec<Point>>,
+    ) {
+        let runner = last_runner(pos, S).expect("a runner").0;
+        let Some((m, d)) = chases.winning_move_against(pos, S, runner, ranks) else {
             panic!("not won: {:?}", pos.pieces().collect::<Vec<_>>());
         };
         assert!(d <= bound, "{d} > {bound}");
@@ -600,7 +708,7 @@ mod tests {
                 continue; // it attacked a hunter and is gone
             }
             if seen.insert(after.pieces().map(|(p, _)| p).collect()) {
-                capture_within(&after, d - 1, chases, seen);
+                capture_within_of(&after, ranks, d - 1, chases, seen);
             }
         }
     }
@@ -689,6 +797,47 @@ mod tests {
         let (_, d) = chases.winning_move(&pos, S).expect("a forced capture");
         assert!(d > 2, "a chase the search would see anyway: {d}");
         capture_within(&pos, d, &mut chases, &mut Default::default());
+    }
+
+    #[test]
+    fn a_runner_of_unknown_rank_is_caught_whichever_rank_it_has() {
+        // A dark game: South knows only that the runner is a regiment or a
+        // platoon. The two are different kinds (the regiment may take the
+        // company kept for tempo moves, the platoon may not), so two tables
+        // are solved and the move played wins in both; each rank, chased
+        // with that knowledge, is caught within the bound against every
+        // defence.
+        let ranks = Regiment.bit() | Platoon.bit();
+        let at = |rank| chase_of(("S14", rank), [("S22", Corps), ("S44", Division)], true);
+        let pos = at(Regiment);
+        let hunters = hunters(&pos, S, Point(0), &[Regiment, Platoon]);
+        assert_eq!(
+            kinds(&pos, pairs(&hunters)[0], &[Regiment, Platoon]).len(),
+            2
+        );
+        let mut chases = Chases::new();
+        let runner = last_runner(&pos, S).unwrap().0;
+        let (_, d) = chases
+            .winning_move_against(&pos, S, runner, ranks)
+            .expect("won");
+        let (_, alone) = chases.winning_move(&pos, S).expect("won");
+        assert!(d >= alone, "{d} < {alone}");
+        for rank in [Regiment, Platoon] {
+            capture_within_of(&at(rank), ranks, d, &mut chases, &mut Default::default());
+        }
+    }
+
+    #[test]
+    fn a_runner_that_may_dig_through_a_landmine_is_not_called_caught() {
+        // The same chase where the runner may be an engineer: with a way
+        // through South's box mines to the flag it is not won, so nothing is
+        // played even though a regiment alone would be caught.
+        let pos = chase_of(("S14", Regiment), [("S22", Corps), ("S44", Division)], true);
+        let runner = last_runner(&pos, S).unwrap().0;
+        let mut chases = Chases::new();
+        assert!(chases.winning_move(&pos, S).is_some());
+        let ranks = Regiment.bit() | Engineer.bit();
+        assert_eq!(chases.winning_move_against(&pos, S, runner, ranks), None);
     }
 
     #[test]

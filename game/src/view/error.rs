@@ -108,6 +108,12 @@ pub enum ViewError {
     /// A view of a position is asked for a game whose position hides something.
     #[error("only an open game's position hides nothing, not a {0:?} game's")]
     NotOpen(Mode),
+    /// A dark game's view of a position is asked for another mode.
+    #[error("a dark game's view of a {0:?} game's position")]
+    NotDark(Mode),
+    /// What a dark game's view is told a piece may be leaves out its rank.
+    #[error("the knowledge given of piece {} rules out its rank", .0.0)]
+    TruthRuledOut(PieceId),
     /// A view of a position is asked for a team game or a seat not in a two-player game.
     #[error("a two-player view of a two-player game only")]
     NotTwoPlayer,

@@ -1,11 +1,13 @@
-//! A view of a position that hides nothing: open games (明棋), where every
-//! piece is public, set up at any point of the game (an endgame study, a
-//! position file). The AI can be asked about such a position without a
-//! history of events, and it still gets nothing it could not see.
+//! A view of a position set up at any point of the game (an endgame study,
+//! a position file): in open games (明棋) every piece is public; in a dark
+//! game's study the caller says what the player knows of each enemy piece.
+//! The AI can be asked about such a position without a history of events,
+//! and it still gets nothing it could not see.
 
 use super::{PieceKnowledge, PlayerView, Seen, ViewError};
-use crate::piece::Side;
+use crate::piece::{Piece, Side};
 use crate::position::Position;
+use crate::rank_set::RankSet;
 use crate::rules::Mode;
 
 impl PlayerView {
@@ -14,10 +16,42 @@ impl PlayerView {
     /// them. Refused for dark and flip games (their views come from the
     /// game's events, which say what is hidden) and for team games.
     pub fn of_open_position(pos: &Position, me: Side) -> Result<PlayerView, ViewError> {
-        let rules = *pos.rules();
-        if rules.mode != Mode::Open {
-            return Err(ViewError::NotOpen(rules.mode));
+        if pos.rules().mode != Mode::Open {
+            return Err(ViewError::NotOpen(pos.rules().mode));
         }
+        PlayerView::of_position(pos, me, |piece| piece.rank.bit())
+    }
+
+    /// The view of `me` of a dark two-player game (暗棋) standing at `pos`,
+    /// where `knows` says which ranks each enemy piece may still have (what
+    /// the game's battles and counts told `me`; its own pieces are known).
+    /// Refused for other modes, for team games and when `knows` rules out a
+    /// piece's true rank.
+    pub fn of_dark_position(
+        pos: &Position,
+        me: Side,
+        knows: impl Fn(Piece) -> RankSet,
+    ) -> Result<PlayerView, ViewError> {
+        if pos.rules().mode != Mode::Dark {
+            return Err(ViewError::NotDark(pos.rules().mode));
+        }
+        PlayerView::of_position(pos, me, |piece| {
+            if piece.side == me {
+                piece.rank.bit()
+            } else {
+                knows(piece)
+            }
+        })
+    }
+
+    /// A two-player view of `pos` where each piece may have the ranks
+    /// `possible` gives it.
+    fn of_position(
+        pos: &Position,
+        me: Side,
+        possible: impl Fn(Piece) -> RankSet,
+    ) -> Result<PlayerView, ViewError> {
+        let rules = *pos.rules();
         if pos.is_team_game() || !Side::TWO.contains(&me) {
             return Err(ViewError::NotTwoPlayer);
         }
@@ -36,18 +70,22 @@ impl PlayerView {
             if slot.is_some() {
                 return Err(ViewError::StandsTwice(piece.id));
             }
+            let may_be = possible(piece);
+            if !may_be.contains(piece.rank) {
+                return Err(ViewError::TruthRuledOut(piece.id));
+            }
             *slot = Some(PieceKnowledge {
                 id: piece.id,
                 side: piece.side,
                 at: Some(p),
-                possible: piece.rank.bit(),
+                possible: may_be,
                 moved: false,
                 turned_corner: false,
             });
             view.squares[p.index()] = Some(Seen::Piece {
                 side: piece.side,
                 id: piece.id,
-                rank: Some(piece.rank),
+                rank: may_be.single(),
             });
         }
         Ok(view)

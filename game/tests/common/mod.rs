@@ -68,8 +68,18 @@ pub(crate) fn permuted(game: &Game, rng: &mut Pcg64Mcg) -> Option<Game> {
 /// An open-game position on the classic board with South to move: `pieces` by point name,
 /// ids in order per side (South from 0, North from 25), counters at `ply` and `quiet`.
 pub(crate) fn open_position(pieces: &[(&str, Side, Rank)], ply: u16, quiet: u16) -> Position {
+    position(Mode::Open, pieces, ply, quiet)
+}
+
+/// [`open_position`] in a game of `mode`.
+pub(crate) fn position(
+    mode: Mode,
+    pieces: &[(&str, Side, Rank)],
+    ply: u16,
+    quiet: u16,
+) -> Position {
     let board = Board::classic();
-    let mut pos = Position::empty(board, Rules::for_mode(Mode::Open), Side::South);
+    let mut pos = Position::empty(board, Rules::for_mode(mode), Side::South);
     let mut next = [0u8, 25];
     for &(name, side, rank) in pieces {
         let id = &mut next[side.index()];
