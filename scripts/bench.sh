@@ -5,13 +5,16 @@
 # markdown tables between the `<!-- bench:NAME -->` markers (scripts/bench_render.py).
 #
 #   scripts/bench.sh [engine] [net] [arena]    # default: all three, then render
+#   scripts/bench.sh proof                     # the long strength rows (docs/bench/
+#                                              # arena-proof-rows.txt: 200 games a row,
+#                                              # hours) into docs/bench/arena-proof.json
 #   scripts/bench.sh build                     # the first build of the two README commands
 #   scripts/bench.sh render                    # only re-render the tables from the JSON
 #   BENCH_ONLY='guard|alphabeta' scripts/bench.sh arena   # replay only the matching rows
 #
 # Environment: BENCH_THREADS (arena threads, default 2), BENCH_ROWS (the rows file),
 # BENCH_ONLY (an extended regular expression: only the rows-file lines it matches are
-# played; every other row keeps its last result from docs/bench/arena.json, with the date
+# played; every other row keeps its last result from docs/bench/arena.json (arena-proof.json), with the date
 # and commit it was measured at, and is played only if it has none),
 # BENCH_SECONDS (engine bench measuring time, default 3), BENCH_BUILD (for `build`: `test`,
 # `play` or both, the default; a part left out keeps its last figure from build.json), CARGO_TARGET_DIR (release
@@ -30,6 +33,7 @@ parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(engine net arena)
 out=docs/bench
 rows_file="${BENCH_ROWS:-$out/arena-rows.txt}"
+arena_json=arena
 threads="${BENCH_THREADS:-2}"
 seconds="${BENCH_SECONDS:-3}"
 target="${CARGO_TARGET_DIR:-$PWD/target}"
@@ -37,6 +41,12 @@ bin="$target/release"
 mkdir -p "$out"
 
 want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+
+if want proof; then
+  # The same loop as the standard table, on the long rows, into its own file.
+  rows_file="${BENCH_ROWS:-$out/arena-proof-rows.txt}" arena_json=arena-proof
+  parts+=(arena)
+fi
 
 # Sets cpu_now to the CPU seconds (user + system) used so far by this script's finished
 # children. `times` must run in this shell (a subshell would report its own children), so
@@ -150,7 +160,7 @@ if want arena; then
   rows=()
   n=0
   only="${BENCH_ONLY:-}"
-  previous="$out/arena.json"
+  previous="$out/$arena_json.json"
   while read -r mode a b games seed bar extra; do
     case "$mode" in ''|'#'*) continue ;; esac
     n=$((n + 1))
@@ -186,7 +196,7 @@ if want arena; then
   children_cpu
   printf '{%s,"command":"arena --a A --b B --mode MODE --games N --seed S --threads %s --json","rows_file":"%s","wall_seconds":%s,"cpu_seconds":%s,"rows":[%s]}\n' \
     "$facts" "$threads" "$rows_file" "$(($(date +%s) - start))" \
-    "$(minus "$cpu_now" "$cpu_start")" "$joined" > "$out/arena.json"
+    "$(minus "$cpu_now" "$cpu_start")" "$joined" > "$out/$arena_json.json"
 fi
 
 python3 scripts/bench_render.py

@@ -101,6 +101,13 @@ def flag_share(r):
     return f"{flags} of {r['wins']}" + (f" ({100 * flags / r['wins']:.0f}%)" if r["wins"] else "")
 
 
+def cpu(r):
+    """A's processor time per move, one core (— from an arena that did not measure it)."""
+    if "a_cpu_max_ms" not in r:
+        return "—"
+    return f"{r['a_cpu_mean_ms']:.1f} / {r['a_cpu_max_ms']:.0f}"
+
+
 def measured_at(data):
     """When rows were replayed alone (`BENCH_ONLY`), the commits and dates they were
     measured at, row by row; empty when the whole table is one run."""
@@ -118,8 +125,9 @@ def arena(data):
     out = [
         "| mode | A vs B | games | W / D / L | score of A | 95% CI | bar | met "
         "| draws agreed / on the board | quiet-move draws | wins by the flag (either side) "
-        "| A's wins by the flag | A think ms mean / max | plies mean (min–max) | illegal |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| A's wins by the flag | A think ms mean / max | A processor ms mean / max "
+        "| plies mean (min–max) | illegal |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in data["rows"]:
         r, bar = row["result"], row["bar"]
@@ -137,13 +145,13 @@ def arena(data):
             f"| {'—' if bar is None else f'≥ {bar:.2f}'} | {met} "
             f"| {ends.get('agreed_draw', 0)} / {ends.get('draw', 0)} | {quiet(r)} | {ends.get('flag', 0)} "
             f"| {flag_share(r)} "
-            f"| {r['mean_ms']:.1f} / {r['max_ms']:.0f} "
+            f"| {r['mean_ms']:.1f} / {r['max_ms']:.0f} | {cpu(r)} "
             f"| {r['mean_plies']:.0f} ({r['min_plies']}–{r['max_plies']}) | {r['illegal']} |"
         )
     note = (
         f"\nSeeds, game counts and bars per row are in [docs/bench/arena-rows.txt]({{bench}}arena-rows.txt); "
         f"`--threads {data['command'].split('--threads ')[1].split()[0]}`, release build, think times are wall clock "
-        "on the shared machine. *Met* compares the score with the bar; short rows have wide "
+        "on the shared machine, processor times one core's work. *Met* compares the score with the bar; short rows have wide "
         "intervals, so a strength claim needs more games.\n"
     )
     return "\n".join(out) + "\n" + note + measured_at(data) + provenance(data, "Played with `arena`")
@@ -195,9 +203,16 @@ def build_summary(data):
 
 
 # Tables rendered from another table's JSON file.
-DATA = {"build_summary": "build"}
+DATA = {"build_summary": "build", "arena_proof": "arena-proof"}
 
-RENDER = {"engine": engine, "net": net, "arena": arena, "build": build, "build_summary": build_summary}
+RENDER = {
+    "engine": engine,
+    "net": net,
+    "arena": arena,
+    "arena_proof": arena,
+    "build": build,
+    "build_summary": build_summary,
+}
 
 
 def render_doc(path):
