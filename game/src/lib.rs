@@ -48,7 +48,7 @@ pub use position::{
     WinReason,
 };
 pub use position_file::{PositionFileError, position_from_json, position_to_json};
-pub use rank_set::{ALL_RANKS, MOVABLE_RANKS, RankSet, ranks_in};
+pub use rank_set::RankSet;
 pub use rules::Announcement;
 pub use rules::{Clash, FlagCapture, MineRule, Mode, Outcome, Rules};
 pub use rules_problem::{MOVE_SECONDS, QUIET_DRAW_PLIES, RulesProblem};

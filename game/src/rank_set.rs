@@ -7,16 +7,6 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 
-/// Every rank.
-pub const ALL_RANKS: RankSet = RankSet::ALL;
-/// The ranks that can ever move.
-pub const MOVABLE_RANKS: RankSet = RankSet::MOVABLE;
-
-/// Iterates over the ranks in a [`RankSet`].
-pub fn ranks_in(set: RankSet) -> impl Iterator<Item = Rank> {
-    set.iter()
-}
-
 impl Rank {
     /// This rank as a one-element [`RankSet`].
     pub const fn bit(self) -> RankSet {

@@ -9,7 +9,7 @@ use crate::event::Event;
 use crate::layout::Deployment;
 use crate::piece::{Piece, PieceId, Rank, Side};
 use crate::position::{GameResult, Move, MoveList, Position};
-use crate::rank_set::{ALL_RANKS, MOVABLE_RANKS, RankSet, ranks_in};
+use crate::rank_set::RankSet;
 use crate::rules::{Mode, Outcome, Rules};
 use serde::{Deserialize, Serialize};
 
@@ -96,7 +96,7 @@ pub struct PlayerView {
 /// The ranks an enemy piece may have from where it started (RULES.md §3).
 fn setup_possible(board: &Board, p: Point, rules: &Rules) -> RankSet {
     let info = board.info(p);
-    let mut set = ALL_RANKS;
+    let mut set = RankSet::ALL;
     if info.kind != PointKind::Headquarters {
         set &= !Rank::Flag.bit();
     }
@@ -368,7 +368,7 @@ impl PlayerView {
             };
         let k = self.piece_mut(id)?;
         k.moved = true;
-        k.possible &= MOVABLE_RANKS;
+        k.possible &= RankSet::MOVABLE;
         if !straight {
             k.turned_corner = true;
             k.possible &= runners;
@@ -471,11 +471,13 @@ impl PlayerView {
                     pd &= r.bit();
                 }
                 let fits = |a: Rank, d: Rank| rules.announce(a, d) == announcement;
-                let new_a = ranks_in(pa)
-                    .filter(|&a| ranks_in(pd).any(|d| fits(a, d)))
+                let new_a = pa
+                    .iter()
+                    .filter(|&a| pd.iter().any(|d| fits(a, d)))
                     .collect::<RankSet>();
-                let new_d = ranks_in(pd)
-                    .filter(|&d| ranks_in(pa).any(|a| fits(a, d)))
+                let new_d = pd
+                    .iter()
+                    .filter(|&d| pa.iter().any(|a| fits(a, d)))
                     .collect::<RankSet>();
                 if new_a.is_empty() || new_d.is_empty() {
                     return Err(ViewError::ImpossibleAnnouncement {

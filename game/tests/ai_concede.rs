@@ -20,7 +20,7 @@ fn true_material(pos: &Position, side: Side) -> (i32, i32) {
     let team = pos.is_team_game();
     let mut out = (0, 0);
     for (_, piece) in pos.pieces() {
-        if !MOVABLE_RANKS.contains(piece.rank) {
+        if !RankSet::MOVABLE.contains(piece.rank) {
             continue;
         }
         let friend = if team {

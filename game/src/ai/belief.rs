@@ -16,7 +16,7 @@ use crate::board::{Board, Point};
 use crate::layout::classic_layouts;
 use crate::piece::{PieceId, Rank, Side};
 use crate::position::Position;
-use crate::rank_set::{RankSet, ranks_in};
+use crate::rank_set::RankSet;
 use crate::rules::Mode;
 use crate::view::{Hidden, PlayerView, Seen};
 use rand::Rng;
@@ -46,7 +46,7 @@ impl HiddenPiece {
     fn evidence(&self) -> [f32; 12] {
         let total: f32 = self.weight.iter().sum();
         let mut out = [0f32; 12];
-        for r in ranks_in(self.possible) {
+        for r in self.possible.iter() {
             out[r.index()] = if total > 0.0 {
                 self.weight[r.index()] / total
             } else {
@@ -261,7 +261,7 @@ impl Belief {
             }
             let mut weight = [0f32; 12];
             let layout = layout_weights(view.board(), side, k.id);
-            for r in ranks_in(k.possible) {
+            for r in k.possible.iter() {
                 let i = r.index();
                 weight[i] = match priors {
                     Priors::None => 1.0,
@@ -305,7 +305,7 @@ impl Belief {
             };
             let mut changed = false;
             for p in &mut self.pieces[start..end] {
-                for r in ranks_in(p.possible) {
+                for r in p.possible.iter() {
                     // Fixing p to r breaks a tight set S with r in S that p
                     // could otherwise leave.
                     let bad = tight
@@ -442,7 +442,7 @@ impl Belief {
                 enemy,
                 sample.ranks[id.0 as usize].unwrap_or_else(|| {
                     view.piece(id)
-                        .and_then(|k| ranks_in(k.possible).next())
+                        .and_then(|k| k.possible.iter().next())
                         .unwrap_or(Rank::Engineer)
                 }),
             ),
@@ -536,7 +536,7 @@ fn sample_army(
         for &i in &order {
             let p = &pieces[i];
             let mut total = 0f32;
-            for r in ranks_in(p.possible) {
+            for r in p.possible.iter() {
                 if left[r.index()] > 0 {
                     total += p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
                 }
@@ -547,7 +547,7 @@ fn sample_army(
             }
             let mut x = rng.random::<f32>() * total;
             let mut pick = None;
-            for r in ranks_in(p.possible) {
+            for r in p.possible.iter() {
                 if left[r.index()] > 0 {
                     pick = Some(r);
                     x -= p.weight[r.index()].max(1e-6) * left[r.index()] as f32;
@@ -622,7 +622,7 @@ fn sample_by_matching(
     for p in pieces {
         let slot = &mut out.ranks[p.id.0 as usize];
         if slot.is_none() {
-            *slot = ranks_in(p.possible).next().or(Some(Rank::Engineer));
+            *slot = p.possible.iter().next().or(Some(Rank::Engineer));
         }
     }
 }

@@ -6,7 +6,6 @@
 use super::behaviour::{BUCKETS, Behaviour, Table};
 use super::belief::{Belief, Priors, layout_weights};
 use crate::piece::{PieceId, Rank};
-use crate::rank_set::ranks_in;
 use crate::view::PlayerView;
 
 /// One hidden enemy piece on the board at one moment of a game: what a
@@ -35,7 +34,7 @@ pub fn observe(view: &PlayerView, truth: impl Fn(PieceId) -> Option<Rank>) -> Ve
         let Some(rank) = truth(p.id) else { continue };
         let layout = layout_weights(view.board(), p.side, p.id);
         let (mut l, mut hand) = ([0f32; 12], [0f32; 12]);
-        for r in ranks_in(p.possible) {
+        for r in p.possible.iter() {
             l[r.index()] = layout[r.index()];
             hand[r.index()] = behaviour.hand_factor(p.id, r);
         }

@@ -16,7 +16,7 @@ use super::{Belief, Priors};
 use crate::board::Point;
 use crate::game::{Action, Event};
 use crate::piece::{Rank, Side};
-use crate::rank_set::{MOVABLE_RANKS, RankSet, ranks_in};
+use crate::rank_set::RankSet;
 use crate::rules::Mode;
 use crate::view::{PlayerView, Seen};
 use rand::SeedableRng;
@@ -233,13 +233,14 @@ pub fn turn_action(view: &PlayerView, for_win: bool) -> Option<Action> {
 
 /// The movable material of one full army.
 fn army_movable_value() -> f32 {
-    ranks_in(MOVABLE_RANKS)
+    RankSet::MOVABLE
+        .iter()
         .map(|r| (value(r) * i32::from(r.count())) as f32)
         .sum()
 }
 
 fn movable_value(r: Rank) -> f32 {
-    if MOVABLE_RANKS.contains(r) {
+    if RankSet::MOVABLE.contains(r) {
         value(r) as f32
     } else {
         0.0
@@ -312,8 +313,9 @@ fn flag_threatened(view: &PlayerView, ours: bool) -> bool {
             );
             // The attacker is the other team: for our flag an enemy whose rank
             // may be any that takes it, for theirs one of ours that surely does.
-            let movable = possible & MOVABLE_RANKS;
-            let takers = ranks_in(movable)
+            let movable = possible & RankSet::MOVABLE;
+            let takers = movable
+                .iter()
                 .filter(|&r| rules.clash(r, Rank::Flag).flag_captured)
                 .count();
             if ours {

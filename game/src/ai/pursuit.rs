@@ -31,7 +31,7 @@
 use crate::piece::{Piece, Rank, Side};
 use crate::position::{Move, Position};
 use crate::rules::Outcome;
-use crate::{Board, Point, RankSet, ranks_in};
+use crate::{Board, Point, RankSet};
 
 /// How many solved chases a player keeps (a chase lasts many moves and
 /// nothing but the three pieces moves during it), and the most one pair of
@@ -115,7 +115,7 @@ impl Chases {
             return None;
         }
         let piece = pos.at(runner).filter(|pc| pc.side == me.opponent())?;
-        let ranks: Vec<Rank> = ranks_in(ranks & RankSet::MOVABLE).collect();
+        let ranks: Vec<Rank> = (ranks & RankSet::MOVABLE).iter().collect();
         let hunters = hunters(pos, me, runner, &ranks);
         let mut best: Option<(Move, u8)> = None;
         for pair in pairs(&hunters) {

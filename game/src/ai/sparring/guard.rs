@@ -9,7 +9,7 @@
 use super::guess::{Guess, Guessed, is_guessed, restricted};
 use super::steps::steps;
 use super::values::{WIN, value};
-use crate::{MOVABLE_RANKS, Move, Outcome, Piece, PlayerView, Point, Position, Rank, Side};
+use crate::{Move, Outcome, Piece, PlayerView, Point, Position, Rank, RankSet, Side};
 
 /// An attack it may make: a sure win (losing or trading at most this often).
 const SURE: f32 = 0.05;
@@ -96,7 +96,7 @@ fn expected_attack(
     let chances = |pc: Piece, movable: bool| -> [f32; 12] {
         let guessed_here = is_guessed(guessed, pc);
         match guess.chances(pc.id).filter(|_| guessed_here) {
-            Some(c) if movable => restricted(c, MOVABLE_RANKS),
+            Some(c) if movable => restricted(c, RankSet::MOVABLE),
             Some(c) => *c,
             None => {
                 let mut c = [0f32; 12];

@@ -12,8 +12,7 @@
 //! split over the pool ([`Guess::pool_kinds`]).
 
 use crate::{
-    Hidden, MOVABLE_RANKS, Move, Outcome, Piece, PieceId, PlayerView, Point, Position, Rank,
-    RankSet, Side,
+    Hidden, Move, Outcome, Piece, PieceId, PlayerView, Point, Position, Rank, RankSet, Side,
 };
 use arrayvec::ArrayVec;
 
@@ -236,7 +235,7 @@ impl Guess {
         };
         let pa = if a_guess {
             // It moves, so it is neither a landmine nor the flag.
-            restricted(self.chances(a.id)?, MOVABLE_RANKS)
+            restricted(self.chances(a.id)?, RankSet::MOVABLE)
         } else {
             certain(a.rank)
         };
@@ -329,7 +328,7 @@ pub fn fixed_rank(c: &Chances) -> Rank {
     let mut best = Rank::Platoon;
     let mut best_p = -1.0;
     for r in Rank::ALL {
-        if MOVABLE_RANKS.contains(r) && c[r.index()] > best_p {
+        if RankSet::MOVABLE.contains(r) && c[r.index()] > best_p {
             best = r;
             best_p = c[r.index()];
         }
