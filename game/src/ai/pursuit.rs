@@ -118,14 +118,24 @@ impl Chases {
         let ranks: Vec<Rank> = (ranks & RankSet::MOVABLE).iter().collect();
         let hunters = hunters(pos, me, runner, &ranks);
         let mut best: Option<(Move, u8)> = None;
+        // A table takes a tenth of a second or more to solve: at most the
+        // store's size are solved for one move, the rest wait for the next.
+        let mut budget = KEEP;
         for pair in pairs(&hunters) {
-            let kinds = kinds(pos, pair, &ranks);
-            if kinds.len() > KEEP {
-                continue; // more tables than the store keeps: not this pair
+            let keys: Vec<Key> = kinds(pos, pair, &ranks)
+                .into_iter()
+                .map(|rank| key(pos, (runner, Piece { rank, ..piece }), pair))
+                .collect();
+            let new = keys
+                .iter()
+                .filter(|k| !self.tables.iter().any(|t| t.key == **k))
+                .count();
+            if new > budget || keys.len() > KEEP {
+                continue;
             }
-            let mut tables = Vec::with_capacity(kinds.len());
-            for rank in kinds {
-                let key = key(pos, (runner, Piece { rank, ..piece }), pair);
+            budget -= new;
+            let mut tables = Vec::with_capacity(keys.len());
+            for key in keys {
                 tables.push(self.solved(pos, key, &tables));
             }
             let chosen: Vec<&Table> = tables.iter().map(|&i| &self.tables[i]).collect();
