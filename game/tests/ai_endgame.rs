@@ -1,6 +1,6 @@
 //! Converting an advantage (issue: an AI that wins, not draws): endgame
-//! studies in open games, where nothing is hidden, so the only question is
-//! technique. Each study is a position the stronger side converts only with
+//! studies, all but one in open games, where nothing is hidden, so the only
+//! question is technique. Each study is a position the stronger side converts only with
 //! a plan the search does not see within its plies, most of them close
 //! enough to the quiet-move draw that nothing else wins. One study per
 //! technique:
@@ -18,10 +18,13 @@
 //!   second hunter where one never corners the runner:
 //!   [`the_last_runner_is_hunted_down_from_a_camp`],
 //!   [`two_hunters_corner_the_last_runner_past_a_piece_locked_on_its_headquarters`],
-//!   [`the_second_hunter_is_kept_for_the_last_runner`].
+//!   [`the_second_hunter_is_kept_for_the_last_runner`], and in a dark game,
+//!   where the runner's rank is one of several:
+//!   [`the_last_runner_is_hunted_down_in_a_dark_game_whatever_its_rank`].
 //!
 //! Which piece to turn over in flip games has no study (game/README.md,
-//! *Known limits*). South is Master; North defends with Expert's search.
+//! *Known limits*). South is Master; North defends with Expert's search
+//! (from a view that knows every rank, in the dark study too).
 //! Each study is played out over three seeds.
 
 mod common;
