@@ -187,7 +187,15 @@ impl Level {
                 priors: Priors::Hand,
                 slip: 0.0,
                 generated_layouts: 0.3,
-                flag_box: FlagBox::Any,
+                // Most of its dark losses to Skilled were its flag taken
+                // from the post in front of its headquarters: a landmine
+                // there and on the edge side, the way in through the centre
+                // of the back row. Against Skilled in dark games 0.693 over
+                // 1,200 games, against 0.641 with any layout (higher on all
+                // six seeds); the flag boxed in gained as much and left
+                // Master 0.705 against Expert, under its bar, where this
+                // leaves it 0.820 (journal, 2026-12-07-dark-hunt-and-the-ladder.md).
+                flag_box: FlagBox::CentreOpen,
                 plays_for_win: false,
                 pursuit: false,
             },
