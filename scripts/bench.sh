@@ -185,11 +185,14 @@ if want arena; then
     # shellcheck disable=SC2086 # the extra arguments are words on purpose
     line=$("$bin/arena" --a "$a" --b "$b" --mode "$mode" --games "$games" --seed "$seed" \
       --threads "$threads" --json ${extra:-} 2>/dev/null)
+    # A bar of the form SCORE/DRAWS also caps the share of drawn games.
+    max_draws=null
+    case "$bar" in */*) max_draws=${bar#*/} bar=${bar%/*} ;; esac
     [ "$bar" = "-" ] && bar=null
     children_cpu
-    rows+=("$(printf '{"date":"%s","commit":"%s","requested_games":%s,"bar":%s,"extra_args":"%s","row_wall_seconds":%s,"row_cpu_seconds":%s,"result":%s}' \
+    rows+=("$(printf '{"date":"%s","commit":"%s","requested_games":%s,"bar":%s,"max_draws":%s,"extra_args":"%s","row_wall_seconds":%s,"row_cpu_seconds":%s,"result":%s}' \
       "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-      "$games" "$bar" "${extra:-}" "$(($(date +%s) - row_start))" \
+      "$games" "$bar" "$max_draws" "${extra:-}" "$(($(date +%s) - row_start))" \
       "$(minus "$cpu_now" "$row_cpu")" "$line")")
   done < "$rows_file"
   joined=$(IFS=,; echo "${rows[*]}")

@@ -101,6 +101,13 @@ def flag_share(r):
     return f"{flags} of {r['wins']}" + (f" ({100 * flags / r['wins']:.0f}%)" if r["wins"] else "")
 
 
+def bar_text(bar, max_draws):
+    """The row's bar: the score A should reach, and the most drawn games it allows."""
+    if bar is None:
+        return "—"
+    return f"≥ {bar:.2f}" + ("" if max_draws is None else f", ≤ {100 * max_draws:.0f}% drawn")
+
+
 def cpu(r):
     """A's processor time per move, one core (— from an arena that did not measure it)."""
     if "a_cpu_max_ms" not in r:
@@ -129,6 +136,7 @@ def arena(data):
         "| plies mean (min–max) | illegal |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    rows = os.path.basename(data.get("rows_file", "arena-rows.txt"))
     for row in data["rows"]:
         r, bar = row["result"], row["bar"]
         ends = r.get("ends", {})
@@ -138,18 +146,21 @@ def arena(data):
         extra = re.sub(r"--time-limit\s+\S+", "", row.get("extra_args", "")).strip()
         if extra:
             games += f" (`{extra}`)"
+        max_draws = row.get("max_draws")
         met = "—" if bar is None else ("yes" if r["score"] >= bar else "no")
+        if bar is not None and max_draws is not None and r["draws"] > max_draws * r["games"]:
+            met = "no (draws)"
         out.append(
             f"| {r['mode']} | {r['a']} vs {r['b']} | {games} | {r['wins']} / {r['draws']} / {r['losses']} "
             f"| {r['score']:.3f} | {r['ci95'][0]:.3f}–{r['ci95'][1]:.3f} "
-            f"| {'—' if bar is None else f'≥ {bar:.2f}'} | {met} "
+            f"| {bar_text(bar, max_draws)} | {met} "
             f"| {ends.get('agreed_draw', 0)} / {ends.get('draw', 0)} | {quiet(r)} | {ends.get('flag', 0)} "
             f"| {flag_share(r)} "
             f"| {r['mean_ms']:.1f} / {r['max_ms']:.0f} | {cpu(r)} "
             f"| {r['mean_plies']:.0f} ({r['min_plies']}–{r['max_plies']}) | {r['illegal']} |"
         )
     note = (
-        f"\nSeeds, game counts and bars per row are in [docs/bench/arena-rows.txt]({{bench}}arena-rows.txt); "
+        f"\nSeeds, game counts and bars per row are in [docs/bench/{rows}]({{bench}}{rows}); "
         f"`--threads {data['command'].split('--threads ')[1].split()[0]}`, release build, think times are wall clock "
         "on the shared machine, processor times one core's work. *Met* compares the score with the bar; short rows have wide "
         "intervals, so a strength claim needs more games.\n"
