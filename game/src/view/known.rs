@@ -91,3 +91,74 @@ impl PlayerView {
         Ok(view)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use crate::piece::{PieceId, Rank};
+    use crate::rules::Rules;
+
+    fn position(mode: Mode) -> Position {
+        let board = Board::classic();
+        let mut pos = Position::empty(board, Rules::for_mode(mode), Side::South);
+        let pieces = [
+            ("S62", Side::South, Rank::Flag, 0),
+            ("N62", Side::North, Rank::Flag, 25),
+            ("N33", Side::North, Rank::Regiment, 26),
+        ];
+        for (p, side, rank, id) in pieces {
+            let piece = Piece {
+                side,
+                rank,
+                face_up: true,
+                id: PieceId(id),
+            };
+            pos.set(board.parse_point(p).unwrap(), Some(piece));
+        }
+        pos
+    }
+
+    #[test]
+    fn a_dark_view_shows_only_what_it_is_told_and_refuses_a_lie() {
+        let pos = position(Mode::Dark);
+        let officers = Rank::Regiment.bit() | Rank::Brigade.bit();
+        let told = |pc: Piece| {
+            if pc.rank == Rank::Flag {
+                Rank::Flag.bit()
+            } else {
+                officers
+            }
+        };
+        let view = PlayerView::of_dark_position(&pos, Side::South, told).unwrap();
+        let at = Board::classic().parse_point("N33").unwrap();
+        assert_eq!(
+            view.at(at),
+            Some(Seen::Piece {
+                side: Side::North,
+                id: PieceId(26),
+                rank: None
+            })
+        );
+        assert_eq!(view.piece(PieceId(26)).unwrap().possible, officers);
+        // Knowledge that leaves out a piece's true rank is refused.
+        let wrong = |pc: Piece| {
+            if pc.rank == Rank::Flag {
+                Rank::Flag.bit()
+            } else {
+                Rank::Brigade.bit()
+            }
+        };
+        let refused = PlayerView::of_dark_position(&pos, Side::South, wrong);
+        assert!(matches!(
+            refused,
+            Err(ViewError::TruthRuledOut(PieceId(26)))
+        ));
+        // Only dark games.
+        let open = position(Mode::Open);
+        assert!(matches!(
+            PlayerView::of_dark_position(&open, Side::South, told),
+            Err(ViewError::NotDark(Mode::Open))
+        ));
+    }
+}
