@@ -43,6 +43,7 @@ mkdir -p "$out"
 want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 if want proof; then
+  want arena && { echo "proof and arena are two runs: ask for one" >&2; exit 2; }
   # The same loop as the standard table, on the long rows, into its own file.
   rows_file="${BENCH_ROWS:-$out/arena-proof-rows.txt}" arena_json=arena-proof
   parts+=(arena)

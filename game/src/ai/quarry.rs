@@ -30,6 +30,17 @@ pub(crate) fn of(view: &PlayerView) -> Option<Quarry> {
     let enemy = view.me().opponent();
     let board = view.board();
     let locked = !view.rules().may_leave_headquarters();
+    let free = |at: Point| !(locked && board.is_headquarters(at));
+    // Most of a game two enemy pieces have moved (or fought as movers):
+    // no quarry, and no need to weigh the counts for it.
+    let surely_moving = view
+        .pieces()
+        .filter(|k| k.side == enemy && k.at.is_some_and(free))
+        .filter(|k| !k.possible.is_empty() && (k.possible - RankSet::MOVABLE).is_empty())
+        .count();
+    if surely_moving > 1 {
+        return None;
+    }
     // Hard facts and counts only: a prior's soft weight never rules out a rank.
     let belief = Belief::new(view, Priors::None);
     let possible = |id| {
@@ -42,7 +53,7 @@ pub(crate) fn of(view: &PlayerView) -> Option<Quarry> {
     for k in view.pieces().filter(|k| k.side == enemy) {
         let Some(at) = k.at else { continue };
         let moving = possible(k.id) & RankSet::MOVABLE;
-        if moving.is_empty() || (locked && board.is_headquarters(at)) {
+        if moving.is_empty() || !free(at) {
             continue;
         }
         if runner.is_some() {
